@@ -1,0 +1,40 @@
+//! The `pcl` command-line tool. Each subcommand lives in its own module; this file only dispatches.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod schema;
+
+#[derive(Parser)]
+#[command(name = "pcl", version, about = "Pulumi PCL compiler frontend")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Load, validate and inspect Pulumi package schemas.
+    #[command(subcommand)]
+    Schema(schema::SchemaCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr; usage errors
+            // exit 2, the status for usage and I/O errors throughout the tool.
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Schema(cmd) => schema::run(cmd),
+    }
+}
