@@ -1,0 +1,33 @@
+//! The PCL type system.
+//!
+//! This crate owns the *types* of PCL (Pulumi's HCL2-based program language): their
+//! representation, construction and interning, and the relations the binder needs
+//! between them:
+//!
+//! * [`Type`]: a cheap `Copy` handle to an interned (hash-consed) type. Two structurally
+//!   identical types built anywhere in the process are the same handle, so `==` and `Hash`
+//!   are O(1) and salsa queries can return types and compare them directly.
+//! * [`Type::assignable_from`]: strict, structural assignability.
+//! * [`Type::conversion_from`]: Safe / Unsafe / None conversions with a structured [`Reason`].
+//! * [`Type::unify`] and [`unify_all`]: the common type of two or more types.
+//! * [`Type::traverse`]: the type of `x.attr` and `x[key]`.
+//! * [`Type::display_canonical`] and [`Type::display_readable`]: the two printers.
+//!
+//! It follows `pcl-semantics.md` section 3 (Pulumi's `pkg/codegen/hcl2/model`), with the
+//! deliberate deviations listed in `docs/type-system.md`. It knows nothing about syntax,
+//! positions, schemas or salsa.
+
+// `Type` contains a `OnceLock` (deferred objects), but it hashes and compares by pointer,
+// so using it as a hash key is sound.
+#![allow(clippy::mutable_key_type)]
+
+mod assignable;
+mod eventuals;
+mod interner;
+mod kinds;
+mod print;
+mod value;
+
+pub use eventuals::Eventual;
+pub use kinds::{Annotation, ConstType, DefineObjectError, EnumType, ObjectType, Type, TypeKind};
+pub use value::{ConstValue, Decimal, LiteralError};

@@ -1,0 +1,190 @@
+//! The two printers: canonical (`output(list(string))`, `union(int, string)`) and readable
+//! (`list(string)?`, `int | string`, multi-line for big objects).
+//!
+//! Both are recursion-safe: a deferred object met again inside itself prints as `...`
+//! (canonical) or as its name (readable).
+
+use std::fmt::Write;
+
+use crate::kinds::{Type, TypeKind};
+
+/// Objects longer than this on one line are printed on several lines by the readable printer.
+const MAX_LINE: usize = 100;
+
+impl Type {
+    /// The canonical form, e.g. `output(list(string))`, `union(int, string)`,
+    /// `object({a = int, b = string})`.
+    pub fn display_canonical(self) -> String {
+        let mut out = String::new();
+        canonical(self, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// The readable form used by hover and diagnostics, e.g. `list(string)?`,
+    /// `int | string`, `{ a: int, b: string }`.
+    pub fn display_readable(self) -> String {
+        readable(self, &mut Vec::new(), 0)
+    }
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+fn opaque_name(name: &str) -> String {
+    if is_identifier(name) {
+        name.to_string()
+    } else {
+        format!("type({name})")
+    }
+}
+
+fn canonical(ty: Type, stack: &mut Vec<Type>, out: &mut String) {
+    let list = |name: &str, elements: &[Type], stack: &mut Vec<Type>, out: &mut String| {
+        out.push_str(name);
+        out.push('(');
+        for (i, e) in elements.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            canonical(*e, stack, out);
+        }
+        out.push(')');
+    };
+    match ty.kind() {
+        TypeKind::Dynamic => out.push_str("dynamic"),
+        TypeKind::None => out.push_str("none"),
+        TypeKind::Bool => out.push_str("bool"),
+        TypeKind::Int => out.push_str("int"),
+        TypeKind::Number => out.push_str("number"),
+        TypeKind::String => out.push_str("string"),
+        TypeKind::Opaque(name) => out.push_str(&opaque_name(name)),
+        TypeKind::List(e) => list("list", std::slice::from_ref(e), stack, out),
+        TypeKind::Map(e) => list("map", std::slice::from_ref(e), stack, out),
+        TypeKind::Set(e) => list("set", std::slice::from_ref(e), stack, out),
+        TypeKind::Output(e) => list("output", std::slice::from_ref(e), stack, out),
+        TypeKind::Promise(e) => list("promise", std::slice::from_ref(e), stack, out),
+        TypeKind::Tuple(es) => list("tuple", es, stack, out),
+        TypeKind::Union(es) => list("union", es, stack, out),
+        TypeKind::Object(object) => {
+            if stack.contains(&ty) {
+                out.push_str("...");
+                return;
+            }
+            stack.push(ty);
+            out.push_str("object({");
+            for (i, (key, t)) in object.properties().iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                let _ = write!(out, "{} = ", property_name(key));
+                canonical(*t, stack, out);
+            }
+            out.push_str("})");
+            stack.pop();
+        }
+        TypeKind::Const(c) => {
+            out.push_str("const(");
+            canonical(c.ty, stack, out);
+            let _ = write!(out, ", {})", c.value);
+        }
+        TypeKind::Enum(e) => {
+            let _ = write!(out, "enum({}(", e.token);
+            canonical(e.element, stack, out);
+            out.push_str("): ");
+            for (i, v) in e.values.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                let _ = write!(out, "{v}");
+            }
+            out.push(')');
+        }
+    }
+}
+
+fn property_name(key: &str) -> String {
+    if is_identifier(key) {
+        key.to_string()
+    } else {
+        format!("{key:?}")
+    }
+}
+
+fn readable(ty: Type, stack: &mut Vec<Type>, indent: usize) -> String {
+    let wrap = |name: &str, e: Type, stack: &mut Vec<Type>| {
+        format!("{name}({})", readable(e, stack, indent))
+    };
+    match ty.kind() {
+        TypeKind::Dynamic => "dynamic".into(),
+        TypeKind::None => "none".into(),
+        TypeKind::Bool => "bool".into(),
+        TypeKind::Int => "int".into(),
+        TypeKind::Number => "number".into(),
+        TypeKind::String => "string".into(),
+        TypeKind::Opaque(name) => opaque_name(name),
+        TypeKind::List(e) => wrap("list", *e, stack),
+        TypeKind::Map(e) => wrap("map", *e, stack),
+        TypeKind::Set(e) => wrap("set", *e, stack),
+        TypeKind::Output(e) => wrap("output", *e, stack),
+        TypeKind::Promise(e) => wrap("promise", *e, stack),
+        TypeKind::Tuple(es) => {
+            let parts: Vec<String> = es.iter().map(|e| readable(*e, stack, indent)).collect();
+            format!("({})", parts.join(", "))
+        }
+        TypeKind::Union(es) => {
+            let optional = es.iter().any(|e| e.is_none());
+            let parts: Vec<String> = es
+                .iter()
+                .filter(|e| !e.is_none())
+                .map(|e| readable(*e, stack, indent))
+                .collect();
+            let mut text = parts.join(" | ");
+            if optional {
+                text.push('?');
+            }
+            text
+        }
+        TypeKind::Object(object) => {
+            if stack.contains(&ty) {
+                return object.deferred_name().unwrap_or("...").to_string();
+            }
+            if object.properties().is_empty() {
+                return "{}".into();
+            }
+            stack.push(ty);
+            let inner_indent = indent + 2;
+            let fields: Vec<String> = object
+                .properties()
+                .iter()
+                .map(|(key, t)| {
+                    format!(
+                        "{}: {}",
+                        property_name(key),
+                        readable(*t, stack, inner_indent)
+                    )
+                })
+                .collect();
+            stack.pop();
+            let one_line = format!("{{ {} }}", fields.join(", "));
+            if indent + one_line.len() <= MAX_LINE && !one_line.contains('\n') {
+                return one_line;
+            }
+            let pad = " ".repeat(inner_indent);
+            let mut text = String::from("{\n");
+            for field in fields {
+                let _ = writeln!(text, "{pad}{field},");
+            }
+            text.push_str(&" ".repeat(indent));
+            text.push('}');
+            text
+        }
+        TypeKind::Const(c) => c.value.to_string(),
+        TypeKind::Enum(e) => {
+            let values: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
+            format!("enum({})", values.join(" | "))
+        }
+    }
+}
