@@ -1,0 +1,29 @@
+//! Pulumi package schemas for the PCL frontend.
+//!
+//! This crate owns everything between a package schema file and the PCL types a program sees:
+//!
+//! * [`SchemaRegistry`]: finding `NAME-VERSION.json` files, choosing a version, loading each file
+//!   once, and the built-in `pulumi` package.
+//! * [`Package`]: one schema, parsed once into an index from token to raw definition; each
+//!   resource, function or type is decoded on first use ([`spec`]) and memoized.
+//! * [`token`]: token forms (`pkg:mod:Member`, `pkg::Member`, `pkg:Member`), module formats,
+//!   canonical tokens and "did you mean" suggestions.
+//! * Diagnostics that name the file and the JSON path of each problem ([`SchemaDiagnostic`]).
+//!
+//! It has no salsa inside: the binder's queries call it.
+
+mod check;
+mod diagnostic;
+mod package;
+mod registry;
+pub mod spec;
+pub mod token;
+mod types;
+
+pub use check::{check_package, has_errors};
+pub use diagnostic::{JsonPath, SchemaDiagnostic, Severity};
+pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
+pub use registry::{
+    load_schema_file, parse_schema_file_name, pulumi_builtin_package, LoadError, SchemaFile,
+    SchemaRegistry,
+};

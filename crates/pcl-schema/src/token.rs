@@ -1,0 +1,300 @@
+//! Pulumi type tokens: `pkg:module:member`, the `index` module, module formats, canonical forms, and
+//! the "did you mean" suggestions for tokens that resolve to nothing.
+
+use std::fmt;
+
+/// The three parts of a token. Two-part tokens (`pkg:Member`) and an empty module (`pkg::Member`)
+/// both mean the `index` module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenParts<'a> {
+    pub package: &'a str,
+    pub module: &'a str,
+    pub member: &'a str,
+}
+
+/// A token that is not `pkg:module:member` or `pkg:member`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MalformedToken(pub String);
+
+impl fmt::Display for MalformedToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "malformed token '{}': expected 'pkg:module:member' or 'pkg:member'",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for MalformedToken {}
+
+/// Splits a token as a program writes it: `pkg:module:member`, `pkg::member` or `pkg:member`.
+pub fn decompose_token(token: &str) -> Result<TokenParts<'_>, MalformedToken> {
+    let parts: Vec<&str> = token.split(':').collect();
+    let malformed = || MalformedToken(token.to_string());
+    let (package, module, member) = match parts.as_slice() {
+        [package, member] => (*package, "index", *member),
+        [package, module, member] => (
+            *package,
+            if module.is_empty() { "index" } else { module },
+            *member,
+        ),
+        _ => return Err(malformed()),
+    };
+    if package.is_empty() || member.is_empty() {
+        return Err(malformed());
+    }
+    Ok(TokenParts {
+        package,
+        module,
+        member,
+    })
+}
+
+/// The package a program token refers to: `pulumi:providers:aws` belongs to `aws`, other tokens to
+/// their first part.
+pub fn package_of_token(token: &str) -> Option<&str> {
+    let parts = decompose_token(token).ok()?;
+    if parts.package == "pulumi" && parts.module == "providers" {
+        Some(parts.member)
+    } else {
+        Some(parts.package)
+    }
+}
+
+/// Checks a token that a schema defines (a key of `resources`, `functions` or `types`), with
+/// Pulumi's rules: exactly three parts, and no member named `provider` in the root module.
+pub fn check_definition_token(token: &str) -> Result<(), String> {
+    let parts: Vec<&str> = token.split(':').collect();
+    if parts.len() != 3 {
+        return Err(format!("invalid token '{token}' (should have three parts)"));
+    }
+    if (parts[1].is_empty() || parts[1] == "index") && parts[2] == "provider" {
+        return Err(format!(
+            "invalid token '{token}' (provider is a reserved word for the root module)"
+        ));
+    }
+    Ok(())
+}
+
+/// A package's `meta.moduleFormat`: a regular expression whose first capture group, applied to a
+/// token's module part, gives the module a program sees (`s3/bucket` → `s3` for `(.*)(?:/[^/]*)`).
+#[derive(Clone, Debug)]
+pub struct ModuleFormat {
+    regex: Option<regex_lite::Regex>,
+}
+
+impl Default for ModuleFormat {
+    /// `(.*)`: the module part is the module.
+    fn default() -> Self {
+        ModuleFormat { regex: None }
+    }
+}
+
+impl ModuleFormat {
+    /// Compiles a module format; the error is the regex parser's message.
+    pub fn new(pattern: &str) -> Result<Self, String> {
+        if pattern == "(.*)" {
+            return Ok(ModuleFormat::default());
+        }
+        regex_lite::Regex::new(pattern)
+            .map(|regex| ModuleFormat { regex: Some(regex) })
+            .map_err(|e| e.to_string())
+    }
+
+    /// The module a definition token belongs to, `""` for the root (`index`) module. Tokens without
+    /// three parts, and `pulumi:pulumi:*` / `pulumi:providers:*`, are in the root module.
+    pub fn module_of<'t>(&self, token: &'t str) -> &'t str {
+        let parts: Vec<&str> = token.split(':').collect();
+        let [package, module, _] = parts.as_slice() else {
+            return "";
+        };
+        if *package == "pulumi" && (*module == "pulumi" || *module == "providers") {
+            return "";
+        }
+        let module = match &self.regex {
+            None => *module,
+            Some(regex) => match regex.captures(module).and_then(|c| c.get(1)) {
+                Some(m) => m.as_str(),
+                None => "",
+            },
+        };
+        if module == "index" {
+            ""
+        } else {
+            module
+        }
+    }
+
+    /// The canonical form of a token, `pkg:module:member` with the module given by this format and
+    /// `pkg::member` for the root module. `None` for a malformed token.
+    pub fn canonicalize(&self, package_name: &str, token: &str) -> Option<String> {
+        let parts = decompose_token(token).ok()?;
+        let three = format!("{}:{}:{}", parts.package, parts.module, parts.member);
+        let module = self.module_of(&three);
+        Some(format!("{package_name}:{module}:{}", parts.member))
+    }
+}
+
+/// Up to `limit` of `candidates` closest to `query`, best first: tokens whose member is `query`'s
+/// member up to case come first, then by edit distance (case differences cost little). Candidates
+/// too far away to be a plausible typo are dropped.
+pub fn closest_tokens<'c>(
+    query: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+    limit: usize,
+) -> Vec<String> {
+    let query_member = query.rsplit(':').next().unwrap_or(query).to_lowercase();
+    let threshold = (query.chars().count() / 3).max(3);
+    let mut scored: Vec<(bool, usize, &str)> = candidates
+        .into_iter()
+        .filter_map(|candidate| {
+            let member = candidate.rsplit(':').next().unwrap_or(candidate);
+            let same_member = member.to_lowercase() == query_member;
+            let distance = edit_distance(query, candidate);
+            (same_member || distance <= threshold).then_some((!same_member, distance, candidate))
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.2 == b.2);
+    scored
+        .into_iter()
+        .take(limit)
+        .map(|(_, _, c)| c.to_string())
+        .collect()
+}
+
+/// Levenshtein distance in which changing only the case of a character costs nothing at the
+/// character level but one in total, so `aws:s3:bucket` is closer to `aws:s3:Bucket` than any
+/// real typo.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = if ca == cb {
+                0
+            } else if ca.to_lowercase().eq(cb.to_lowercase()) {
+                0
+            } else {
+                1
+            };
+            current[j + 1] = (previous[j] + substitution)
+                .min(previous[j + 1] + 1)
+                .min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    let folded = previous[b.len()];
+    folded * 2 + usize::from(folded == 0 && a != b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decompose_forms() {
+        let parts = |t| decompose_token(t).map(|p| (p.package, p.module, p.member));
+        assert_eq!(parts("aws:s3:Bucket"), Ok(("aws", "s3", "Bucket")));
+        assert_eq!(
+            parts("random::RandomPet"),
+            Ok(("random", "index", "RandomPet"))
+        );
+        assert_eq!(
+            parts("random:RandomPet"),
+            Ok(("random", "index", "RandomPet"))
+        );
+        assert_eq!(
+            parts("aws:s3/bucket:Bucket"),
+            Ok(("aws", "s3/bucket", "Bucket"))
+        );
+        for bad in ["", "noParts", ":a:b", "a:b:", "a:b:c:d", "a:"] {
+            let err = decompose_token(bad).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("malformed token '{bad}': expected 'pkg:module:member' or 'pkg:member'")
+            );
+        }
+    }
+
+    #[test]
+    fn provider_tokens_belong_to_their_package() {
+        assert_eq!(package_of_token("pulumi:providers:aws"), Some("aws"));
+        assert_eq!(package_of_token("aws:s3:Bucket"), Some("aws"));
+        assert_eq!(
+            package_of_token("pulumi:pulumi:StackReference"),
+            Some("pulumi")
+        );
+        assert_eq!(package_of_token("bad"), None);
+    }
+
+    #[test]
+    fn definition_tokens() {
+        assert!(check_definition_token("a:b:c").is_ok());
+        assert_eq!(
+            check_definition_token("fake-provider:noModulePart").unwrap_err(),
+            "invalid token 'fake-provider:noModulePart' (should have three parts)"
+        );
+        assert_eq!(
+            check_definition_token("fake-provider::provider").unwrap_err(),
+            "invalid token 'fake-provider::provider' (provider is a reserved word for the root module)"
+        );
+        assert!(check_definition_token("fake-provider:index:provider").is_err());
+        assert!(check_definition_token("fake-provider:mod:provider").is_ok());
+    }
+
+    #[test]
+    fn module_formats() {
+        let aws = ModuleFormat::new("(.*)(?:/[^/]*)").unwrap();
+        assert_eq!(aws.module_of("aws:s3/bucket:Bucket"), "s3");
+        assert_eq!(aws.module_of("random:index/randomPet:RandomPet"), "");
+        assert_eq!(aws.module_of("aws:s3:Bucket"), "");
+        assert_eq!(
+            aws.canonicalize("aws", "aws:s3/bucket:Bucket").as_deref(),
+            Some("aws:s3:Bucket")
+        );
+        assert_eq!(
+            aws.canonicalize("random", "random:index/randomPet:RandomPet")
+                .as_deref(),
+            Some("random::RandomPet")
+        );
+        let plain = ModuleFormat::default();
+        assert_eq!(plain.module_of("k:core/v1:Pod"), "core/v1");
+        assert_eq!(plain.module_of("k:index:Provider"), "");
+        assert_eq!(plain.module_of("pulumi:providers:k"), "");
+        assert_eq!(
+            plain.canonicalize("random", "random:RandomPet").as_deref(),
+            Some("random::RandomPet")
+        );
+        let underscore = ModuleFormat::new("(.*)(?:_[^_]*)").unwrap();
+        assert_eq!(
+            underscore.module_of("module-format:mod_Resource:Resource"),
+            "mod"
+        );
+        assert!(ModuleFormat::new("(unclosed").is_err());
+        assert_eq!(plain.canonicalize("x", "bad"), None);
+    }
+
+    #[test]
+    fn suggestions_prefer_same_member_then_small_edits() {
+        let candidates = [
+            "aws:s3:Bucket",
+            "aws:s3:BucketPolicy",
+            "aws:ec2:Instance",
+            "aws:s3:Bucket2",
+        ];
+        assert_eq!(
+            closest_tokens("aws:s3:bucket", candidates, 3),
+            ["aws:s3:Bucket", "aws:s3:Bucket2"]
+        );
+        assert_eq!(
+            closest_tokens("aws:ec2:Bucket", candidates, 1),
+            ["aws:s3:Bucket"]
+        );
+        assert!(closest_tokens("gcp:storage:Thing", candidates, 3).is_empty());
+    }
+}

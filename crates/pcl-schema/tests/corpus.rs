@@ -1,0 +1,114 @@
+//! Every schema of the shared corpus loads and checks; the deliberately broken fixtures give the
+//! errors Pulumi's own tests expect.
+
+use std::path::{Path, PathBuf};
+
+use pcl_schema::{check_package, has_errors, load_schema_file, SchemaRegistry};
+
+fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            json_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+}
+
+/// The expected error for each schema that is broken on purpose (a substring of the message).
+const EXPECTED_ERRORS: &[(&str, &str)] = &[
+    ("codegen-sdk/schema/bad-enum-1.json", "enum value 3 is not a valid string"),
+    ("codegen-sdk/schema/bad-enum-2.json", "enum value true is not a valid string"),
+    ("codegen-sdk/schema/bad-enum-3.json", "enum value 9.1 is not a valid integer"),
+    ("codegen-sdk/schema/bad-enum-4.json", "enum value \"marshmallow\" is not a valid boolean"),
+    ("codegen-sdk/schema/bad-methods-1.json", "unknown function xyz:index:Foo/bar"),
+    ("codegen-sdk/schema/bad-methods-2.json", "function xyz:index:Foo/bar is already a method"),
+    ("codegen-sdk/schema/bad-methods-3.json", "invalid function token format xyz:index:Foo"),
+    ("codegen-sdk/schema/bad-methods-4.json", "invalid function token format xyz:index:Baz/bar"),
+    ("codegen-sdk/schema/bad-methods-5.json", "function xyz:index:Foo/bar has no __self__ parameter"),
+    ("codegen-sdk/schema/bad-methods-6.json", "xyz:index:Foo already has a property named bar"),
+    (
+        "codegen-sdk/schema/bad-type-1.json",
+        "invalid token 'fake-provider:index:provider' (provider is a reserved word for the root module)",
+    ),
+    (
+        "codegen-sdk/schema/bad-type-2.json",
+        "invalid token 'fake-provider::provider' (provider is a reserved word for the root module)",
+    ),
+    (
+        "codegen-sdk/schema/bad-type-3.json",
+        "invalid token 'fake-provider:noModulePart' (should have three parts)",
+    ),
+    ("codegen-sdk/schema/bad-type-4.json", "invalid token 'noParts' (should have three parts)"),
+];
+
+/// Schemas whose problems are warnings only, with one expected warning each.
+const EXPECTED_WARNINGS: &[(&str, &str)] = &[
+    (
+        "codegen-utils/dangling-reference-bad-0.1.0.json",
+        "warning: type 'dangling-reference:a:b' not found in package 'dangling-reference'",
+    ),
+    (
+        "codegen-sdk/simple-schema-pyproject/example-0.0.1.json",
+        "/readme: warning: unknown top-level key 'readme' (ignored)",
+    ),
+];
+
+#[test]
+fn every_corpus_schema_checks() {
+    let Some(root) = pcl_test_support::corpus("corpus/pulumi/schemas") else {
+        return;
+    };
+    let mut files = Vec::new();
+    json_files(&root, &mut files);
+    assert!(files.len() > 150, "found only {} schema files", files.len());
+    // External references (`/goalias/v1.0.0/schema.json#...`) resolve against the PCL-facing
+    // schema directories.
+    let registry = SchemaRegistry::from_dirs(
+        ["codegen-utils", "codegen-old", "codegen-new"].map(|d| root.join(d)),
+    );
+    let mut report = String::new();
+    for path in &files {
+        let relative = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let diagnostics = match load_schema_file(path) {
+            Ok(package) => check_package(&package, &registry),
+            Err(diagnostics) => diagnostics,
+        };
+        let expected = EXPECTED_ERRORS.iter().find(|(file, _)| *file == relative);
+        match expected {
+            Some((_, message)) => {
+                let errors: Vec<String> = diagnostics
+                    .iter()
+                    .filter(|d| d.severity == pcl_schema::Severity::Error)
+                    .map(|d| d.to_string())
+                    .collect();
+                if !errors.iter().any(|e| e.contains(message)) {
+                    report.push_str(&format!(
+                        "{relative}: expected error `{message}`, got {errors:#?}\n"
+                    ));
+                }
+            }
+            None if has_errors(&diagnostics) => {
+                for d in &diagnostics {
+                    report.push_str(&format!("{d}\n"));
+                }
+            }
+            None => {}
+        }
+        if let Some((_, message)) = EXPECTED_WARNINGS.iter().find(|(file, _)| *file == relative) {
+            if !diagnostics.iter().any(|d| d.to_string().contains(message)) {
+                report.push_str(&format!("{relative}: expected warning `{message}`\n"));
+            }
+        }
+    }
+    assert!(report.is_empty(), "unexpected results:\n{report}");
+}
