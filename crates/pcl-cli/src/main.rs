@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod parse;
+mod render;
 mod schema;
 
 #[derive(Parser)]
@@ -15,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Parse files and report syntax errors (exit status 1 if any).
+    Parse(parse::ParseArgs),
     /// Load, validate and inspect Pulumi package schemas.
     #[command(subcommand)]
     Schema(schema::SchemaCommand),
@@ -35,6 +39,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Parse(args) => parse::run(args),
         Command::Schema(cmd) => schema::run(cmd),
     }
 }

@@ -1,0 +1,89 @@
+//! `pcl parse [--tree[=text|json]] FILE...`: report syntax errors, optionally print trees.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use crate::render::{read_source, render_diagnostic, Severity};
+
+#[derive(Args)]
+pub struct ParseArgs {
+    /// Print each file's syntax tree: `text` (the snapshot form) or `json` (for other tools).
+    #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "text")]
+    tree: Option<TreeFormat>,
+    /// Files to parse.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TreeFormat {
+    Text,
+    Json,
+}
+
+pub fn run(args: ParseArgs) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut had_syntax_error = false;
+    let mut had_io_error = false;
+    for path in &args.files {
+        let source = match read_source(path) {
+            Ok(source) => source,
+            Err(message) => {
+                eprintln!("error: {message}");
+                had_io_error = true;
+                continue;
+            }
+        };
+        let parse = pcl_syntax::parse(&source.text);
+        match args.tree {
+            Some(TreeFormat::Text) => {
+                let _ = write!(out, "{}", pcl_syntax::debug_tree(&parse.syntax(), &[]));
+            }
+            Some(TreeFormat::Json) => {
+                let _ = writeln!(out, "{}", pcl_syntax::json_tree(&parse.syntax()));
+            }
+            None => {}
+        }
+        let mut errors: Vec<(pcl_syntax::TextRange, &str)> = parse
+            .errors()
+            .iter()
+            .map(|e| (e.range, e.message.as_str()))
+            .collect();
+        if let Some(range) = source.encoding_error {
+            errors.insert(
+                0,
+                (
+                    range,
+                    "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
+                ),
+            );
+        }
+        had_syntax_error |= !errors.is_empty();
+        let stderr = std::io::stderr();
+        let mut err = stderr.lock();
+        for (range, message) in errors {
+            let _ = write!(
+                err,
+                "{}",
+                render_diagnostic(
+                    &path.display().to_string(),
+                    &source.text,
+                    range,
+                    Severity::Error,
+                    message
+                )
+            );
+        }
+    }
+    if had_io_error {
+        ExitCode::from(2)
+    } else if had_syntax_error {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

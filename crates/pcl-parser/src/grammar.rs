@@ -1,0 +1,266 @@
+//! The grammar: bodies, attributes and blocks. Expressions and templates live in submodules.
+//!
+//! Each function parses one construct and emits events through the [`Parser`]. Error recovery
+//! follows hclsyntax where it helps (skip to the end of the line after a bad body item) and does
+//! better where it does not: junk at body level costs one line, not the rest of the body.
+
+mod expressions;
+mod templates;
+
+use crate::parser::{Marker, Parser, MAX_DEPTH};
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+pub(crate) use expressions::expr;
+
+pub(crate) fn source_file(p: &mut Parser<'_>) {
+    let m = p.start();
+    body(p, false);
+    m.complete(p, SOURCE_FILE);
+}
+
+/// A sequence of attributes and blocks, ending at EOF or (inside a block) at `}`.
+fn body(p: &mut Parser<'_>, in_block: bool) {
+    let m = p.start();
+    loop {
+        match p.current() {
+            EOF => break,
+            R_BRACE if in_block => break,
+            NEWLINE => p.bump(NEWLINE),
+            IDENT => item(p, in_block),
+            R_BRACE => {
+                let e = p.start();
+                p.error("Unexpected `}`: there is no open block to close here");
+                p.bump(R_BRACE);
+                e.complete(p, ERROR);
+            }
+            OQUOTE => {
+                let e = p.start();
+                let (start, _) = p.current_range();
+                templates::template(p);
+                let end = p.prev_end();
+                if p.at(EQ) {
+                    p.error_at(
+                        start,
+                        end,
+                        "Invalid argument name: argument names must not be quoted",
+                    );
+                    p.bump(EQ);
+                    expr(p);
+                } else {
+                    p.error_at(start, end, "Argument or block definition required: expected an argument name or a block type");
+                }
+                recover_body_item(p, in_block);
+                e.complete(p, ERROR);
+            }
+            _ => {
+                p.error("Argument or block definition required: expected an argument name or a block type");
+                recover_body_item(p, in_block);
+            }
+        }
+    }
+    m.complete(p, BODY);
+}
+
+fn item(p: &mut Parser<'_>, in_block: bool) {
+    let m = p.start();
+    match p.nth(1) {
+        EQ => {
+            attribute(p, m);
+            end_of_item(p, in_block, "argument");
+        }
+        OQUOTE | IDENT | L_BRACE => {
+            block(p, m);
+            end_of_item(p, in_block, "block definition");
+        }
+        NEWLINE if p.nth(2) == L_BRACE => {
+            // `block\n{`: hclsyntax requires the brace on the header line. Report that once and
+            // parse the block anyway, so its body keeps its structure.
+            p.bump(IDENT);
+            p.error("Invalid block definition: the opening brace must be on the same line as the block type");
+            p.bump(NEWLINE);
+            block_body(p);
+            m.complete(p, BLOCK);
+            end_of_item(p, in_block, "block definition");
+        }
+        _ => {
+            p.bump(IDENT);
+            p.error("Argument or block definition required: use `=` to set an argument, or `{` to open a block");
+            recover_body_item(p, in_block);
+            m.complete(p, ERROR);
+        }
+    }
+}
+
+fn attribute(p: &mut Parser<'_>, m: Marker) {
+    p.bump(IDENT);
+    p.bump(EQ);
+    expr(p);
+    m.complete(p, ATTRIBUTE);
+}
+
+fn block(p: &mut Parser<'_>, m: Marker) {
+    p.bump(IDENT);
+    loop {
+        match p.current() {
+            IDENT => {
+                let l = p.start();
+                p.bump(IDENT);
+                l.complete(p, BLOCK_LABEL);
+            }
+            OQUOTE => {
+                let l = p.start();
+                templates::template(p);
+                l.complete(p, BLOCK_LABEL);
+            }
+            _ => break,
+        }
+    }
+    match p.current() {
+        L_BRACE => block_body(p),
+        NEWLINE if p.nth(1) == L_BRACE => {
+            p.error("Invalid block definition: the opening brace must be on the same line as the block type");
+            p.bump(NEWLINE);
+            block_body(p);
+        }
+        NUMBER => p.error("Invalid block label: a label must be a quoted string or an identifier"),
+        _ => p.error("Invalid block definition: expected a label or `{` to open the block body"),
+    }
+    m.complete(p, BLOCK);
+}
+
+/// `{ BODY }`, in its multi-line form or the one-line `{ name = value }` form.
+fn block_body(p: &mut Parser<'_>) {
+    if p.depth >= MAX_DEPTH {
+        expressions::too_deep(p);
+        return;
+    }
+    p.depth += 1;
+    let (open_start, open_end) = p.current_range();
+    p.bump(L_BRACE);
+    match p.current() {
+        NEWLINE | EOF | R_BRACE => {
+            body(p, true);
+            if !p.eat(R_BRACE) {
+                p.error_at(
+                    open_start,
+                    open_end,
+                    "Unclosed configuration block: there is no closing brace for this block",
+                );
+            }
+        }
+        _ => one_line_block_body(p, open_start, open_end),
+    }
+    p.depth -= 1;
+}
+
+fn one_line_block_body(p: &mut Parser<'_>, open_start: u32, open_end: u32) {
+    let body = p.start();
+    if p.at(IDENT) && p.nth(1) == EQ {
+        let m = p.start();
+        attribute(p, m);
+    } else {
+        p.error("Argument definition required: a block on one line holds a single `name = value`; put nested blocks on their own lines");
+    }
+    if !p.at(R_BRACE) {
+        match p.current() {
+            COMMA | NEWLINE | IDENT => p.error(
+                "Invalid single-argument block definition: a block on one line holds a single argument, and its `}` must follow on the same line",
+            ),
+            EOF => {}
+            _ => p.error("Missing closing brace: expected `}` after the argument"),
+        }
+        skip_to_closing_brace(p);
+    }
+    body.complete(p, BODY);
+    if !p.eat(R_BRACE) {
+        p.error_at(
+            open_start,
+            open_end,
+            "Unclosed configuration block: there is no closing brace for this block",
+        );
+    }
+}
+
+/// Skips to the `}` that closes the current block (not consuming it), into an ERROR node.
+fn skip_to_closing_brace(p: &mut Parser<'_>) {
+    let m = p.start();
+    let mut depth = 0u32;
+    loop {
+        match p.current() {
+            EOF => break,
+            R_BRACE if depth == 0 => break,
+            L_BRACE | L_BRACK | L_PAREN => depth += 1,
+            R_BRACE | R_BRACK | R_PAREN => depth = depth.saturating_sub(1),
+            OQUOTE | HEREDOC_START => {
+                templates::template(p);
+                continue;
+            }
+            _ => {}
+        }
+        p.bump_any();
+    }
+    m.complete(p, ERROR);
+}
+
+/// After an attribute or block: a newline or the end of the file must follow.
+fn end_of_item(p: &mut Parser<'_>, in_block: bool, what: &str) {
+    match p.current() {
+        NEWLINE => p.bump(NEWLINE),
+        EOF => {}
+        R_BRACE if in_block && what == "block definition" => {
+            p.error(format!("Missing newline after {what}: put the closing `}}` of the enclosing block on its own line"));
+        }
+        COMMA if what == "argument" => {
+            p.error("Unexpected comma after argument: arguments are separated by newlines");
+            recover_body_item(p, in_block);
+        }
+        _ => {
+            p.error(format!(
+                "Missing newline after {what}: each argument and block must end its line"
+            ));
+            recover_body_item(p, in_block);
+        }
+    }
+}
+
+/// Skips the rest of a bad body item up to the end of its line (tracking brackets, as hclsyntax
+/// does), into an ERROR node, and consumes the newline.
+fn recover_body_item(p: &mut Parser<'_>, in_block: bool) {
+    let m = p.start();
+    let mut depth = 0u32;
+    let mut skipped = false;
+    loop {
+        match p.current() {
+            EOF => break,
+            NEWLINE if depth == 0 => break,
+            R_BRACE if depth == 0 && in_block => break,
+            L_BRACE | L_BRACK | L_PAREN => depth += 1,
+            R_BRACE | R_BRACK | R_PAREN => depth = depth.saturating_sub(1),
+            OQUOTE | HEREDOC_START => {
+                templates::template(p);
+                skipped = true;
+                continue;
+            }
+            _ => {}
+        }
+        // Inside brackets newlines are part of the skipped construct.
+        if p.current() != NEWLINE || depth > 0 {
+            p.bump_any();
+            skipped = true;
+        }
+    }
+    if skipped {
+        m.complete(p, ERROR);
+    } else {
+        m.abandon(p);
+    }
+    p.eat(NEWLINE);
+}
+
+/// Kinds that close a construct; recovery never consumes one that belongs to an outer level.
+pub(crate) fn is_closer(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        R_BRACE | R_BRACK | R_PAREN | TEMPLATE_SEQ_END | CQUOTE | HEREDOC_END
+    )
+}

@@ -1,0 +1,514 @@
+//! Expressions: the operator precedence table, terms, postfix traversals and splats,
+//! collections, for-expressions and function calls.
+
+use super::{is_closer, templates};
+use crate::parser::{CompletedMarker, Parser, MAX_DEPTH};
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+/// A full expression (a conditional at the top). `None` when nothing could be parsed.
+pub(crate) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if p.depth >= MAX_DEPTH {
+        too_deep(p);
+        return None;
+    }
+    p.depth += 1;
+    let result = conditional(p);
+    p.depth -= 1;
+    result
+}
+
+fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let condition = binary(p, 1)?;
+    if !p.at(QUESTION) {
+        return Some(condition);
+    }
+    let m = condition.precede(p);
+    p.bump(QUESTION);
+    expr(p);
+    if p.eat(COLON) {
+        expr(p);
+    } else {
+        p.error("Missing false expression in conditional: expected `:` and a value");
+    }
+    Some(m.complete(p, CONDITIONAL_EXPR))
+}
+
+/// Binding power of a binary operator (higher binds tighter); all are left-associative.
+fn binary_precedence(kind: SyntaxKind) -> Option<u8> {
+    Some(match kind {
+        PIPE2 => 1,
+        AMP2 => 2,
+        EQ2 | NEQ => 3,
+        LT | LTEQ | GT | GTEQ => 4,
+        PLUS | MINUS => 5,
+        STAR | SLASH | PERCENT => 6,
+        _ => return None,
+    })
+}
+
+fn binary(p: &mut Parser<'_>, min_precedence: u8) -> Option<CompletedMarker> {
+    let mut lhs = unary(p)?;
+    while let Some(precedence) = binary_precedence(p.current()) {
+        if precedence < min_precedence {
+            break;
+        }
+        let m = lhs.precede(p);
+        p.bump_any();
+        if binary(p, precedence + 1).is_none() {
+            // `unary` reported the missing operand.
+        }
+        lhs = m.complete(p, BINARY_EXPR);
+    }
+    Some(lhs)
+}
+
+/// `-x` and `!x`: the operand is a term with its traversals, so `-a.b` is `-(a.b)`.
+fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if !matches!(p.current(), MINUS | BANG) {
+        return postfix(p);
+    }
+    if p.depth >= MAX_DEPTH {
+        too_deep(p);
+        return None;
+    }
+    p.depth += 1;
+    let m = p.start();
+    p.bump_any();
+    unary(p);
+    p.depth -= 1;
+    Some(m.complete(p, UNARY_EXPR))
+}
+
+fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let mut lhs = term(p)?;
+    // Which splat, if any, the following traversal steps belong to (for nested-splat errors).
+    let mut in_attr_splat = false;
+    let mut in_full_splat = false;
+    loop {
+        match p.current() {
+            DOT => {
+                let m = lhs.precede(p);
+                match p.nth(1) {
+                    IDENT => {
+                        p.bump(DOT);
+                        p.bump(IDENT);
+                        lhs = m.complete(p, GET_ATTR_EXPR);
+                    }
+                    NUMBER => {
+                        p.bump(DOT);
+                        if p.current_text().contains(['.', 'e', 'E']) {
+                            p.error(
+                                "Invalid legacy index syntax: write `[0][1]` instead of `.0.1`",
+                            );
+                        }
+                        p.bump(NUMBER);
+                        lhs = m.complete(p, LEGACY_INDEX_EXPR);
+                    }
+                    STAR => {
+                        if in_attr_splat || in_full_splat {
+                            let (start, _) = p.current_range();
+                            let (_, end) = p.nth_range(1);
+                            p.error_at(start, end, "Nested splat expression not allowed: only one `.*` or `[*]` may apply to a traversal");
+                        }
+                        p.bump(DOT);
+                        p.bump(STAR);
+                        in_attr_splat = true;
+                        lhs = m.complete(p, SPLAT_EXPR);
+                    }
+                    _ => {
+                        p.bump(DOT);
+                        p.error("Invalid attribute name: expected an attribute name after `.`");
+                        lhs = m.complete(p, GET_ATTR_EXPR);
+                        break;
+                    }
+                }
+            }
+            L_BRACK => {
+                let m = lhs.precede(p);
+                if p.nth(1) == STAR && p.nth(2) == R_BRACK {
+                    p.bump(L_BRACK);
+                    p.bump(STAR);
+                    p.bump(R_BRACK);
+                    in_full_splat = true;
+                    lhs = m.complete(p, SPLAT_EXPR);
+                    continue;
+                }
+                in_attr_splat = false;
+                let (open_start, open_end) = p.current_range();
+                p.with_newlines(false, |p| {
+                    p.bump(L_BRACK);
+                    if p.at(STAR) {
+                        p.error("Missing close bracket on splat index: expected `]` right after `*`");
+                        p.bump(STAR);
+                    } else {
+                        expr(p);
+                    }
+                    if !p.eat(R_BRACK) {
+                        p.error_at(open_start, open_end, "Missing close bracket on index: expected `]` after the index expression");
+                        recover_in_list(p, R_BRACK, false);
+                        p.eat(R_BRACK);
+                    }
+                });
+                lhs = m.complete(p, INDEX_EXPR);
+            }
+            _ => break,
+        }
+    }
+    Some(lhs)
+}
+
+fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let m = match p.current() {
+        NUMBER => {
+            let m = p.start();
+            p.bump(NUMBER);
+            m.complete(p, LITERAL_EXPR)
+        }
+        IDENT => {
+            if p.nth(1) == L_PAREN || p.nth(1) == COLON2 {
+                return Some(function_call(p));
+            }
+            let keyword = match p.current_text() {
+                "true" => Some(TRUE_KW),
+                "false" => Some(FALSE_KW),
+                "null" => Some(NULL_KW),
+                _ => None,
+            };
+            let m = p.start();
+            match keyword {
+                Some(kw) => {
+                    p.bump_remap(kw);
+                    m.complete(p, LITERAL_EXPR)
+                }
+                None => {
+                    p.bump(IDENT);
+                    m.complete(p, VARIABLE_EXPR)
+                }
+            }
+        }
+        L_PAREN => parenthesized(p),
+        L_BRACK => tuple(p),
+        L_BRACE => object(p),
+        OQUOTE | HEREDOC_START => templates::template(p),
+        NEWLINE | EOF => {
+            p.error("Missing expression: expected a value here");
+            return None;
+        }
+        kind if is_closer(kind) || kind == COMMA => {
+            p.error("Invalid expression: expected the start of an expression");
+            return None;
+        }
+        _ => {
+            let m = p.start();
+            p.error("Invalid expression: expected the start of an expression");
+            p.bump_any();
+            m.complete(p, ERROR)
+        }
+    };
+    Some(m)
+}
+
+/// `name(args)` or `ns::name(args)`.
+fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(IDENT);
+    while p.at(COLON2) {
+        p.bump(COLON2);
+        if !p.eat(IDENT) {
+            p.error("Missing function name: expected a name after `::`");
+            return m.complete(p, FUNCTION_CALL);
+        }
+    }
+    if p.at(L_PAREN) {
+        arg_list(p);
+    } else {
+        p.error("Missing open parenthesis: a namespaced function name must be followed by `(`");
+    }
+    m.complete(p, FUNCTION_CALL)
+}
+
+fn arg_list(p: &mut Parser<'_>) {
+    let m = p.start();
+    let (open_start, open_end) = p.current_range();
+    p.with_newlines(false, |p| {
+        p.bump(L_PAREN);
+        while !p.at(R_PAREN) && !p.at(EOF) {
+            if expr(p).is_none() {
+                recover_in_list(p, R_PAREN, false);
+            }
+            if p.at(ELLIPSIS) {
+                p.bump(ELLIPSIS);
+                if !p.at(R_PAREN) {
+                    p.error("Missing closing parenthesis: `...` may only follow the last argument");
+                    recover_in_list(p, R_PAREN, false);
+                    p.eat(COMMA);
+                }
+                continue;
+            }
+            if p.eat(COMMA) {
+                continue;
+            }
+            if !p.at(R_PAREN) && !p.at(EOF) {
+                p.error("Missing argument separator: expected `,` or `)`");
+                if !recover_in_list(p, R_PAREN, false) && !p.at(COMMA) {
+                    break;
+                }
+                p.eat(COMMA);
+            }
+        }
+        if !p.eat(R_PAREN) {
+            p.error_at(
+                open_start,
+                open_end,
+                "Unterminated function call: there is no closing `)` for this `(`",
+            );
+        }
+    });
+    m.complete(p, ARG_LIST);
+}
+
+fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let (open_start, open_end) = p.current_range();
+    p.with_newlines(false, |p| {
+        p.bump(L_PAREN);
+        expr(p);
+        if !p.at(R_PAREN) && !p.at(EOF) {
+            p.error("Invalid expression: expected `)` to close the parentheses");
+            recover_in_list(p, R_PAREN, false);
+        }
+        if !p.eat(R_PAREN) {
+            p.error_at(
+                open_start,
+                open_end,
+                "Unbalanced parentheses: there is no closing `)` for this `(`",
+            );
+        }
+    });
+    m.complete(p, PAREN_EXPR)
+}
+
+fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let (open_start, open_end) = p.current_range();
+    let is_for = p.with_newlines(false, |p| p.nth_at_ident(1, "for"));
+    p.with_newlines(false, |p| {
+        p.bump(L_BRACK);
+        if is_for {
+            for_expr(p, false);
+        } else {
+            while !p.at(R_BRACK) && !p.at(EOF) {
+                if expr(p).is_none() {
+                    recover_in_list(p, R_BRACK, false);
+                }
+                if p.eat(COMMA) {
+                    continue;
+                }
+                if !p.at(R_BRACK) && !p.at(EOF) {
+                    p.error("Missing item separator: expected `,` or `]`");
+                    if !recover_in_list(p, R_BRACK, false) && !p.at(COMMA) {
+                        break;
+                    }
+                    p.eat(COMMA);
+                }
+            }
+        }
+        if !p.eat(R_BRACK) {
+            p.error_at(
+                open_start,
+                open_end,
+                "Unterminated tuple: there is no closing `]` for this `[`",
+            );
+        }
+    });
+    let kind = if is_for { FOR_EXPR } else { TUPLE_EXPR };
+    m.complete(p, kind)
+}
+
+fn object(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let (open_start, open_end) = p.current_range();
+    // `for` makes this a for-expression even on the next line.
+    let is_for = p.with_newlines(false, |p| p.nth_at_ident(1, "for"));
+    if is_for {
+        p.with_newlines(false, |p| {
+            p.bump(L_BRACE);
+            for_expr(p, true);
+            if !p.eat(R_BRACE) {
+                p.error_at(
+                    open_start,
+                    open_end,
+                    "Unterminated for expression: there is no closing `}` for this `{`",
+                );
+            }
+        });
+        return m.complete(p, FOR_EXPR);
+    }
+    p.with_newlines(true, |p| {
+        p.bump(L_BRACE);
+        loop {
+            while p.eat(NEWLINE) {}
+            if p.at(R_BRACE) || p.at(EOF) {
+                break;
+            }
+            object_item(p);
+            if p.eat(COMMA) || p.eat(NEWLINE) {
+                continue;
+            }
+            if p.at(R_BRACE) || p.at(EOF) {
+                break;
+            }
+            p.error(
+                "Missing attribute separator: expected a newline or `,` after the attribute value",
+            );
+            if !recover_in_list(p, R_BRACE, true) && !matches!(p.current(), COMMA | NEWLINE) {
+                break;
+            }
+        }
+        if !p.eat(R_BRACE) {
+            p.error_at(
+                open_start,
+                open_end,
+                "Unterminated object: there is no closing `}` for this `{`",
+            );
+        }
+    });
+    m.complete(p, OBJECT_EXPR)
+}
+
+fn object_item(p: &mut Parser<'_>) {
+    let item = p.start();
+    let key = p.start();
+    let parsed = expr(p).is_some();
+    key.complete(p, OBJECT_KEY);
+    if p.at(EQ) || p.at(COLON) {
+        p.bump_any();
+        if expr(p).is_none() {
+            recover_in_list(p, R_BRACE, true);
+        }
+    } else if parsed {
+        p.error("Missing key/value separator: expected `=` or `:` after the key (quote a key that contains dots)");
+        recover_in_list(p, R_BRACE, true);
+    } else {
+        recover_in_list(p, R_BRACE, true);
+    }
+    item.complete(p, OBJECT_ITEM);
+}
+
+/// The part of `[for ...]` / `{for ...}` after the opening bracket, up to the closing bracket.
+fn for_expr(p: &mut Parser<'_>, is_object: bool) {
+    let closer = if is_object { R_BRACE } else { R_BRACK };
+    let intro = p.start();
+    p.bump_remap(FOR_KW);
+    if p.eat(IDENT) {
+        if p.eat(COMMA) && !p.eat(IDENT) {
+            p.error("Invalid for expression: expected a value variable name after `,`");
+        }
+    } else {
+        p.error("Invalid for expression: expected a variable name after `for`");
+    }
+    if p.at_ident("in") {
+        p.bump_remap(IN_KW);
+        expr(p);
+    } else {
+        p.error("Invalid for expression: expected `in` and a collection after the variable names");
+    }
+    if !p.eat(COLON) {
+        p.error("Invalid for expression: expected `:` after the collection");
+    }
+    intro.complete(p, FOR_INTRO);
+    if matches!(p.current(), R_BRACE | R_BRACK | EOF) {
+        p.error("Invalid for expression: expected a result expression after `:`");
+    } else {
+        expr(p);
+    }
+    if p.at(FAT_ARROW) {
+        if !is_object {
+            p.error("Invalid for expression: a key expression (`=>`) is not valid when building a tuple; use `{` and `}` to build an object");
+        }
+        p.bump(FAT_ARROW);
+        expr(p);
+    } else if is_object && !matches!(p.current(), EOF) {
+        p.error("Invalid for expression: a key expression is required when building an object; write `key => value`");
+    }
+    if p.at(ELLIPSIS) {
+        if !is_object {
+            p.error("Invalid for expression: grouping ellipsis (`...`) cannot be used when building a tuple");
+        }
+        p.bump(ELLIPSIS);
+    }
+    if p.at_ident("if") {
+        let cond = p.start();
+        p.bump_remap(IF_KW);
+        expr(p);
+        cond.complete(p, FOR_COND);
+    }
+    if !p.at(closer) && !p.at(EOF) {
+        p.error(format!(
+            "Invalid for expression: expected `{}` to end the for expression",
+            if is_object { "}" } else { "]" }
+        ));
+        recover_in_list(p, closer, false);
+    }
+}
+
+/// Skips to the next `,` or `closer` at bracket depth zero (or a newline, where `newlines_end`),
+/// into an ERROR node. Returns whether anything was skipped.
+pub(crate) fn recover_in_list(p: &mut Parser<'_>, closer: SyntaxKind, newlines_end: bool) -> bool {
+    let m = p.start();
+    let mut depth = 0u32;
+    let mut skipped = false;
+    loop {
+        let kind = p.current();
+        match kind {
+            EOF => break,
+            COMMA if depth == 0 => break,
+            NEWLINE if depth == 0 && newlines_end => break,
+            k if k == closer && depth == 0 => break,
+            L_BRACE | L_BRACK | L_PAREN => depth += 1,
+            R_BRACE | R_BRACK | R_PAREN if depth > 0 => depth -= 1,
+            OQUOTE | HEREDOC_START => {
+                templates::template(p);
+                skipped = true;
+                continue;
+            }
+            // A closer of another level: it belongs to an enclosing construct.
+            k if is_closer(k) && depth == 0 => break,
+            _ => {}
+        }
+        p.bump_any();
+        skipped = true;
+    }
+    if skipped {
+        m.complete(p, ERROR);
+    } else {
+        m.abandon(p);
+    }
+    skipped
+}
+
+/// Nesting beyond [`MAX_DEPTH`]: report once, then consume the nested input flat (tracking
+/// brackets) up to the closer of the enclosing construct, so the tree stays shallow.
+pub(crate) fn too_deep(p: &mut Parser<'_>) {
+    p.error(format!(
+        "Nesting too deep: expressions, templates and blocks may nest at most {MAX_DEPTH} levels"
+    ));
+    let m = p.start();
+    let mut depth = 0u32;
+    p.with_newlines(false, |p| loop {
+        match p.current() {
+            EOF => break,
+            L_BRACE | L_BRACK | L_PAREN | OQUOTE | HEREDOC_START | TEMPLATE_INTERP
+            | TEMPLATE_CONTROL => depth += 1,
+            k if is_closer(k) => {
+                if depth == 0 {
+                    break;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+        p.bump_any();
+    });
+    m.complete(p, ERROR);
+}

@@ -1,0 +1,283 @@
+//! Templates: quoted strings and heredocs, with `${ }` interpolations and `%{ }` directives.
+//!
+//! Directives are parsed into structured nodes (`TEMPLATE_IF`, `TEMPLATE_FOR`, each holding its
+//! directives and `TEMPLATE_BODY`s) in one pass, instead of hclsyntax's flatten-then-match.
+
+use super::expr;
+use super::expressions::{recover_in_list, too_deep};
+use crate::parser::{CompletedMarker, Parser, MAX_DEPTH};
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+/// A quoted template or a heredoc, starting at `"` or `<<EOT`.
+pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let (open_start, open_end) = p.current_range();
+    let heredoc = p.at(HEREDOC_START);
+    p.bump_any();
+    p.with_newlines(true, |p| parts(p, false));
+    if heredoc {
+        if !p.eat(HEREDOC_END) {
+            p.error_at(
+                open_start,
+                open_end.saturating_sub(1).max(open_start + 1),
+                "Unterminated heredoc: no line holding only the closing marker ends it (the marker line must also end with a newline)",
+            );
+        }
+        m.complete(p, HEREDOC_EXPR)
+    } else {
+        if !p.eat(CQUOTE) {
+            let end = p.prev_end();
+            p.error_at(
+                open_start,
+                end.max(open_end),
+                "Unterminated string: a quoted string must end with `\"` on the line where it starts (use a heredoc for text on several lines)",
+            );
+        }
+        m.complete(p, TEMPLATE_EXPR)
+    }
+}
+
+/// The directive keyword after `%{`, if the current token opens a directive.
+fn directive_keyword<'a>(p: &Parser<'a>) -> Option<&'a str> {
+    if !p.at(TEMPLATE_CONTROL) {
+        return None;
+    }
+    match p.nth_ignoring_newlines(1) {
+        (IDENT, text) => Some(text),
+        _ => Some(""),
+    }
+}
+
+/// Template parts up to the end of the template or (when `in_directive`) up to an `else`,
+/// `endif` or `endfor` directive, which the caller consumes.
+fn parts(p: &mut Parser<'_>, in_directive: bool) {
+    loop {
+        match p.current() {
+            TEMPLATE_LITERAL => p.bump(TEMPLATE_LITERAL),
+            TEMPLATE_INTERP => interpolation(p),
+            TEMPLATE_CONTROL => match directive_keyword(p) {
+                Some("if") => nested(p, template_if),
+                Some("for") => nested(p, template_for),
+                Some(kw @ ("else" | "endif" | "endfor")) => {
+                    if in_directive {
+                        return;
+                    }
+                    let e = p.start();
+                    let (start, _) = p.current_range();
+                    let end = directive(p, keyword_kind(kw));
+                    let message = match kw {
+                        "else" => "Unexpected else directive: there is no open `%{ if }` for it",
+                        "endif" => "Unexpected endif directive: there is no open `%{ if }` for it",
+                        _ => "Unexpected endfor directive: there is no open `%{ for }` for it",
+                    };
+                    p.error_at(start, end, message);
+                    e.complete(p, ERROR);
+                }
+                _ => {
+                    let e = p.start();
+                    p.bump(TEMPLATE_CONTROL);
+                    let suggestion = p.with_newlines(false, |p| {
+                        let word = if p.at(IDENT) { p.current_text() } else { "" };
+                        closest_keyword(word)
+                    });
+                    let message = match suggestion {
+                        Some(kw) => format!("Invalid template control keyword: expected if, else, endif, for or endfor; did you mean `{kw}`?"),
+                        None => "Invalid template control keyword: expected if, else, endif, for or endfor".to_string(),
+                    };
+                    p.error(message);
+                    p.with_newlines(false, |p| {
+                        recover_in_list(p, TEMPLATE_SEQ_END, false);
+                        p.eat(TEMPLATE_SEQ_END);
+                    });
+                    e.complete(p, ERROR);
+                }
+            },
+            _ => return,
+        }
+    }
+}
+
+fn nested(p: &mut Parser<'_>, f: fn(&mut Parser<'_>)) {
+    if p.depth >= MAX_DEPTH {
+        too_deep(p);
+        return;
+    }
+    p.depth += 1;
+    f(p);
+    p.depth -= 1;
+}
+
+fn keyword_kind(keyword: &str) -> SyntaxKind {
+    match keyword {
+        "if" => IF_KW,
+        "else" => ELSE_KW,
+        "endif" => ENDIF_KW,
+        "for" => FOR_KW,
+        _ => ENDFOR_KW,
+    }
+}
+
+/// `${ expr }`.
+fn interpolation(p: &mut Parser<'_>) {
+    let m = p.start();
+    let (open_start, open_end) = p.current_range();
+    p.with_newlines(false, |p| {
+        p.bump(TEMPLATE_INTERP);
+        expr(p);
+        if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) {
+            p.error("Extra characters after interpolation expression: expected `}` (to write a literal `${`, double the dollar sign: `$${`)");
+            recover_to_sequence_end(p);
+        }
+        if !p.eat(TEMPLATE_SEQ_END) {
+            p.error_at(
+                open_start,
+                open_end,
+                "Unterminated template interpolation: there is no closing `}` for this `${`",
+            );
+        }
+    });
+    m.complete(p, TEMPLATE_INTERPOLATION);
+}
+
+fn recover_to_sequence_end(p: &mut Parser<'_>) {
+    // Brackets of other kinds may be unbalanced in junk; only the sequence end counts here.
+    while !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) {
+        recover_in_list(p, TEMPLATE_SEQ_END, false);
+        if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) {
+            p.bump_any();
+        }
+    }
+}
+
+/// One `%{ keyword ... }` directive; returns its end offset.
+fn directive(p: &mut Parser<'_>, keyword: SyntaxKind) -> u32 {
+    let m = p.start();
+    let (open_start, open_end) = p.current_range();
+    p.with_newlines(false, |p| {
+        p.bump(TEMPLATE_CONTROL);
+        p.bump_remap(keyword);
+        match keyword {
+            IF_KW => {
+                expr(p);
+            }
+            FOR_KW => {
+                if p.eat(IDENT) {
+                    if p.eat(COMMA) && !p.eat(IDENT) {
+                        p.error("Invalid for directive: expected a value variable name after `,`");
+                    }
+                } else {
+                    p.error("Invalid for directive: expected a variable name after `for`");
+                }
+                if p.at_ident("in") {
+                    p.bump_remap(IN_KW);
+                    expr(p);
+                } else {
+                    p.error("Invalid for directive: expected `in` and a collection after the variable names");
+                }
+            }
+            _ => {}
+        }
+        if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) {
+            p.error("Extra characters in template directive: expected `}`");
+            recover_to_sequence_end(p);
+        }
+        if !p.eat(TEMPLATE_SEQ_END) {
+            p.error_at(
+                open_start,
+                open_end,
+                "Unterminated template directive: there is no closing `}` for this `%{`",
+            );
+        }
+    });
+    m.complete(p, TEMPLATE_DIRECTIVE);
+    p.prev_end()
+}
+
+fn template_body(p: &mut Parser<'_>) {
+    let m = p.start();
+    parts(p, true);
+    m.complete(p, TEMPLATE_BODY);
+}
+
+/// `%{ if c }...%{ else }...%{ endif }`.
+fn template_if(p: &mut Parser<'_>) {
+    let m = p.start();
+    let (start, _) = p.current_range();
+    let end = directive(p, IF_KW);
+    template_body(p);
+    if directive_keyword(p) == Some("else") {
+        directive(p, ELSE_KW);
+        template_body(p);
+    }
+    match directive_keyword(p) {
+        Some("endif") => {
+            directive(p, ENDIF_KW);
+        }
+        Some("endfor") | Some("else") | None | Some(_) => {
+            p.error_at(
+                start,
+                end,
+                "Missing endif: this if directive has no corresponding `%{ endif }`",
+            );
+        }
+    }
+    m.complete(p, TEMPLATE_IF);
+}
+
+/// `%{ for x in xs }...%{ endfor }`.
+fn template_for(p: &mut Parser<'_>) {
+    let m = p.start();
+    let (start, _) = p.current_range();
+    let end = directive(p, FOR_KW);
+    template_body(p);
+    if directive_keyword(p) == Some("else") {
+        let (else_start, _) = p.current_range();
+        let e = p.start();
+        let else_end = directive(p, ELSE_KW);
+        p.error_at(
+            else_start,
+            else_end,
+            "Unexpected else directive: an else clause is not expected for a for directive",
+        );
+        e.complete(p, ERROR);
+        template_body(p);
+    }
+    if directive_keyword(p) == Some("endfor") {
+        directive(p, ENDFOR_KW);
+    } else {
+        p.error_at(
+            start,
+            end,
+            "Missing endfor: this for directive has no corresponding `%{ endfor }`",
+        );
+    }
+    m.complete(p, TEMPLATE_FOR);
+}
+
+/// The directive keyword closest in spelling to `word`, for "did you mean".
+fn closest_keyword(word: &str) -> Option<&'static str> {
+    if word.is_empty() {
+        return None;
+    }
+    ["if", "else", "endif", "for", "endfor"]
+        .into_iter()
+        .map(|kw| (edit_distance(word, kw), kw))
+        .filter(|&(d, _)| d <= 2)
+        .min()
+        .map(|(_, kw)| kw)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}

@@ -1,0 +1,625 @@
+//! The modal lexer: HCL native syntax into a lossless token stream.
+//!
+//! Normal (expression) mode is a logos automaton. Template text (quoted strings and heredocs) is
+//! scanned by hand, because what ends it depends on a mode stack: `${`/`%{` push normal mode with
+//! a brace count, `}` at count zero pops back to the template, `"` closes a quoted string and a line
+//! holding only the marker closes a heredoc. Lexing never fails: bytes that form no token become an
+//! `ERROR_TOKEN` with a [`LexError`] saying why, so the tokens always cover the whole input.
+
+use logos::Logos;
+
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+/// The tokens of one input, trivia included, and the lexer's error messages.
+#[derive(Debug, Clone)]
+pub struct Lexed<'a> {
+    text: &'a str,
+    kinds: Vec<SyntaxKind>,
+    /// `starts[i]` is the byte offset of token `i`; one extra entry holds the input length.
+    starts: Vec<u32>,
+    errors: Vec<LexError>,
+}
+
+/// Why a span of input is an error token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexError {
+    pub start: u32,
+    pub end: u32,
+    pub message: String,
+}
+
+impl<'a> Lexed<'a> {
+    /// Lexes a whole configuration file (normal mode at the top).
+    ///
+    /// Offsets are `u32`: inputs of 4 GiB or more are cut off at that length by the caller.
+    pub fn new(text: &'a str) -> Lexed<'a> {
+        assert!(
+            text.len() < u32::MAX as usize,
+            "inputs must be smaller than 4 GiB"
+        );
+        let mut lexer = Lexer {
+            src: text,
+            pos: 0,
+            modes: Vec::new(),
+            out: Lexed {
+                text,
+                kinds: Vec::with_capacity(text.len() / 4),
+                starts: Vec::with_capacity(text.len() / 4 + 1),
+                errors: Vec::new(),
+            },
+        };
+        lexer.run();
+        let mut out = lexer.out;
+        out.starts.push(text.len() as u32);
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    pub fn kind(&self, i: usize) -> SyntaxKind {
+        self.kinds.get(i).copied().unwrap_or(EOF)
+    }
+
+    pub fn kinds(&self) -> &[SyntaxKind] {
+        &self.kinds
+    }
+
+    pub fn text(&self, i: usize) -> &'a str {
+        let (start, end) = self.range(i);
+        &self.text[start as usize..end as usize]
+    }
+
+    /// Byte range of token `i`; the empty range at the end for `i >= len()`.
+    pub fn range(&self, i: usize) -> (u32, u32) {
+        let n = self.kinds.len();
+        let i = i.min(n);
+        let end = if i < n {
+            self.starts[i + 1]
+        } else {
+            self.starts[n]
+        };
+        (self.starts[i], end)
+    }
+
+    pub fn source(&self) -> &'a str {
+        self.text
+    }
+
+    pub fn errors(&self) -> &[LexError] {
+        &self.errors
+    }
+}
+
+/// Normal-mode tokens, as logos sees them. Several need a second look by the driver (identifiers
+/// that continue with non-ASCII letters, numbers in hclsyntax's loose form, comments, `<<`).
+#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
+enum NormalToken {
+    #[regex("[ \t]+")]
+    Whitespace,
+    #[token("\n")]
+    #[token("\r\n")]
+    Newline,
+    #[token("#")]
+    #[token("//")]
+    LineComment,
+    #[token("/*")]
+    BlockComment,
+    #[regex("[A-Za-z_][A-Za-z0-9_-]*")]
+    Ident,
+    #[regex("[0-9]+")]
+    Number,
+    #[regex("[^\x00-\x7F]")]
+    NonAscii,
+    #[token("\"")]
+    Quote,
+    #[token("<<")]
+    LtLt,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token("~}")]
+    TildeRBrace,
+    #[token("[")]
+    LBrack,
+    #[token("]")]
+    RBrack,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token(".")]
+    Dot,
+    #[token("...")]
+    Ellipsis,
+    #[token(",")]
+    Comma,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("=")]
+    Eq,
+    #[token("==")]
+    Eq2,
+    #[token("!=")]
+    Neq,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    LtEq,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    GtEq,
+    #[token("&&")]
+    Amp2,
+    #[token("||")]
+    Pipe2,
+    #[token("!")]
+    Bang,
+    #[token("?")]
+    Question,
+    #[token(":")]
+    Colon,
+    #[token("::")]
+    Colon2,
+    #[token("=>")]
+    FatArrow,
+    #[token("&")]
+    Amp,
+    #[token("|")]
+    Pipe,
+    #[token("^")]
+    Caret,
+    #[token("~")]
+    Tilde,
+    #[token("'")]
+    Apostrophe,
+    #[token("`")]
+    Backtick,
+    #[token(";")]
+    Semicolon,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    /// Inside `${ ... }` or `%{ ... }`: normal tokens, counting braces to find the closing `}`.
+    Sequence { depth: u32 },
+    /// Inside `"..."`.
+    Quoted,
+    /// Inside a heredoc body. `line_start` is true while nothing but literal text has been seen on
+    /// the current line, the condition for a closing marker.
+    Heredoc {
+        marker_start: u32,
+        marker_end: u32,
+        line_start: bool,
+    },
+}
+
+struct Lexer<'a> {
+    src: &'a str,
+    pos: usize,
+    modes: Vec<Mode>,
+    out: Lexed<'a>,
+}
+
+impl<'a> Lexer<'a> {
+    fn run(&mut self) {
+        // One leading byte order mark is dropped by hclsyntax; keep it as trivia.
+        if self.src.starts_with('\u{feff}') {
+            self.push(WHITESPACE, 3);
+        }
+        while self.pos < self.src.len() {
+            match self.modes.last().copied() {
+                None | Some(Mode::Sequence { .. }) => self.lex_normal(),
+                Some(Mode::Quoted) => self.lex_quoted(),
+                Some(Mode::Heredoc {
+                    marker_start,
+                    marker_end,
+                    line_start,
+                }) => self.lex_heredoc(marker_start, marker_end, line_start),
+            }
+        }
+    }
+
+    fn push(&mut self, kind: SyntaxKind, len: usize) {
+        debug_assert!(len > 0);
+        self.out.kinds.push(kind);
+        self.out.starts.push(self.pos as u32);
+        self.pos += len;
+    }
+
+    fn push_error(&mut self, len: usize, message: String) {
+        let start = self.pos as u32;
+        // Runs of invalid bytes (binary garbage) become one token and one error.
+        if let (Some(ERROR_TOKEN), Some(last)) = (self.out.kinds.last(), self.out.errors.last_mut())
+        {
+            if last.end == start && last.message.starts_with("Invalid character `") {
+                if message.starts_with("Invalid character `") {
+                    self.pos += len;
+                    last.end = self.pos as u32;
+                    last.message = "Invalid characters".to_string();
+                    return;
+                }
+            } else if last.end == start && last.message == "Invalid characters" {
+                if message.starts_with("Invalid character `") {
+                    self.pos += len;
+                    last.end = self.pos as u32;
+                    return;
+                }
+            }
+        }
+        self.out.errors.push(LexError {
+            start,
+            end: start + len as u32,
+            message,
+        });
+        self.push(ERROR_TOKEN, len);
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.src[self.pos..]
+    }
+
+    fn lex_normal(&mut self) {
+        let rest = self.rest();
+        let mut logos = NormalToken::lexer(rest);
+        let Some(token) = logos.next() else { return };
+        let len = logos.span().end;
+        let Ok(token) = token else {
+            self.invalid_char();
+            return;
+        };
+        use NormalToken as T;
+        let kind = match token {
+            T::Whitespace => WHITESPACE,
+            T::Newline => NEWLINE,
+            T::LineComment => {
+                let end = rest.find('\n').unwrap_or(rest.len());
+                let end = if rest[..end].ends_with('\r') && end < rest.len() {
+                    end - 1
+                } else {
+                    end
+                };
+                return self.push(COMMENT, end);
+            }
+            T::BlockComment => match rest[2..].find("*/") {
+                Some(i) => return self.push(BLOCK_COMMENT, i + 4),
+                // An unterminated `/*` is not a comment (hclsyntax): it is `/` then `*`.
+                None => return self.push(SLASH, 1),
+            },
+            T::Ident => return self.push(IDENT, ident_len(rest)),
+            T::NonAscii => {
+                let c = rest.chars().next().unwrap_or('\u{fffd}');
+                if unicode_ident::is_xid_start(c) {
+                    return self.push(IDENT, ident_len(rest));
+                }
+                return self.invalid_char();
+            }
+            T::Number => return self.push(NUMBER, number_len(rest)),
+            T::Quote => {
+                self.modes.push(Mode::Quoted);
+                OQUOTE
+            }
+            T::LtLt => {
+                if let Some((flush_len, marker_len, total)) = heredoc_intro(rest) {
+                    let marker_start = (self.pos + 2 + flush_len) as u32;
+                    self.modes.push(Mode::Heredoc {
+                        marker_start,
+                        marker_end: marker_start + marker_len as u32,
+                        line_start: true,
+                    });
+                    return self.push(HEREDOC_START, total);
+                }
+                return self.push(LT, 1);
+            }
+            T::LBrace => {
+                if let Some(Mode::Sequence { depth }) = self.modes.last_mut() {
+                    *depth += 1;
+                }
+                L_BRACE
+            }
+            T::RBrace | T::TildeRBrace => {
+                if let Some(Mode::Sequence { depth }) = self.modes.last_mut() {
+                    if *depth == 0 {
+                        self.modes.pop();
+                        return self.push(TEMPLATE_SEQ_END, len);
+                    }
+                    if token == T::RBrace {
+                        *depth -= 1;
+                    }
+                }
+                if token == T::TildeRBrace {
+                    // `~}` outside a template sequence: report the `~`, then lex `}` normally.
+                    return self.push_error(1, unsupported_operator('~'));
+                }
+                R_BRACE
+            }
+            T::LBrack => L_BRACK,
+            T::RBrack => R_BRACK,
+            T::LParen => L_PAREN,
+            T::RParen => R_PAREN,
+            T::Dot => DOT,
+            T::Ellipsis => ELLIPSIS,
+            T::Comma => COMMA,
+            T::Star => STAR,
+            T::Slash => SLASH,
+            T::Percent => PERCENT,
+            T::Plus => PLUS,
+            T::Minus => MINUS,
+            T::Eq => EQ,
+            T::Eq2 => EQ2,
+            T::Neq => NEQ,
+            T::Lt => LT,
+            T::LtEq => LTEQ,
+            T::Gt => GT,
+            T::GtEq => GTEQ,
+            T::Amp2 => AMP2,
+            T::Pipe2 => PIPE2,
+            T::Bang => BANG,
+            T::Question => QUESTION,
+            T::Colon => COLON,
+            T::Colon2 => COLON2,
+            T::FatArrow => FAT_ARROW,
+            T::Amp => return self.push_error(1, unsupported_operator('&')),
+            T::Pipe => return self.push_error(1, unsupported_operator('|')),
+            T::Caret => return self.push_error(1, unsupported_operator('^')),
+            T::Tilde => return self.push_error(1, unsupported_operator('~')),
+            T::Apostrophe => {
+                return self.push_error(
+                    1,
+                    "Invalid character: single quotes are not valid; use double quotes (\") \
+                     to write a string"
+                        .into(),
+                )
+            }
+            T::Backtick => {
+                return self.push_error(
+                    1,
+                    "Invalid character: backticks are not valid; use double quotes (\") or a \
+                     heredoc to write a string"
+                        .into(),
+                )
+            }
+            T::Semicolon => {
+                return self.push_error(
+                    1,
+                    "Invalid character: semicolons are not valid; end an argument or block \
+                     with a newline"
+                        .into(),
+                )
+            }
+        };
+        self.push(kind, len);
+    }
+
+    fn invalid_char(&mut self) {
+        let c = self.rest().chars().next().unwrap_or('\u{fffd}');
+        let message = match c {
+            '\u{201c}' | '\u{201d}' => "Invalid character: curly quotes are not valid; use \
+                                        straight double quotes (\") to write a string"
+                .to_string(),
+            '\u{feff}' => "Invalid character: a byte order mark is only allowed at the very \
+                           start of the file"
+                .to_string(),
+            '\r' => "Invalid character: a carriage return must be followed by a line feed".into(),
+            c if c.is_control() => format!("Invalid character `{}`", c.escape_unicode()),
+            c => format!("Invalid character `{c}` (U+{:04X})", c as u32),
+        };
+        self.push_error(c.len_utf8(), message);
+    }
+
+    fn lex_quoted(&mut self) {
+        let rest = self.rest();
+        let bytes = rest.as_bytes();
+        match bytes[0] {
+            b'"' => {
+                self.modes.pop();
+                return self.push(CQUOTE, 1);
+            }
+            b'\n' | b'\r' => {
+                // A quoted string ends at the end of its line. hclsyntax carries on into the next
+                // line, which turns every later quote inside out; stopping here confines the
+                // damage to one line. The parser reports the missing quote.
+                self.modes.pop();
+                return;
+            }
+            _ => {}
+        }
+        if let Some(len) = sequence_start(rest) {
+            let kind = if bytes[0] == b'$' {
+                TEMPLATE_INTERP
+            } else {
+                TEMPLATE_CONTROL
+            };
+            self.modes.push(Mode::Sequence { depth: 0 });
+            return self.push(kind, len);
+        }
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' | b'\n' | b'\r' => break,
+                b'\\' => {
+                    // An escape takes the next character with it, unless that ends the line.
+                    match rest[i + 1..].chars().next() {
+                        Some(c) if c != '\n' && c != '\r' => i += 1 + c.len_utf8(),
+                        _ => i += 1,
+                    }
+                }
+                b'$' | b'%' => {
+                    if escaped_sequence(&rest[i..]) {
+                        i += 3;
+                    } else if sequence_start(&rest[i..]).is_some() {
+                        break;
+                    } else {
+                        i += 1;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        self.push(TEMPLATE_LITERAL, i);
+    }
+
+    fn lex_heredoc(&mut self, marker_start: u32, marker_end: u32, line_start: bool) {
+        let rest = self.rest();
+        if line_start {
+            if let Some(nl) = rest.find('\n') {
+                let line = rest[..nl].strip_suffix('\r').unwrap_or(&rest[..nl]);
+                let marker = &self.src[marker_start as usize..marker_end as usize];
+                if line.trim() == marker {
+                    self.modes.pop();
+                    return self.push(HEREDOC_END, line.len());
+                }
+            }
+        }
+        if let Some(len) = sequence_start(rest) {
+            let kind = if rest.as_bytes()[0] == b'$' {
+                TEMPLATE_INTERP
+            } else {
+                TEMPLATE_CONTROL
+            };
+            self.set_heredoc_line_start(false);
+            self.modes.push(Mode::Sequence { depth: 0 });
+            return self.push(kind, len);
+        }
+        // One literal per line (up to and including its newline), or up to a template sequence.
+        let bytes = rest.as_bytes();
+        let mut i = 0;
+        let mut ends_line = false;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => {
+                    i += 1;
+                    ends_line = true;
+                    break;
+                }
+                b'$' | b'%' => {
+                    if escaped_sequence(&rest[i..]) {
+                        i += 3;
+                    } else if sequence_start(&rest[i..]).is_some() {
+                        break;
+                    } else {
+                        i += 1;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        self.set_heredoc_line_start(ends_line);
+        self.push(TEMPLATE_LITERAL, i);
+    }
+
+    fn set_heredoc_line_start(&mut self, value: bool) {
+        if let Some(Mode::Heredoc { line_start, .. }) = self.modes.last_mut() {
+            *line_start = value;
+        }
+    }
+}
+
+/// Length of an identifier at the start of `s`: `(ID_Start | '_') (ID_Continue | '-')*`.
+fn ident_len(s: &str) -> usize {
+    let mut chars = s.char_indices();
+    chars.next();
+    for (i, c) in chars {
+        let continues = if c.is_ascii() {
+            c.is_ascii_alphanumeric() || c == '_' || c == '-'
+        } else {
+            unicode_ident::is_xid_continue(c)
+        };
+        if !continues {
+            return i;
+        }
+    }
+    s.len()
+}
+
+/// Length of a number literal in hclsyntax's loose form: a digit, then digits, dots and exponent
+/// groups in any order, never ending in a dot (`1.2.3` is one token that the parser rejects).
+fn number_len(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = 1;
+    loop {
+        match b.get(i) {
+            Some(b'0'..=b'9' | b'.') => i += 1,
+            Some(b'e' | b'E') => {
+                let digit_at = if matches!(b.get(i + 1), Some(b'+' | b'-')) {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                if matches!(b.get(digit_at), Some(b'0'..=b'9')) {
+                    i = digit_at + 1;
+                } else {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    while b[i - 1] == b'.' {
+        i -= 1;
+    }
+    i
+}
+
+/// `${`, `${~`, `%{` or `%{~` at the start of `s`: the token length.
+fn sequence_start(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if b.len() >= 2 && (b[0] == b'$' || b[0] == b'%') && b[1] == b'{' {
+        Some(if b.get(2) == Some(&b'~') { 3 } else { 2 })
+    } else {
+        None
+    }
+}
+
+/// `$${` or `%%{`: an escaped template sequence, literal text.
+fn escaped_sequence(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 3 && (b[0] == b'$' || b[0] == b'%') && b[1] == b[0] && b[2] == b'{'
+}
+
+/// A heredoc introducer `<<` `-`? Ident Newline at the start of `s`:
+/// (length of the `-`, length of the marker, total length including the line break).
+fn heredoc_intro(s: &str) -> Option<(usize, usize, usize)> {
+    let after = &s[2..];
+    let flush = usize::from(after.starts_with('-'));
+    let ident = &after[flush..];
+    let first = ident.chars().next()?;
+    if !(first == '_' || first.is_ascii_alphabetic() || unicode_ident::is_xid_start(first)) {
+        return None;
+    }
+    let marker_len = ident_len(ident);
+    let after_marker = &ident[marker_len..];
+    let nl = if after_marker.starts_with('\n') {
+        1
+    } else if after_marker.starts_with("\r\n") {
+        2
+    } else {
+        return None;
+    };
+    Some((flush, marker_len, 2 + flush + marker_len + nl))
+}
+
+fn unsupported_operator(op: char) -> String {
+    let hint = match op {
+        '&' => "; did you mean `&&`?",
+        '|' => "; did you mean `||`?",
+        '~' => "; did you mean `!`?",
+        _ => "",
+    };
+    format!("Unsupported operator `{op}`: bitwise operators are not supported{hint}")
+}

@@ -1,0 +1,313 @@
+//! The parser cursor: lookahead over non-trivia tokens, markers for nodes, newline modes, errors.
+
+use crate::event::{Event, Output, ParseError};
+use crate::lexer::Lexed;
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+/// How deep expressions, templates and blocks may nest before the parser stops descending.
+/// Deeper input is still consumed (flat, inside an ERROR node), so the tree stays shallow and no
+/// recursion in this crate or above can overflow the stack.
+pub const MAX_DEPTH: u32 = 256;
+
+pub(crate) struct Parser<'a> {
+    lexed: &'a Lexed<'a>,
+    /// Indices (into `lexed`) of the non-trivia tokens.
+    tokens: Vec<u32>,
+    pos: usize,
+    events: Vec<Event>,
+    errors: Vec<ParseError>,
+    /// Stack of "are newlines significant here?" (hclsyntax's peeker stack).
+    newline_modes: Vec<bool>,
+    pub(crate) depth: u32,
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(lexed: &'a Lexed<'a>) -> Parser<'a> {
+        let tokens = (0..lexed.len())
+            .filter(|&i| !lexed.kind(i).is_trivia())
+            .map(|i| i as u32)
+            .collect();
+        Parser {
+            lexed,
+            tokens,
+            pos: 0,
+            events: Vec::new(),
+            errors: Vec::new(),
+            newline_modes: vec![true],
+            depth: 0,
+        }
+    }
+
+    pub(crate) fn finish(self) -> Output {
+        Output {
+            events: self.events,
+            errors: self.errors,
+        }
+    }
+
+    fn newlines_significant(&self) -> bool {
+        *self.newline_modes.last().unwrap_or(&true)
+    }
+
+    /// Runs `f` with newlines significant (`true`) or ignored (`false`).
+    pub(crate) fn with_newlines<T>(
+        &mut self,
+        significant: bool,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        self.newline_modes.push(significant);
+        let result = f(self);
+        self.newline_modes.pop();
+        result
+    }
+
+    fn raw_kind(&self, pos: usize) -> SyntaxKind {
+        match self.tokens.get(pos) {
+            Some(&i) => self.lexed.kind(i as usize),
+            None => EOF,
+        }
+    }
+
+    /// Position of the `n`th token ahead, skipping newlines where they are ignored.
+    fn nth_pos(&self, n: usize) -> usize {
+        self.nth_pos_in_mode(n, self.newlines_significant())
+    }
+
+    /// Kind and text of the `n`th token ahead as if newlines were ignored here.
+    pub(crate) fn nth_ignoring_newlines(&self, n: usize) -> (SyntaxKind, &'a str) {
+        let pos = self.nth_pos_in_mode(n, false);
+        (self.raw_kind(pos), self.token_text(pos))
+    }
+
+    fn nth_pos_in_mode(&self, n: usize, newlines_significant: bool) -> usize {
+        let mut pos = self.pos;
+        let mut left = n;
+        loop {
+            if !newlines_significant {
+                while self.raw_kind(pos) == NEWLINE {
+                    pos += 1;
+                }
+            }
+            if left == 0 {
+                return pos;
+            }
+            left -= 1;
+            pos += 1;
+        }
+    }
+
+    pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
+        self.raw_kind(self.nth_pos(n))
+    }
+
+    pub(crate) fn current(&self) -> SyntaxKind {
+        self.nth(0)
+    }
+
+    pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
+        self.current() == kind
+    }
+
+    pub(crate) fn nth_at(&self, n: usize, kind: SyntaxKind) -> bool {
+        self.nth(n) == kind
+    }
+
+    /// Whether the `n`th token is the identifier `text` (a contextual keyword).
+    pub(crate) fn nth_at_ident(&self, n: usize, text: &str) -> bool {
+        let pos = self.nth_pos(n);
+        self.raw_kind(pos) == IDENT && self.token_text(pos) == text
+    }
+
+    pub(crate) fn at_ident(&self, text: &str) -> bool {
+        self.nth_at_ident(0, text)
+    }
+
+    fn token_text(&self, pos: usize) -> &'a str {
+        match self.tokens.get(pos) {
+            Some(&i) => self.lexed.text(i as usize),
+            None => "",
+        }
+    }
+
+    pub(crate) fn current_text(&self) -> &'a str {
+        self.token_text(self.nth_pos(0))
+    }
+
+    /// Byte range of the current token (an empty range at the end of input).
+    pub(crate) fn current_range(&self) -> (u32, u32) {
+        self.range_at(self.nth_pos(0))
+    }
+
+    pub(crate) fn nth_range(&self, n: usize) -> (u32, u32) {
+        self.range_at(self.nth_pos(n))
+    }
+
+    fn range_at(&self, pos: usize) -> (u32, u32) {
+        match self.tokens.get(pos) {
+            Some(&i) => self.lexed.range(i as usize),
+            None => {
+                let end = self.lexed.source().len() as u32;
+                (end, end)
+            }
+        }
+    }
+
+    /// End offset of the last consumed non-trivia token.
+    pub(crate) fn prev_end(&self) -> u32 {
+        if self.pos == 0 {
+            0
+        } else {
+            self.range_at(self.pos - 1).1
+        }
+    }
+
+    /// Emits ignored newlines as tokens so they land before, not inside, the next node.
+    fn eat_ignored_newlines(&mut self) {
+        if !self.newlines_significant() {
+            while self.raw_kind(self.pos) == NEWLINE {
+                self.events.push(Event::Token { kind: NEWLINE });
+                self.pos += 1;
+            }
+        }
+    }
+
+    pub(crate) fn start(&mut self) -> Marker {
+        self.eat_ignored_newlines();
+        let pos = self.events.len() as u32;
+        self.events.push(Event::Start {
+            kind: ERROR,
+            forward_parent: None,
+        });
+        Marker::new(pos)
+    }
+
+    /// Consumes the current token under its own kind.
+    pub(crate) fn bump_any(&mut self) {
+        let kind = self.current();
+        if kind == EOF {
+            return;
+        }
+        self.bump_remap(kind);
+    }
+
+    pub(crate) fn bump(&mut self, kind: SyntaxKind) {
+        debug_assert_eq!(self.current(), kind);
+        self.bump_any();
+    }
+
+    /// Consumes the current token under a different kind (contextual keywords).
+    pub(crate) fn bump_remap(&mut self, kind: SyntaxKind) {
+        self.eat_ignored_newlines();
+        if self.raw_kind(self.pos) == EOF {
+            return;
+        }
+        self.events.push(Event::Token { kind });
+        self.pos += 1;
+    }
+
+    pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
+        if self.at(kind) {
+            self.bump_any();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Reports an error at the current token.
+    pub(crate) fn error(&mut self, message: impl Into<String>) {
+        let (start, end) = self.current_range();
+        self.error_at(start, end, message);
+    }
+
+    /// Reports an error with an explicit range. An error at an `ERROR_TOKEN` is dropped: the lexer
+    /// already said what is wrong there, and a second message would only repeat it.
+    pub(crate) fn error_at(&mut self, start: u32, end: u32, message: impl Into<String>) {
+        if self.current() == ERROR_TOKEN && self.current_range().0 == start {
+            return;
+        }
+        // One position, one message: later errors at the same spot are cascades.
+        if let Some(last) = self.errors.last() {
+            if last.start == start && last.end == end {
+                return;
+            }
+        }
+        self.errors.push(ParseError {
+            start,
+            end,
+            message: message.into(),
+        });
+    }
+
+    pub(crate) fn expect(&mut self, kind: SyntaxKind, message: &str) -> bool {
+        if self.eat(kind) {
+            true
+        } else {
+            self.error(message.to_string());
+            false
+        }
+    }
+}
+
+pub(crate) struct Marker {
+    pos: u32,
+    completed: bool,
+}
+
+impl Marker {
+    fn new(pos: u32) -> Marker {
+        Marker {
+            pos,
+            completed: false,
+        }
+    }
+
+    pub(crate) fn complete(mut self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+        self.completed = true;
+        match &mut p.events[self.pos as usize] {
+            Event::Start { kind: slot, .. } => *slot = kind,
+            _ => unreachable!("a marker points at its Start event"),
+        }
+        p.events.push(Event::Finish);
+        CompletedMarker { pos: self.pos }
+    }
+
+    pub(crate) fn abandon(mut self, p: &mut Parser<'_>) {
+        self.completed = true;
+        let idx = self.pos as usize;
+        if idx == p.events.len() - 1 {
+            p.events.pop();
+        } else {
+            p.events[idx] = Event::Tombstone;
+        }
+    }
+}
+
+impl Drop for Marker {
+    fn drop(&mut self) {
+        if !self.completed && !std::thread::panicking() {
+            panic!("a marker must be completed or abandoned");
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct CompletedMarker {
+    pos: u32,
+}
+
+impl CompletedMarker {
+    /// Starts a node that will wrap this one (for left-recursive constructs).
+    pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
+        let new_pos = p.events.len() as u32;
+        p.events.push(Event::Start {
+            kind: ERROR,
+            forward_parent: None,
+        });
+        match &mut p.events[self.pos as usize] {
+            Event::Start { forward_parent, .. } => *forward_parent = Some(new_pos - self.pos),
+            _ => unreachable!("a completed marker points at its Start event"),
+        }
+        Marker::new(new_pos)
+    }
+}

@@ -1,0 +1,104 @@
+//! The lossless syntax tree of PCL (HCL native syntax) and its typed AST.
+//!
+//! This crate owns the rowan side: it replays the parser's events into a green tree that holds
+//! every byte of the input (trivia included), collects lexer, parser and validation errors into a
+//! [`Parse`], and offers typed accessors ([`ast`]) and stable text/JSON dumps for tests and tools.
+
+pub mod ast;
+mod build;
+mod dump;
+mod validate;
+
+use std::sync::Arc;
+
+pub use pcl_parser::SyntaxKind;
+pub use rowan::{TextRange, TextSize};
+
+pub use dump::{debug_tree, json_tree};
+
+/// The rowan language tag of PCL trees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PclLanguage {}
+
+impl rowan::Language for PclLanguage {
+    type Kind = SyntaxKind;
+
+    fn kind_from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
+        // Trees are only built from `SyntaxKind`s, so any raw value here came from `kind_to_raw`.
+        SyntaxKind::from_raw(raw.0).unwrap_or(SyntaxKind::ERROR)
+    }
+
+    fn kind_to_raw(kind: SyntaxKind) -> rowan::SyntaxKind {
+        rowan::SyntaxKind(kind as u16)
+    }
+}
+
+pub type SyntaxNode = rowan::SyntaxNode<PclLanguage>;
+pub type SyntaxToken = rowan::SyntaxToken<PclLanguage>;
+pub type SyntaxElement = rowan::SyntaxElement<PclLanguage>;
+pub type GreenNode = rowan::GreenNode;
+
+/// A syntax error: a message and the exact range it is about.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SyntaxError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// The result of parsing one file: the green tree (always complete) and its errors, sorted by
+/// position. Cheap to clone; `Send + Sync`, so it can be a salsa query result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parse {
+    green: GreenNode,
+    errors: Arc<[SyntaxError]>,
+}
+
+impl Parse {
+    pub fn green(&self) -> &GreenNode {
+        &self.green
+    }
+
+    /// A fresh red tree over the green tree.
+    pub fn syntax(&self) -> SyntaxNode {
+        SyntaxNode::new_root(self.green.clone())
+    }
+
+    pub fn tree(&self) -> ast::SourceFile {
+        ast::SourceFile::cast_root(self.syntax())
+    }
+
+    pub fn errors(&self) -> &[SyntaxError] {
+        &self.errors
+    }
+
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+}
+
+/// Parses a whole file. Never fails: `parse(text).syntax().to_string() == text` for every input.
+pub fn parse(text: &str) -> Parse {
+    let lexed = pcl_parser::Lexed::new(text);
+    let output = pcl_parser::parse_source_file(&lexed);
+    let green = build::build_tree(&lexed, &output);
+    let mut errors: Vec<SyntaxError> = lexed
+        .errors()
+        .iter()
+        .map(|e| SyntaxError {
+            range: TextRange::new(e.start.into(), e.end.into()),
+            message: e.message.clone(),
+        })
+        .chain(output.errors.iter().map(|e| SyntaxError {
+            range: TextRange::new(e.start.into(), e.end.into()),
+            message: e.message.clone(),
+        }))
+        .collect();
+    let root = SyntaxNode::new_root(green.clone());
+    validate::validate(&root, &mut errors);
+    errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+    errors.dedup();
+    Parse {
+        green,
+        errors: errors.into(),
+    }
+}
