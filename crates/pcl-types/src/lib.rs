@@ -22,12 +22,20 @@
 #![allow(clippy::mutable_key_type)]
 
 mod assignable;
+mod conversion;
 mod eventuals;
 mod interner;
 mod kinds;
 mod print;
+mod reason;
+mod traverse;
+mod unify;
 mod value;
 
+pub use conversion::{Conversion, ConversionKind};
 pub use eventuals::Eventual;
 pub use kinds::{Annotation, ConstType, DefineObjectError, EnumType, ObjectType, Type, TypeKind};
+pub use reason::{PathStep, Reason, ReasonKind};
+pub use traverse::{Severity, Traversal, Traverser};
+pub use unify::{unify_all, UnifyAll};
 pub use value::{ConstValue, Decimal, LiteralError};

@@ -1,0 +1,481 @@
+//! `ConversionFrom`: can a value of one type be converted to another, and how safely.
+//!
+//! Unlike the reference, there is no cache that outlives a query: each top-level call has
+//! its own memo keyed by `(dest, src)` (the mode is fixed per call), and results that
+//! relied on a cycle assumption are not memoized. So answers never depend on query order.
+
+use rustc_hash::FxHashMap;
+
+use crate::kinds::{Type, TypeKind};
+use crate::reason::{PathStep, Reason, ReasonKind};
+
+/// How a value converts: not at all, with a check that can fail at run time, or always.
+/// Ordered: `None < Unsafe < Safe`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ConversionKind {
+    None,
+    Unsafe,
+    Safe,
+}
+
+/// The answer of [`Type::conversion_from`]: a kind, and for `None` and `Unsafe` a reason.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Conversion {
+    pub kind: ConversionKind,
+    pub reason: Option<Reason>,
+}
+
+impl Conversion {
+    pub fn safe() -> Conversion {
+        Conversion {
+            kind: ConversionKind::Safe,
+            reason: None,
+        }
+    }
+    fn unsafe_(reason: Reason) -> Conversion {
+        Conversion {
+            kind: ConversionKind::Unsafe,
+            reason: Some(reason),
+        }
+    }
+    fn none(reason: Reason) -> Conversion {
+        Conversion {
+            kind: ConversionKind::None,
+            reason: Some(reason),
+        }
+    }
+    fn cannot(dest: Type, src: Type) -> Conversion {
+        Conversion::none(Reason::new(ReasonKind::CannotAssign { dest, src }))
+    }
+    fn may_fail(dest: Type, src: Type) -> Conversion {
+        Conversion::unsafe_(Reason::new(ReasonKind::MayFail { dest, src }))
+    }
+
+    /// `Exists()`: not `None`.
+    pub fn exists(&self) -> bool {
+        self.kind != ConversionKind::None
+    }
+
+    fn within(mut self, step: PathStep) -> Conversion {
+        self.reason = self.reason.map(|r| r.within(step));
+        self
+    }
+
+    /// A root-level "cannot assign" about a part of `dest`/`src` (an output's element, a
+    /// literal's underlying type) is restated about the types the caller asked about.
+    fn about(mut self, dest: Type, src: Type) -> Conversion {
+        if let Some(reason) = &mut self.reason {
+            if reason.path.is_empty() {
+                if let ReasonKind::CannotAssign { dest: d, src: s } = &mut reason.kind {
+                    *d = dest;
+                    *s = src;
+                }
+            }
+        }
+        self
+    }
+
+    /// At most `Unsafe`; a Safe result gets `reason` as the reason it is only unsafe.
+    fn at_most_unsafe(self, reason: impl FnOnce() -> Reason) -> Conversion {
+        match self.kind {
+            ConversionKind::Safe => Conversion::unsafe_(reason()),
+            _ => self,
+        }
+    }
+}
+
+/// Keeps the worse of two results (the first one on a tie).
+fn worst(acc: Conversion, next: Conversion) -> Conversion {
+    if next.kind < acc.kind {
+        next
+    } else {
+        acc
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mode {
+    /// The ordinary `conversion_from`.
+    Convert,
+    /// Used by unification: tuples and objects of different shapes unify.
+    Unify,
+}
+
+/// The state of one top-level relation query (conversion or unification).
+pub(crate) struct Ctx {
+    mode: Mode,
+    /// The `(dest, src)` pairs being converted, outermost first.
+    stack: Vec<(Type, Type)>,
+    memo: FxHashMap<(Type, Type), Conversion>,
+    /// The shallowest stack frame whose pair was assumed Safe while computing the current
+    /// frame; results that depend on an enclosing frame's assumption are not memoized.
+    lowest_assumption: usize,
+    pub(crate) unify_stack: Vec<(Type, Type)>,
+    pub(crate) unify_memo: FxHashMap<(Type, Type), (Type, ConversionKind)>,
+    /// Counts cyclic unifications cut short; used to avoid memoizing their results.
+    pub(crate) unify_cycles: usize,
+}
+
+impl Ctx {
+    pub(crate) fn new(mode: Mode) -> Ctx {
+        Ctx {
+            mode,
+            stack: Vec::new(),
+            memo: FxHashMap::default(),
+            lowest_assumption: usize::MAX,
+            unify_stack: Vec::new(),
+            unify_memo: FxHashMap::default(),
+            unify_cycles: 0,
+        }
+    }
+
+    pub(crate) fn convert(&mut self, dest: Type, src: Type) -> Conversion {
+        if dest.is_dynamic() || dest.equals(src) {
+            return Conversion::safe();
+        }
+        if let Some(known) = self.memo.get(&(dest, src)) {
+            return known.clone();
+        }
+        if let Some(depth) = self.stack.iter().position(|pair| *pair == (dest, src)) {
+            // A recursive type met itself: assume Safe (coinduction).
+            self.lowest_assumption = self.lowest_assumption.min(depth);
+            return Conversion::safe();
+        }
+        let depth = self.stack.len();
+        self.stack.push((dest, src));
+        let outer_assumption = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
+        let result = self.convert_uncached(dest, src);
+        self.stack.pop();
+        let inner_assumption = self.lowest_assumption;
+        if inner_assumption >= depth {
+            // Only assumptions about this very frame (now discharged), or none at all.
+            self.memo.insert((dest, src), result.clone());
+            self.lowest_assumption = outer_assumption;
+        } else {
+            self.lowest_assumption = outer_assumption.min(inner_assumption);
+        }
+        result
+    }
+
+    fn convert_uncached(&mut self, dest: Type, src: Type) -> Conversion {
+        // A union source converts element by element: Safe if all are Safe, None if none
+        // convert, Unsafe otherwise.
+        if let TypeKind::Union(elements) = src.kind() {
+            return self.convert_union_source(dest, src, elements);
+        }
+        if src.is_dynamic() {
+            // Deviation: a destination that accepts `dynamic` as it is (e.g. `dynamic?`,
+            // `output(dynamic)`) is Safe, so that assignability implies a Safe conversion.
+            return if dest.assignable_from(src) {
+                Conversion::safe()
+            } else {
+                Conversion::unsafe_(Reason::new(ReasonKind::DynamicSource { dest }))
+            };
+        }
+        match dest.kind() {
+            TypeKind::Union(elements) => return self.convert_to_union(dest, src, elements),
+            TypeKind::Output(element) => {
+                let source = match src.kind() {
+                    TypeKind::Output(u) | TypeKind::Promise(u) => u.resolve_outputs(),
+                    _ => src,
+                };
+                return self.convert(*element, source).about(dest, src);
+            }
+            TypeKind::Promise(element) => {
+                return match src.kind() {
+                    TypeKind::Promise(u) => self.convert(*element, *u),
+                    TypeKind::Output(_) => {
+                        Conversion::none(Reason::new(ReasonKind::OutputToPromise { dest, src }))
+                    }
+                    _ => self.convert(*element, src).about(dest, src),
+                };
+            }
+            TypeKind::Enum(e) => return self.convert_to_enum(dest, e.element, src),
+            TypeKind::Const(c) => return self.convert_to_const(dest, c, src),
+            _ => {}
+        }
+        // Every other destination sees through literals and enums to their underlying type.
+        match src.kind() {
+            TypeKind::Const(c) => return self.convert(dest, c.ty).about(dest, src),
+            TypeKind::Enum(e) => return self.convert(dest, e.element).about(dest, src),
+            _ => {}
+        }
+        if let (Some(d), Some(s)) = (Primitive::of(dest), Primitive::of(src)) {
+            return primitive(d, s, dest, src);
+        }
+        self.convert_structured(dest, src)
+    }
+
+    fn convert_union_source(&mut self, dest: Type, src: Type, elements: &[Type]) -> Conversion {
+        let results: Vec<Conversion> = elements.iter().map(|e| self.convert(dest, *e)).collect();
+        if results.iter().all(|r| r.kind == ConversionKind::Safe) {
+            return Conversion::safe();
+        }
+        if results.iter().all(|r| r.kind == ConversionKind::None) {
+            return Conversion::cannot(dest, src);
+        }
+        let failing: Vec<Type> = elements
+            .iter()
+            .zip(&results)
+            .filter(|(_, r)| r.kind == ConversionKind::None)
+            .map(|(e, _)| *e)
+            .collect();
+        if failing.is_empty() {
+            // Some are Unsafe and none fail: report the first unsafe one.
+            return results
+                .into_iter()
+                .find(|r| r.kind == ConversionKind::Unsafe)
+                .unwrap_or_else(Conversion::safe);
+        }
+        Conversion::unsafe_(Reason::new(ReasonKind::SomeUnionMembers {
+            dest,
+            failing: Type::union(failing),
+        }))
+    }
+
+    fn convert_to_union(&mut self, dest: Type, src: Type, elements: &[Type]) -> Conversion {
+        if elements.iter().any(|e| e.equals(src)) {
+            return Conversion::safe();
+        }
+        let mut best: Option<Conversion> = None;
+        let mut deepest_failure: Option<Reason> = None;
+        for element in elements {
+            let result = self.convert(*element, src);
+            if result.kind == ConversionKind::Safe {
+                return result;
+            }
+            if result.kind == ConversionKind::None {
+                // Deviation: keep the most specific reason (the longest path) instead of
+                // dropping them all, so `T?` and `T | output(T)` explain what is wrong.
+                if let Some(reason) = result.reason {
+                    let deeper = deepest_failure
+                        .as_ref()
+                        .is_none_or(|known| reason.path.len() > known.path.len());
+                    if deeper && !is_plain_cannot_assign(&reason) {
+                        deepest_failure = Some(reason);
+                    }
+                }
+                continue;
+            }
+            if best.as_ref().is_none_or(|b| result.kind > b.kind) {
+                best = Some(result);
+            }
+        }
+        match best {
+            Some(result) => result,
+            None => Conversion::none(
+                deepest_failure
+                    .unwrap_or_else(|| Reason::new(ReasonKind::CannotAssign { dest, src })),
+            ),
+        }
+    }
+
+    fn convert_to_enum(&mut self, dest: Type, element: Type, src: Type) -> Conversion {
+        let TypeKind::Enum(e) = dest.kind() else {
+            return Conversion::cannot(dest, src);
+        };
+        match src.kind() {
+            TypeKind::Const(c) => {
+                let underlying = self.convert(element, c.ty);
+                if !underlying.exists() {
+                    return Conversion::cannot(dest, src);
+                }
+                // Deviation: the reference never checks literal values against the enum.
+                if e.values.iter().any(|v| v.same_value(&c.value)) {
+                    Conversion::safe()
+                } else {
+                    Conversion::none(Reason::new(ReasonKind::NotEnumMember {
+                        value: c.value.clone(),
+                        enum_type: dest,
+                    }))
+                }
+            }
+            _ => {
+                let source = match src.kind() {
+                    TypeKind::Enum(other) => other.element,
+                    _ => src,
+                };
+                self.convert(element, source)
+                    .about(dest, src)
+                    .at_most_unsafe(|| Reason::new(ReasonKind::MayFail { dest, src }))
+            }
+        }
+    }
+
+    fn convert_to_const(
+        &mut self,
+        dest: Type,
+        expected: &crate::ConstType,
+        src: Type,
+    ) -> Conversion {
+        match src.kind() {
+            TypeKind::Const(actual) => {
+                // Deviation: a different literal is None, not Unsafe.
+                if !actual.value.same_value(&expected.value) {
+                    return Conversion::none(Reason::new(ReasonKind::WrongLiteral { dest, src }));
+                }
+                self.convert(expected.ty, actual.ty)
+                    .at_most_unsafe(|| Reason::new(ReasonKind::MayFail { dest, src }))
+            }
+            _ => {
+                let underlying = self.convert(expected.ty, src);
+                if underlying.exists() {
+                    Conversion::may_fail(dest, src)
+                } else {
+                    Conversion::cannot(dest, src)
+                }
+            }
+        }
+    }
+
+    fn convert_structured(&mut self, dest: Type, src: Type) -> Conversion {
+        match (dest.kind(), src.kind()) {
+            (TypeKind::List(e), TypeKind::List(u) | TypeKind::Set(u)) => {
+                self.convert(*e, *u).within(PathStep::Element)
+            }
+            (TypeKind::List(e), TypeKind::Tuple(us)) => {
+                let mut acc = Conversion::safe();
+                for (i, u) in us.iter().enumerate() {
+                    acc = worst(acc, self.convert(*e, *u).within(PathStep::Index(i)));
+                }
+                acc
+            }
+            (TypeKind::Set(e), TypeKind::Set(u)) => self.convert(*e, *u).within(PathStep::Element),
+            (TypeKind::Set(e), TypeKind::List(u)) => self
+                .convert(*e, *u)
+                .within(PathStep::Element)
+                .at_most_unsafe(|| Reason::new(ReasonKind::MayFail { dest, src })),
+            (TypeKind::Set(e), TypeKind::Tuple(_)) => {
+                let as_list = self.convert(Type::list(*e), src);
+                if as_list.exists() {
+                    Conversion::may_fail(dest, src)
+                } else {
+                    as_list
+                }
+            }
+            (TypeKind::Map(e), TypeKind::Map(u)) => self.convert(*e, *u).within(PathStep::Element),
+            (TypeKind::Map(e), TypeKind::Object(o)) => {
+                let mut acc = Conversion::safe();
+                for (key, u) in o.properties() {
+                    acc = worst(
+                        acc,
+                        self.convert(*e, *u).within(PathStep::Property(key.clone())),
+                    );
+                }
+                acc
+            }
+            (TypeKind::Tuple(_), TypeKind::Tuple(_)) if self.mode == Mode::Unify => Conversion {
+                kind: crate::unify::unify_structural(self, dest, src).1,
+                reason: None,
+            },
+            (TypeKind::Tuple(ts), TypeKind::Tuple(us)) => {
+                if ts.len() != us.len() {
+                    return Conversion::none(Reason::new(ReasonKind::TupleLengths { dest, src }));
+                }
+                let mut acc = Conversion::safe();
+                for (i, (t, u)) in ts.iter().zip(us.iter()).enumerate() {
+                    acc = worst(acc, self.convert(*t, *u).within(PathStep::Index(i)));
+                }
+                acc
+            }
+            (TypeKind::Tuple(ts), TypeKind::List(u) | TypeKind::Set(u)) => {
+                let mut acc = Conversion::may_fail(dest, src);
+                for (i, t) in ts.iter().enumerate() {
+                    acc = worst(acc, self.convert(*t, *u).within(PathStep::Index(i)));
+                }
+                acc
+            }
+            (TypeKind::Object(_), TypeKind::Object(_)) if self.mode == Mode::Unify => Conversion {
+                kind: crate::unify::unify_structural(self, dest, src).1,
+                reason: None,
+            },
+            (TypeKind::Object(d), TypeKind::Object(s)) => {
+                let mut acc = Conversion::safe();
+                for (key, t) in d.properties() {
+                    let result = match s.property(key) {
+                        Some(u) => self.convert(*t, u).within(PathStep::Property(key.clone())),
+                        None => {
+                            let result = self.convert(*t, Type::none());
+                            if result.exists() {
+                                result.within(PathStep::Property(key.clone()))
+                            } else {
+                                Conversion::none(Reason::new(ReasonKind::MissingProperty {
+                                    name: key.clone(),
+                                    dest: *t,
+                                }))
+                            }
+                        }
+                    };
+                    acc = worst(acc, result);
+                    if acc.kind == ConversionKind::None {
+                        break;
+                    }
+                }
+                acc
+            }
+            (TypeKind::Object(d), TypeKind::Map(u)) => {
+                let mut acc = Conversion::may_fail(dest, src);
+                for (key, t) in d.properties() {
+                    acc = worst(
+                        acc,
+                        self.convert(*t, *u).within(PathStep::Property(key.clone())),
+                    );
+                }
+                acc
+            }
+            _ => Conversion::cannot(dest, src),
+        }
+    }
+}
+
+/// A reason that says no more than "cannot assign X to Y" for its own two types.
+fn is_plain_cannot_assign(reason: &Reason) -> bool {
+    reason.path.is_empty() && matches!(reason.kind, ReasonKind::CannotAssign { .. })
+}
+
+/// The types of the primitive conversion matrix.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Primitive {
+    Bool,
+    Int,
+    Number,
+    String,
+    Id,
+}
+
+impl Primitive {
+    fn of(ty: Type) -> Option<Primitive> {
+        Some(match ty.kind() {
+            TypeKind::Bool => Primitive::Bool,
+            TypeKind::Int => Primitive::Int,
+            TypeKind::Number => Primitive::Number,
+            TypeKind::String => Primitive::String,
+            TypeKind::Opaque(name) if &**name == "id" => Primitive::Id,
+            _ => return None,
+        })
+    }
+}
+
+/// pcl-semantics.md 3.3, the primitive matrix.
+fn primitive(d: Primitive, s: Primitive, dest: Type, src: Type) -> Conversion {
+    use Primitive::*;
+    let safe = d == s
+        || matches!(
+            (d, s),
+            (String, Bool | Int | Number | Id) | (Id, _) | (Number, Int)
+        );
+    if safe {
+        Conversion::safe()
+    } else {
+        // Every other pair of primitives converts, with a run-time check.
+        Conversion::may_fail(dest, src)
+    }
+}
+
+impl Type {
+    /// `dest.conversion_from(src)`: whether and how safely a value of type `src` converts
+    /// to `self`, with a reason for `None` and `Unsafe` results.
+    pub fn conversion_from(self, src: Type) -> Conversion {
+        Ctx::new(Mode::Convert).convert(self, src)
+    }
+}

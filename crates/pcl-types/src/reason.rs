@@ -1,0 +1,223 @@
+//! Structured explanations of why a conversion or traversal failed (or is unsafe).
+//!
+//! A [`Reason`] holds types, not text, so building one is cheap; it is rendered only when
+//! a diagnostic is shown. The path says *where* inside the value the problem is.
+
+use std::fmt;
+
+use crate::kinds::Type;
+use crate::value::ConstValue;
+
+/// One step from a value to a part of it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PathStep {
+    /// An object property.
+    Property(Box<str>),
+    /// A tuple element.
+    Index(usize),
+    /// Any element of a list, set or map.
+    Element,
+}
+
+/// What went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ReasonKind {
+    /// No conversion from `src` to `dest`.
+    CannotAssign { dest: Type, src: Type },
+    /// A required property of the destination object is missing from the source.
+    MissingProperty { name: Box<str>, dest: Type },
+    /// Tuples of different lengths.
+    TupleLengths { dest: Type, src: Type },
+    /// An output can be awaited only through `apply`, never turned into a promise.
+    OutputToPromise { dest: Type, src: Type },
+    /// A literal that is not one of an enum's values.
+    NotEnumMember { value: ConstValue, enum_type: Type },
+    /// A literal that differs from the literal type expected.
+    WrongLiteral { dest: Type, src: Type },
+    /// Unsafe: the conversion exists but can fail at run time (e.g. `string` → `int`).
+    MayFail { dest: Type, src: Type },
+    /// Unsafe: the value is `dynamic`, so it is checked only at run time.
+    DynamicSource { dest: Type },
+    /// Unsafe: some members of a union source convert and others do not.
+    SomeUnionMembers { dest: Type, failing: Type },
+    /// Traversal into a type that has no parts (a primitive, a set, none, ...).
+    CannotTraverse { receiver: Type },
+    /// `.name` on an object without that property.
+    UnknownProperty {
+        name: Box<str>,
+        object: Type,
+        suggestion: Option<Box<str>>,
+    },
+    /// `.name` matched a property only ignoring case.
+    CaseInsensitiveMatch { name: Box<str>, matched: Box<str> },
+    /// The key of an index into a list is not a number.
+    ListIndexNotNumber { key: Type },
+    /// The key of an index into a map is not a string.
+    MapKeyNotString { key: Type },
+    /// The key of an index into an object is not a string.
+    ObjectKeyNotString { key: Type },
+    /// The key of an index into a tuple is not an integer.
+    TupleIndexNotInteger { key: Type },
+    /// A literal tuple index outside `0..len`.
+    TupleIndexOutOfRange { index: String, len: usize },
+    /// Every member of a union failed to traverse.
+    CannotTraverseUnion { receiver: Type, first: Box<Reason> },
+}
+
+/// Why a conversion is None or Unsafe, or why a traversal failed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Reason {
+    /// From the outer value to the offending part, outermost first.
+    pub path: Vec<PathStep>,
+    pub kind: ReasonKind,
+}
+
+impl Reason {
+    pub fn new(kind: ReasonKind) -> Reason {
+        Reason {
+            path: Vec::new(),
+            kind,
+        }
+    }
+
+    /// The same reason seen from one level further out.
+    pub fn within(mut self, step: PathStep) -> Reason {
+        self.path.insert(0, step);
+        self
+    }
+
+    /// The path as text: `.tags["a"]`-like, e.g. `.rules[*].ports[0]`. Empty for the root.
+    pub fn path_text(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            match step {
+                PathStep::Property(name) => {
+                    out.push('.');
+                    out.push_str(name);
+                }
+                PathStep::Index(i) => out.push_str(&format!("[{i}]")),
+                PathStep::Element => out.push_str("[*]"),
+            }
+        }
+        out
+    }
+
+    /// The message without the path.
+    pub fn message(&self) -> String {
+        let r = |t: &Type| t.display_readable();
+        match &self.kind {
+            ReasonKind::CannotAssign { dest, src } => {
+                format!("cannot assign value of type {} to type {}", r(src), r(dest))
+            }
+            ReasonKind::MissingProperty { name, dest } => {
+                format!("missing required property '{name}' of type {}", r(dest))
+            }
+            ReasonKind::TupleLengths { dest, src } => {
+                format!("tuples {} and {} have different lengths", r(dest), r(src))
+            }
+            ReasonKind::OutputToPromise { dest, src } => format!(
+                "cannot assign value of type {} to type {}: an output cannot become a promise",
+                r(src),
+                r(dest)
+            ),
+            ReasonKind::NotEnumMember { value, enum_type } => {
+                let allowed = match enum_type.kind() {
+                    crate::TypeKind::Enum(e) => {
+                        let values: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
+                        format!(
+                            " of the enum {}; valid values are {}",
+                            e.token,
+                            values.join(", ")
+                        )
+                    }
+                    _ => String::new(),
+                };
+                format!("{value} is not a valid value{allowed}")
+            }
+            ReasonKind::WrongLiteral { dest, src } => {
+                format!("expected the value {}, got {}", r(dest), r(src))
+            }
+            ReasonKind::MayFail { dest, src } => {
+                format!("a value of type {} converts to type {} only if it has the right form at run time", r(src), r(dest))
+            }
+            ReasonKind::DynamicSource { dest } => {
+                format!("a value of type dynamic converts to type {} only if it has the right form at run time", r(dest))
+            }
+            ReasonKind::SomeUnionMembers { dest, failing } => format!(
+                "a value of type {} cannot be assigned to type {}",
+                r(failing),
+                r(dest)
+            ),
+            ReasonKind::CannotTraverse { receiver } => {
+                format!("cannot traverse value of type {}", r(receiver))
+            }
+            ReasonKind::UnknownProperty {
+                name,
+                object,
+                suggestion,
+            } => {
+                let mut text = format!("unknown property '{name}' of {}", describe_object(*object));
+                if let Some(s) = suggestion {
+                    text.push_str(&format!("; did you mean '{s}'?"));
+                }
+                text
+            }
+            ReasonKind::CaseInsensitiveMatch { name, matched } => {
+                format!(
+                    "found matching case-insensitive property: matched '{name}' with '{matched}'"
+                )
+            }
+            ReasonKind::ListIndexNotNumber { key } => {
+                format!("list indices must be numbers, not {}", r(key))
+            }
+            ReasonKind::MapKeyNotString { key } => {
+                format!("map keys must be strings, not {}", r(key))
+            }
+            ReasonKind::ObjectKeyNotString { key } => {
+                format!("object properties must be strings, not {}", r(key))
+            }
+            ReasonKind::TupleIndexNotInteger { key } => {
+                format!("tuple indices must be integers, not {}", r(key))
+            }
+            ReasonKind::TupleIndexOutOfRange { index, len } => {
+                format!(
+                    "tuple index {index} must be between 0 and {}",
+                    len.saturating_sub(1)
+                )
+            }
+            ReasonKind::CannotTraverseUnion { receiver, first } => {
+                format!("cannot traverse value of type {}: {first}", r(receiver))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message())
+        } else {
+            write!(f, "at {}: {}", self.path_text(), self.message())
+        }
+    }
+}
+
+/// An object for a message: its readable form if short, else its property names, so that
+/// messages stay readable for big schema types.
+fn describe_object(object: Type) -> String {
+    let readable = object.display_readable();
+    if readable.len() <= 80 && !readable.contains('\n') {
+        return format!("object {readable}");
+    }
+    let names: Vec<&str> = match object.kind() {
+        crate::TypeKind::Object(o) => o.properties().iter().map(|(k, _)| &**k).collect(),
+        _ => Vec::new(),
+    };
+    let shown: Vec<&str> = names.iter().take(10).copied().collect();
+    let more = if names.len() > shown.len() {
+        ", ..."
+    } else {
+        ""
+    };
+    format!("an object with properties {}{more}", shown.join(", "))
+}

@@ -1,0 +1,304 @@
+//! Traversal: the type of `x.name` and `x[key]` given the type of `x`.
+
+use crate::conversion::ConversionKind;
+use crate::kinds::{Type, TypeKind};
+use crate::reason::{Reason, ReasonKind};
+use crate::value::ConstValue;
+
+/// One traversal step.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Traverser {
+    /// `.name`
+    Attr(Box<str>),
+    /// `[key]`, given the type of the key: a const type for a literal key.
+    Index(Type),
+}
+
+impl Traverser {
+    pub fn attr(name: &str) -> Traverser {
+        Traverser::Attr(name.into())
+    }
+
+    /// The key as a type: `.name` is the literal `"name"`.
+    pub fn key_type(&self) -> Type {
+        match self {
+            Traverser::Attr(name) => Type::string_literal(name),
+            Traverser::Index(key) => *key,
+        }
+    }
+}
+
+/// How serious a traversal diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// The result of a traversal: the type reached, and possibly a diagnostic. On an error the
+/// type is `dynamic` (or an eventual of it), so that checking can go on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Traversal {
+    pub ty: Type,
+    pub diagnostic: Option<(Severity, Reason)>,
+}
+
+impl Traversal {
+    fn ok(ty: Type) -> Traversal {
+        Traversal {
+            ty,
+            diagnostic: None,
+        }
+    }
+    fn error(kind: ReasonKind) -> Traversal {
+        Traversal {
+            ty: Type::dynamic(),
+            diagnostic: Some((Severity::Error, Reason::new(kind))),
+        }
+    }
+    fn with(ty: Type, severity: Severity, kind: ReasonKind) -> Traversal {
+        Traversal {
+            ty,
+            diagnostic: Some((severity, Reason::new(kind))),
+        }
+    }
+    /// Whether the traversal failed with an error.
+    pub fn is_error(&self) -> bool {
+        matches!(self.diagnostic, Some((Severity::Error, _)))
+    }
+    /// The diagnostic's reason, if any.
+    pub fn reason(&self) -> Option<&Reason> {
+        self.diagnostic.as_ref().map(|(_, r)| r)
+    }
+}
+
+impl Type {
+    /// The type of `value.name` / `value[key]` where `value: self`.
+    pub fn traverse(self, traverser: &Traverser) -> Traversal {
+        traverse(self, traverser, &traverser.key_type())
+    }
+}
+
+fn traverse(receiver: Type, traverser: &Traverser, key: &Type) -> Traversal {
+    let key = *key;
+    // The key's own eventuals are the binder's business (it lifts the result); here only
+    // the key's value type matters.
+    let key_value = key.resolve_outputs();
+    let converts = |dest: Type| dest.conversion_from(key_value).kind != ConversionKind::None;
+    match receiver.kind() {
+        TypeKind::Dynamic => Traversal::ok(Type::dynamic()),
+        TypeKind::None => Traversal::with(
+            Type::none(),
+            Severity::Warning,
+            ReasonKind::CannotTraverse { receiver },
+        ),
+        TypeKind::Const(c) => traverse(c.ty, traverser, &key),
+        TypeKind::Output(e) | TypeKind::Promise(e) => {
+            let inner = traverse(*e, traverser, &key);
+            let wrap = |t: Type| match receiver.kind() {
+                TypeKind::Output(_) => Type::output(t),
+                _ => Type::promise(t),
+            };
+            Traversal {
+                ty: wrap(inner.ty),
+                diagnostic: inner.diagnostic,
+            }
+        }
+        TypeKind::List(e) => {
+            if converts(Type::number()) && !is_non_numeric_literal(key_value) {
+                Traversal::ok(*e)
+            } else {
+                Traversal::error(ReasonKind::ListIndexNotNumber { key })
+            }
+        }
+        TypeKind::Map(e) => {
+            if converts(Type::string()) {
+                Traversal::ok(*e)
+            } else {
+                Traversal::error(ReasonKind::MapKeyNotString { key })
+            }
+        }
+        TypeKind::Tuple(elements) => traverse_tuple(elements, key, key_value),
+        TypeKind::Object(object) => {
+            let severity = if object.strict() {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            if !converts(Type::string()) {
+                return Traversal::with(
+                    Type::dynamic(),
+                    severity,
+                    ReasonKind::ObjectKeyNotString { key },
+                );
+            }
+            let name = match key_value.kind() {
+                TypeKind::Const(c) => match &c.value {
+                    ConstValue::String(s) => s.to_string(),
+                    ConstValue::Null => {
+                        return Traversal::with(
+                            Type::dynamic(),
+                            severity,
+                            ReasonKind::ObjectKeyNotString { key },
+                        )
+                    }
+                    other => other.to_string(),
+                },
+                // An unknown key can reach any property.
+                _ => {
+                    return Traversal::ok(Type::union(object.properties().iter().map(|(_, t)| *t)))
+                }
+            };
+            if let Some(t) = object.property(&name) {
+                return Traversal::ok(t);
+            }
+            let folded = object
+                .properties()
+                .iter()
+                .find(|(k, _)| k.to_lowercase() == name.to_lowercase());
+            if let Some((matched, t)) = folded {
+                return Traversal::with(
+                    *t,
+                    Severity::Warning,
+                    ReasonKind::CaseInsensitiveMatch {
+                        name: name.into(),
+                        matched: matched.clone(),
+                    },
+                );
+            }
+            let suggestion = suggest(&name, object.properties().iter().map(|(k, _)| &**k));
+            Traversal::with(
+                Type::dynamic(),
+                severity,
+                ReasonKind::UnknownProperty {
+                    name: name.into(),
+                    object: receiver,
+                    suggestion,
+                },
+            )
+        }
+        TypeKind::Union(elements) => traverse_union(receiver, elements, traverser, key),
+        // Deviation: the reference returns the enum itself for any traversal of an enum.
+        TypeKind::Bool
+        | TypeKind::Int
+        | TypeKind::Number
+        | TypeKind::String
+        | TypeKind::Opaque(_)
+        | TypeKind::Set(_)
+        | TypeKind::Enum(_) => Traversal::error(ReasonKind::CannotTraverse { receiver }),
+    }
+}
+
+/// A string literal that is not a number (`list.foo`): the reference accepts it because
+/// `string` converts to `number` unsafely; we reject it.
+fn is_non_numeric_literal(key: Type) -> bool {
+    match key.kind() {
+        TypeKind::Const(c) => match &c.value {
+            ConstValue::String(s) => ConstValue::parse_number(s.trim()).is_err(),
+            ConstValue::Null => true,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn traverse_tuple(elements: &[Type], key: Type, key_value: Type) -> Traversal {
+    // The reference requires the key to be *assignable* to number, which rejects `int`;
+    // we accept every key that converts to number safely (int, number, integer literals).
+    let integral = key_value.is_dynamic()
+        || Type::number().conversion_from(key_value).kind == ConversionKind::Safe;
+    if !integral {
+        return Traversal::error(ReasonKind::TupleIndexNotInteger { key });
+    }
+    let TypeKind::Const(c) = key_value.kind() else {
+        // An unknown index can reach any element.
+        return Traversal::ok(Type::union(elements.iter().copied()));
+    };
+    let index = match &c.value {
+        ConstValue::Int(i) => i.clone(),
+        ConstValue::Number(d) => match d.to_integer() {
+            Some(i) => i,
+            None => return Traversal::error(ReasonKind::TupleIndexNotInteger { key }),
+        },
+        _ => return Traversal::error(ReasonKind::TupleIndexNotInteger { key }),
+    };
+    // Deviation: the reference's range check lets index == len through (and panics).
+    match usize::try_from(&index).ok().and_then(|i| elements.get(i)) {
+        Some(t) => Traversal::ok(*t),
+        None => Traversal::error(ReasonKind::TupleIndexOutOfRange {
+            index: index.to_string(),
+            len: elements.len(),
+        }),
+    }
+}
+
+fn traverse_union(
+    receiver: Type,
+    elements: &[Type],
+    traverser: &Traverser,
+    key: Type,
+) -> Traversal {
+    let mut successes = Vec::new();
+    let mut first_error: Option<Reason> = None;
+    let mut warning: Option<Reason> = None;
+    let mut has_none = false;
+    for e in elements {
+        if e.is_none() {
+            has_none = true;
+            continue;
+        }
+        let result = traverse(*e, traverser, &key);
+        match result.diagnostic {
+            Some((Severity::Error, reason)) => {
+                first_error.get_or_insert(reason);
+            }
+            Some((Severity::Warning, reason)) => {
+                warning.get_or_insert(reason);
+                successes.push(result.ty);
+            }
+            None => successes.push(result.ty),
+        }
+    }
+    if successes.is_empty() {
+        let first =
+            first_error.unwrap_or_else(|| Reason::new(ReasonKind::CannotTraverse { receiver }));
+        return Traversal::error(ReasonKind::CannotTraverseUnion {
+            receiver,
+            first: Box::new(first),
+        });
+    }
+    // Traversing through `none` gives `none`: `optional(object).x` is optional.
+    if has_none {
+        successes.push(Type::none());
+    }
+    Traversal {
+        ty: Type::union(successes),
+        diagnostic: warning.map(|w| (Severity::Warning, w)),
+    }
+}
+
+/// The closest property name within a small edit distance, for "did you mean".
+fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<Box<str>> {
+    let limit = (name.chars().count() / 3).max(2);
+    candidates
+        .map(|c| (edit_distance(name, c), c))
+        // A suggestion must share something with the name (`0` is not a typo of `a`).
+        .filter(|(d, _)| *d <= limit && *d < name.chars().count())
+        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
+        .map(|(_, c)| c.into())
+}
+
+/// Levenshtein distance over chars.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
