@@ -62,7 +62,13 @@ fn assignable(dest: Type, src: Type, stack: &mut FxHashSet<(Type, Type)>) -> boo
     if let TypeKind::Union(elements) = src.kind() {
         return elements.iter().all(|e| assignable(dest, *e, stack));
     }
-    if let TypeKind::Const(c) = src.kind() {
+    // Wrappers of other types look at the source as it is (so `output("a") <= "a"` and
+    // `union("a", "b") <= "a"`); everything else sees a literal as its underlying type.
+    let wrapper = matches!(
+        dest.kind(),
+        TypeKind::Union(_) | TypeKind::Output(_) | TypeKind::Promise(_)
+    );
+    if let (false, TypeKind::Const(c)) = (wrapper, src.kind()) {
         return assignable(dest, c.ty, stack);
     }
     // A pair already on the stack (a recursive type) is assumed assignable.
