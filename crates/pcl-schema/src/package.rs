@@ -180,6 +180,8 @@ pub struct Package {
     resource_lookup: OnceLock<FxHashMap<String, usize>>,
     function_lookup: OnceLock<FxHashMap<String, usize>>,
     load_diagnostics: Vec<SchemaDiagnostic>,
+    /// Memoized PCL types, filled by `crate::types`.
+    pub(crate) type_cache: crate::types::TypeCache,
 }
 
 impl std::fmt::Debug for Package {
@@ -376,6 +378,7 @@ impl Package {
             types: Section::new(types),
             resource_lookup: OnceLock::new(),
             function_lookup: OnceLock::new(),
+            type_cache: Default::default(),
             text,
         })
     }
