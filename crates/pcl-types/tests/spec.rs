@@ -333,3 +333,25 @@ fn recursive_traversal() {
     expect!["list({ children: list(pkg:index:Node)?, value: string })?"]
         .assert_eq(&trav(node, Traverser::attr("children")));
 }
+
+// ---- representation ---------------------------------------------------------------
+
+#[test]
+fn types_are_interned_across_threads() {
+    fn salsa_friendly<T: Copy + Eq + std::hash::Hash + Send + Sync + 'static>() {}
+    salsa_friendly::<Type>();
+    let build = || {
+        Type::output(Type::list(Type::object([(
+            "a",
+            Type::optional(Type::int()),
+        )])))
+    };
+    let handles: Vec<Type> = (0..4)
+        .map(|_| std::thread::spawn(build))
+        .map(|h| h.join().expect("thread"))
+        .collect();
+    assert!(
+        handles.iter().all(|t| *t == build()),
+        "one handle for one type"
+    );
+}
