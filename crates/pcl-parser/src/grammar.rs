@@ -62,15 +62,16 @@ fn body(p: &mut Parser<'_>, in_block: bool) {
 }
 
 fn item(p: &mut Parser<'_>, in_block: bool) {
+    let errors_before = p.error_count();
     let m = p.start();
     match p.nth(1) {
         EQ => {
             attribute(p, m);
-            end_of_item(p, in_block, "argument");
+            end_of_item(p, in_block, "argument", errors_before);
         }
         OQUOTE | IDENT | L_BRACE => {
             block(p, m);
-            end_of_item(p, in_block, "block definition");
+            end_of_item(p, in_block, "block definition", errors_before);
         }
         NEWLINE if p.nth(2) == L_BRACE => {
             // `block\n{`: hclsyntax requires the brace on the header line. Report that once and
@@ -80,7 +81,7 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
             p.bump(NEWLINE);
             block_body(p);
             m.complete(p, BLOCK);
-            end_of_item(p, in_block, "block definition");
+            end_of_item(p, in_block, "block definition", errors_before);
         }
         _ => {
             p.bump(IDENT);
@@ -202,8 +203,16 @@ fn skip_to_closing_brace(p: &mut Parser<'_>) {
     m.complete(p, ERROR);
 }
 
-/// After an attribute or block: a newline or the end of the file must follow.
-fn end_of_item(p: &mut Parser<'_>, in_block: bool, what: &str) {
+/// After an attribute or block: a newline or the end of the file must follow. When the item
+/// already had an error, what follows on its line is its debris: skipped without a second message
+/// (hclsyntax's "recovery" flag does the same).
+fn end_of_item(p: &mut Parser<'_>, in_block: bool, what: &str, errors_before: usize) {
+    if p.error_count() > errors_before && !matches!(p.current(), NEWLINE | EOF) {
+        if !(in_block && p.at(R_BRACE)) {
+            recover_body_item(p, in_block);
+        }
+        return;
+    }
     match p.current() {
         NEWLINE => p.bump(NEWLINE),
         EOF => {}

@@ -188,6 +188,8 @@ enum NormalToken {
     Tilde,
     #[token("'")]
     Apostrophe,
+    #[token("**")]
+    StarStar,
     #[token("`")]
     Backtick,
     #[token(";")]
@@ -317,6 +319,18 @@ impl<'a> Lexer<'a> {
             T::LtLt => {
                 if let Some((flush_len, marker_len, total)) = heredoc_intro(rest) {
                     let marker_start = (self.pos + 2 + flush_len) as u32;
+                    let junk_start = marker_start as usize + marker_len;
+                    let line_end = self.pos + total;
+                    let junk = self.src[junk_start..line_end].trim_end_matches(['\r', '\n']);
+                    if !junk.is_empty() {
+                        self.out.errors.push(LexError {
+                            start: junk_start as u32,
+                            end: (junk_start + junk.len()) as u32,
+                            message: "Invalid heredoc introducer: the marker must be followed \
+                                      directly by a newline"
+                                .into(),
+                        });
+                    }
                     self.modes.push(Mode::Heredoc {
                         marker_start,
                         marker_end: marker_start + marker_len as u32,
@@ -379,18 +393,28 @@ impl<'a> Lexer<'a> {
             T::Caret => return self.push_error(1, unsupported_operator('^')),
             T::Tilde => return self.push_error(1, unsupported_operator('~')),
             T::Apostrophe => {
+                let len = foreign_string_len(rest, '\'', '\'');
                 return self.push_error(
-                    1,
+                    len,
                     "Invalid character: single quotes are not valid; use double quotes (\") \
                      to write a string"
                         .into(),
-                )
+                );
             }
             T::Backtick => {
+                let len = foreign_string_len(rest, '`', '`');
                 return self.push_error(
-                    1,
+                    len,
                     "Invalid character: backticks are not valid; use double quotes (\") or a \
                      heredoc to write a string"
+                        .into(),
+                );
+            }
+            T::StarStar => {
+                return self.push_error(
+                    2,
+                    "Unsupported operator `**`: there is no exponent operator; use the pow \
+                     function"
                         .into(),
                 )
             }
@@ -408,6 +432,16 @@ impl<'a> Lexer<'a> {
 
     fn invalid_char(&mut self) {
         let c = self.rest().chars().next().unwrap_or('\u{fffd}');
+        if c == '\u{201c}' {
+            // A string in curly quotes: one error for the whole string, not one per quote.
+            let len = foreign_string_len(self.rest(), '\u{201c}', '\u{201d}');
+            return self.push_error(
+                len,
+                "Invalid character: curly quotes are not valid; use straight double quotes (\") \
+                 to write a string"
+                    .into(),
+            );
+        }
         let message = match c {
             '\u{201c}' | '\u{201d}' => "Invalid character: curly quotes are not valid; use \
                                         straight double quotes (\") to write a string"
@@ -592,7 +626,7 @@ fn escaped_sequence(s: &str) -> bool {
     b.len() >= 3 && (b[0] == b'$' || b[0] == b'%') && b[1] == b[0] && b[2] == b'{'
 }
 
-/// A heredoc introducer `<<` `-`? Ident Newline at the start of `s`:
+/// A heredoc introducer `<<` `-`? Ident ... Newline at the start of `s`:
 /// (length of the `-`, length of the marker, total length including the line break).
 fn heredoc_intro(s: &str) -> Option<(usize, usize, usize)> {
     let after = &s[2..];
@@ -603,15 +637,21 @@ fn heredoc_intro(s: &str) -> Option<(usize, usize, usize)> {
         return None;
     }
     let marker_len = ident_len(ident);
-    let after_marker = &ident[marker_len..];
-    let nl = if after_marker.starts_with('\n') {
-        1
-    } else if after_marker.starts_with("\r\n") {
-        2
-    } else {
-        return None;
-    };
-    Some((flush, marker_len, 2 + flush + marker_len + nl))
+    // `<<` never means anything else in HCL, so text after the marker is an error inside the
+    // introducer (reported by the caller) rather than a reason to give up on the heredoc.
+    let line_len = ident.find('\n').map_or(ident.len(), |i| i + 1);
+    Some((flush, marker_len, 2 + flush + line_len))
+}
+
+/// Length of a string written with foreign quotes (`'x'`, `` `x` ``, curly quotes): up to the
+/// closing quote on the same line, or just the opening quote when there is none.
+fn foreign_string_len(s: &str, open: char, close: char) -> usize {
+    let after = &s[open.len_utf8()..];
+    let line = &after[..after.find(['\n', '\r']).unwrap_or(after.len())];
+    match line.find(close) {
+        Some(i) => open.len_utf8() + i + close.len_utf8(),
+        None => open.len_utf8(),
+    }
 }
 
 fn unsupported_operator(op: char) -> String {

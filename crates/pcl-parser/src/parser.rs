@@ -108,10 +108,6 @@ impl<'a> Parser<'a> {
         self.current() == kind
     }
 
-    pub(crate) fn nth_at(&self, n: usize, kind: SyntaxKind) -> bool {
-        self.nth(n) == kind
-    }
-
     /// Whether the `n`th token is the identifier `text` (a contextual keyword).
     pub(crate) fn nth_at_ident(&self, n: usize, text: &str) -> bool {
         let pos = self.nth_pos(n);
@@ -239,13 +235,9 @@ impl<'a> Parser<'a> {
         });
     }
 
-    pub(crate) fn expect(&mut self, kind: SyntaxKind, message: &str) -> bool {
-        if self.eat(kind) {
-            true
-        } else {
-            self.error(message.to_string());
-            false
-        }
+    /// How many errors have been reported so far (to tell whether an item already failed).
+    pub(crate) fn error_count(&self) -> usize {
+        self.errors.len()
     }
 }
 

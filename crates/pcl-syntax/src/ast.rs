@@ -665,7 +665,10 @@ impl HeredocExpr {
     pub fn marker(&self) -> Option<String> {
         let start = token(&self.0, HEREDOC_START)?;
         let text = start.text().trim_start_matches('<').trim_start_matches('-');
-        Some(text.trim_end_matches(['\r', '\n']).to_string())
+        let end = text
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(text.len());
+        Some(text[..end].to_string())
     }
 
     /// `<<-EOT`: leading indentation is stripped from the value.

@@ -140,9 +140,10 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                     if p.at(STAR) {
                         p.error("Missing close bracket on splat index: expected `]` right after `*`");
                         p.bump(STAR);
-                    } else {
-                        expr(p);
+                        p.eat(R_BRACK);
+                        return;
                     }
+                    expr(p);
                     if !p.eat(R_BRACK) {
                         p.error_at(open_start, open_end, "Missing close bracket on index: expected `]` after the index expression");
                         recover_in_list(p, R_BRACK, false);
@@ -190,6 +191,13 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         L_BRACK => tuple(p),
         L_BRACE => object(p),
         OQUOTE | HEREDOC_START => templates::template(p),
+        DOT if p.nth(1) == NUMBER => {
+            let m = p.start();
+            p.error("Invalid expression: a number must start with a digit (write `0.5`, not `.5`)");
+            p.bump(DOT);
+            p.bump(NUMBER);
+            m.complete(p, ERROR)
+        }
         NEWLINE | EOF => {
             p.error("Missing expression: expected a value here");
             return None;
@@ -398,6 +406,7 @@ fn object_item(p: &mut Parser<'_>) {
 /// The part of `[for ...]` / `{for ...}` after the opening bracket, up to the closing bracket.
 fn for_expr(p: &mut Parser<'_>, is_object: bool) {
     let closer = if is_object { R_BRACE } else { R_BRACK };
+    let errors_before = p.error_count();
     let intro = p.start();
     p.bump_remap(FOR_KW);
     if p.eat(IDENT) {
@@ -417,6 +426,11 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
         p.error("Invalid for expression: expected `:` after the collection");
     }
     intro.complete(p, FOR_INTRO);
+    if p.error_count() > errors_before {
+        // A broken header (`[for, x]`, `{for = 1}`): skip the rest, one error is enough.
+        skip_to_closer(p, closer);
+        return;
+    }
     if matches!(p.current(), R_BRACE | R_BRACK | EOF) {
         p.error("Invalid for expression: expected a result expression after `:`");
     } else {
@@ -448,7 +462,17 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
             "Invalid for expression: expected `{}` to end the for expression",
             if is_object { "}" } else { "]" }
         ));
+        skip_to_closer(p, closer);
+    }
+}
+
+/// Skips everything up to `closer` at depth zero (commas included), into ERROR nodes.
+fn skip_to_closer(p: &mut Parser<'_>, closer: SyntaxKind) {
+    loop {
         recover_in_list(p, closer, false);
+        if !p.eat(COMMA) {
+            break;
+        }
     }
 }
 
@@ -495,9 +519,11 @@ pub(crate) fn too_deep(p: &mut Parser<'_>) {
     ));
     let m = p.start();
     let mut depth = 0u32;
-    p.with_newlines(false, |p| loop {
+    loop {
         match p.current() {
             EOF => break,
+            // A significant newline outside anything opened here ends the enclosing item.
+            NEWLINE if depth == 0 => break,
             L_BRACE | L_BRACK | L_PAREN | OQUOTE | HEREDOC_START | TEMPLATE_INTERP
             | TEMPLATE_CONTROL => depth += 1,
             k if is_closer(k) => {
@@ -509,6 +535,6 @@ pub(crate) fn too_deep(p: &mut Parser<'_>) {
             _ => {}
         }
         p.bump_any();
-    });
+    }
     m.complete(p, ERROR);
 }

@@ -1,0 +1,142 @@
+//! Hostile inputs: deep nesting, huge lines, garbage. The parser must stay lossless, report an
+//! error where the input is wrong, and never panic or overflow the stack.
+
+fn check_lossless(text: &str) -> pcl_syntax::Parse {
+    let parse = pcl_syntax::parse(text);
+    assert_eq!(parse.syntax().to_string(), text, "tree is not lossless");
+    parse
+}
+
+/// Runs on a thread with a small stack, so that unbounded recursion would fail here too.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}
+
+fn assert_error_contains(parse: &pcl_syntax::Parse, needle: &str) {
+    assert!(
+        parse.errors().iter().any(|e| e.message.contains(needle)),
+        "expected an error containing {needle:?}, got {:#?}",
+        parse.errors().iter().take(5).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn deeply_nested_parens_brackets_braces_and_templates() {
+    for (open, close) in [
+        ("(", ")"),
+        ("[", "]"),
+        ("{a = ", "}"),
+        ("\"${", "}\""),
+        ("-", ""),
+        ("!", ""),
+    ] {
+        let (open, close) = (open.to_string(), close.to_string());
+        on_small_stack(move || {
+            let n = 100_000;
+            let text = format!("a = {}1{}\nb = 2\n", open.repeat(n), close.repeat(n));
+            let parse = check_lossless(&text);
+            assert_error_contains(&parse, "Nesting too deep");
+            // The attribute after the deep one still parses.
+            let body = parse.tree().body().expect("body");
+            assert!(body
+                .attributes()
+                .any(|a| a.name().is_some_and(|n| n.text() == "b")));
+        });
+    }
+}
+
+#[test]
+fn deeply_nested_unclosed_openers() {
+    for open in ["(", "[", "{", "\"${", "%{if x}", "a {\n"] {
+        let open = open.to_string();
+        on_small_stack(move || {
+            let text = format!("a = {}", open.repeat(100_000));
+            let parse = check_lossless(&text);
+            assert!(parse.has_errors());
+        });
+    }
+}
+
+#[test]
+fn moderately_nested_input_is_accepted() {
+    // hclsyntax accepts 200 nested parentheses; so do we.
+    let text = format!("a = {}1{}\n", "(".repeat(200), ")".repeat(200));
+    let parse = check_lossless(&text);
+    assert!(!parse.has_errors(), "{:?}", parse.errors());
+}
+
+#[test]
+fn ten_megabyte_line() {
+    let text = format!(
+        "a = \"{}\"\nb = [{}1]\n",
+        "x".repeat(10 << 20),
+        "1, ".repeat(1 << 20)
+    );
+    let parse = check_lossless(&text);
+    assert!(!parse.has_errors());
+}
+
+#[test]
+fn unterminated_constructs_report_errors() {
+    for (text, needle) in [
+        ("a = \"abc", "Unterminated string"),
+        ("a = <<EOT\nabc\n", "Unterminated heredoc"),
+        ("a = <<EOT\nabc\nEOT", "Unterminated heredoc"),
+        ("a = /* comment", "Invalid expression"),
+        ("block {\n a = 1\n", "Unclosed configuration block"),
+        ("a = [1, 2", "Unterminated tuple"),
+        ("a = {b = 1", "Unterminated object"),
+        ("a = f(1", "Unterminated function call"),
+        ("a = (1", "Unbalanced parentheses"),
+        ("a = \"${b", "Unterminated template interpolation"),
+        ("a = \"%{ if b }x\"", "Missing endif"),
+    ] {
+        let parse = check_lossless(text);
+        assert_error_contains(&parse, needle);
+    }
+}
+
+#[test]
+fn garbage_bytes() {
+    // A deterministic pseudo-random byte soup, decoded lossily as the CLI does.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut bytes = Vec::with_capacity(200_000);
+    for _ in 0..200_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        bytes.push((state >> 24) as u8);
+    }
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let parse = check_lossless(&text);
+    assert!(parse.has_errors());
+}
+
+#[test]
+fn every_prefix_of_a_rich_file_is_lossless() {
+    let text = r#"
+# comment
+resource "r" "pkg:index:Res" {
+  a = [for k, v in xs : "${k}=${v}" if v != null]
+  b = { for x in ys : x.name => x... }
+  c = f(1, 2, zs...)
+  d = cond ? <<-EOT
+    hello ${name} %{ for i in list ~}
+    ${i}
+    %{~ endfor }
+    EOT
+  : "other"
+  e = x.y[0].*.z[*].w
+  options { range = 10 }
+}
+"#;
+    for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+        check_lossless(&text[..end]);
+        check_lossless(&text[end..]);
+    }
+}

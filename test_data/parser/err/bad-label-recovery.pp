@@ -1,0 +1,2 @@
+block "invalid" 1.2 {}
+block "valid" {}

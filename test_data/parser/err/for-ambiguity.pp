@@ -1,0 +1,2 @@
+a = [for, foo]
+b = {for = 1}

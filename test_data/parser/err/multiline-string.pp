@@ -1,0 +1,3 @@
+a = "multi
+line"
+b = 2

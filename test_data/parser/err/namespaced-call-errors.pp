@@ -1,0 +1,4 @@
+a = partial::
+b = ::upper("foo")
+c = double::::upper()
+d = a::b

@@ -1,0 +1,16 @@
+resource bucket "aws:s3:Bucket" {
+  acl = "private"
+}
+
+block "label" ident {
+}
+
+empty {}
+
+nested {
+  inner "x" {
+    deep {
+      a = 1
+    }
+  }
+}

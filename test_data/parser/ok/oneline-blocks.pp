@@ -1,0 +1,3 @@
+a { b = "foo" }
+options { range = 10 }
+c {}

@@ -1,0 +1,10 @@
+a = foo.bar.baz
+b = foo[0]["key"][x + 1]
+c = foo.0.bar
+d = foo.*.bar[0]
+e = foo[*].bar[0]
+f = foo[*][*].x
+g = foo.bar.*.baz.0.qux
+h = x . y [ 0 ]
+i = foo.for.if
+j = ["hello"].0
