@@ -1,0 +1,129 @@
+//! The salsa database of the pcl frontend.
+//!
+//! This crate owns the incremental inputs (one [`SourceFile`] per file, text set by the host) and
+//! the per-file [`parse`] query. Semantic crates layer their own queries on the [`Db`] trait.
+//! Hosts (the CLI, the language server) use [`RootDatabase`] and its [`Files`] registry, which
+//! turns "this path now has this text" into an input write, skipping writes that change nothing
+//! (salsa setters do not compare, and a needless write would invalidate every reader).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rustc_hash::FxHashMap;
+use salsa::{Durability, Setter};
+
+pub use pcl_syntax::Parse;
+
+/// The database trait every pcl query takes.
+#[salsa::db]
+pub trait Db: salsa::Database {}
+
+/// One source file. Its path never changes (a renamed file is a new input); its text is set by
+/// the host on every edit.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// The syntax tree and syntax errors of a file.
+///
+/// `no_eq`: a lossless tree changes with every edit, so comparing old and new trees would only
+/// cost time; early cutoff comes from the queries above this one. `lru`: trees of files nobody
+/// looks at are dropped and rebuilt on demand.
+#[salsa::tracked(returns(ref), no_eq, lru = 256)]
+pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
+    pcl_syntax::parse(file.text(db))
+}
+
+/// The path → input map of a database. Inputs are never deleted (salsa cannot), so a file that
+/// disappears keeps its input, and a file that comes back reuses it.
+#[derive(Clone, Default)]
+pub struct Files {
+    by_path: Arc<Mutex<FxHashMap<PathBuf, SourceFile>>>,
+}
+
+impl Files {
+    pub fn get(&self, path: &Path) -> Option<SourceFile> {
+        self.lock().get(path).copied()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, FxHashMap<PathBuf, SourceFile>> {
+        // A poisoned lock only means another thread panicked while holding it; the map itself
+        // is never left half-updated.
+        self.by_path.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+type EventLog = Arc<Mutex<Option<Vec<String>>>>;
+
+/// The database of a host: salsa storage, the file registry, and an optional log of executed
+/// queries for incrementality tests.
+#[salsa::db]
+#[derive(Clone)]
+pub struct RootDatabase {
+    storage: salsa::Storage<Self>,
+    files: Files,
+    executed: EventLog,
+}
+
+impl Default for RootDatabase {
+    fn default() -> Self {
+        let executed: EventLog = Arc::default();
+        let log = executed.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(log) = log.as_mut() {
+                    log.push(format!("{database_key:?}"));
+                }
+            }
+        })));
+        RootDatabase {
+            storage,
+            files: Files::default(),
+            executed,
+        }
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for RootDatabase {}
+
+#[salsa::db]
+impl Db for RootDatabase {}
+
+impl RootDatabase {
+    pub fn files(&self) -> &Files {
+        &self.files
+    }
+
+    /// Sets the text of the file at `path`, creating its input on first use. Returns the input.
+    /// Writing the text a file already has is a no-op, so it invalidates nothing.
+    pub fn set_file_text(&mut self, path: &Path, text: String) -> SourceFile {
+        if let Some(file) = self.files.get(path) {
+            if file.text(self) != &text {
+                file.set_text(self).to(text);
+            }
+            return file;
+        }
+        let file = SourceFile::builder(path.to_path_buf(), text)
+            .path_durability(Durability::NEVER_CHANGE)
+            .new(self);
+        self.files.lock().insert(path.to_path_buf(), file);
+        file
+    }
+
+    /// Starts recording which queries execute (for incrementality tests).
+    pub fn start_logging(&self) {
+        *self.executed.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
+    }
+
+    /// The queries executed since the last call, as `query(input)` strings, in execution order.
+    pub fn take_executed(&self) -> Vec<String> {
+        let mut log = self.executed.lock().unwrap_or_else(|e| e.into_inner());
+        log.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+}
