@@ -179,6 +179,7 @@ pub struct Package {
     /// Canonical token (and resource alias) → index; built on first lookup.
     resource_lookup: OnceLock<FxHashMap<String, usize>>,
     function_lookup: OnceLock<FxHashMap<String, usize>>,
+    type_lookup: OnceLock<FxHashMap<String, usize>>,
     load_diagnostics: Vec<SchemaDiagnostic>,
     /// Memoized PCL types, filled by `crate::types`.
     pub(crate) type_cache: crate::types::TypeCache,
@@ -378,6 +379,7 @@ impl Package {
             types: Section::new(types),
             resource_lookup: OnceLock::new(),
             function_lookup: OnceLock::new(),
+            type_lookup: OnceLock::new(),
             type_cache: Default::default(),
             text,
         })
@@ -462,6 +464,20 @@ impl Package {
         }
         self.module_format
             .canonicalize(&self.name, token)
+            .unwrap_or_else(|| token.to_string())
+    }
+
+    /// The canonical form of a token as a program writes it: like [`Package::canonicalize`], but
+    /// a module the module format does not match stays as written.
+    pub fn canonicalize_program_token(&self, token: &str) -> String {
+        if let Some(parts) = decompose_token(token)
+            .ok()
+            .filter(|p| p.package == "pulumi")
+        {
+            return format!("pulumi:{}:{}", parts.module, parts.member);
+        }
+        self.module_format
+            .canonicalize_program_token(&self.name, token)
             .unwrap_or_else(|| token.to_string())
     }
 
@@ -599,19 +615,10 @@ impl Package {
 
     /// Looks up a named type by its schema token or canonical form.
     pub fn lookup_type(&self, token: &str) -> Result<Found, UnknownToken> {
-        if let Some(&index) = self.types.index.get(token) {
-            return Ok(self.found(DefinitionKind::Type, &self.types.tokens, index));
-        }
-        let canonical = self.canonicalize(token);
-        let index = self
-            .types
-            .tokens
-            .iter()
-            .position(|t| self.canonicalize(t) == canonical);
-        match index {
-            Some(index) => Ok(self.found(DefinitionKind::Type, &self.types.tokens, index)),
-            None => Err(self.unknown(DefinitionKind::Type, &self.types.tokens, token)),
-        }
+        let map = self
+            .type_lookup
+            .get_or_init(|| self.canonical_map(&self.types.tokens));
+        self.lookup_in(map, &self.types.tokens, DefinitionKind::Type, token)
     }
 
     /// Looks a token up among resources, then functions, then types; on failure the suggestions
@@ -662,7 +669,7 @@ impl Package {
             if parts.package != self.name {
                 return None;
             }
-            map.get(&self.canonicalize(token))
+            map.get(&self.canonicalize_program_token(token))
         });
         match index {
             Some(&index) => Ok(self.found(kind, tokens, index)),
@@ -697,7 +704,12 @@ impl Package {
         if kind == DefinitionKind::Resource {
             candidates.push(self.provider_token());
         }
-        let suggestions = closest_tokens(token, candidates.iter().map(String::as_str), 3);
+        let canonical = self.canonicalize_program_token(token);
+        let suggestions = closest_tokens(
+            &[token, &canonical],
+            candidates.iter().map(String::as_str),
+            3,
+        );
         // Both spellings of one definition may be close; keep the first of each.
         let mut seen = Vec::new();
         let suggestions = suggestions
@@ -715,6 +727,19 @@ impl Package {
             package: self.name.clone(),
             suggestions,
         }
+    }
+
+    /// How many resources, functions and types have been decoded so far (laziness checks and
+    /// benchmarks).
+    pub fn decoded_counts(&self) -> (usize, usize, usize) {
+        fn count<T>(section: &Section<T>) -> usize {
+            section.decoded.iter().filter(|d| d.get().is_some()).count()
+        }
+        (
+            count(&self.resources),
+            count(&self.functions),
+            count(&self.types),
+        )
     }
 
     /// The decoded resource a lookup found.

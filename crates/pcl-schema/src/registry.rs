@@ -54,6 +54,12 @@ pub enum LoadError {
     },
     /// The file exists but could not be read or parsed; the diagnostics name it.
     Invalid(Vec<SchemaDiagnostic>),
+    /// The file registered for the package declares another package name.
+    NameMismatch {
+        file: String,
+        requested: String,
+        declared: String,
+    },
 }
 
 impl std::fmt::Display for LoadError {
@@ -73,6 +79,14 @@ impl std::fmt::Display for LoadError {
                 }
                 Ok(())
             }
+            LoadError::NameMismatch {
+                file,
+                requested,
+                declared,
+            } => write!(
+                f,
+                "{file}: /name: the schema declares package '{declared}', not '{requested}'"
+            ),
             LoadError::Invalid(diagnostics) => {
                 for (i, d) in diagnostics
                     .iter()
@@ -237,7 +251,17 @@ impl SchemaRegistry {
             return Ok(self.builtin().clone());
         }
         let file = self.choose_file(name, version)?;
-        Ok(self.load_path(&file.path)?)
+        let package = self.load_path(&file.path)?;
+        // The file name decides which package a file provides; its `name` must agree. (Its
+        // `version` may not: Pulumi's own test schemas register files under other versions.)
+        if package.name() != name {
+            return Err(LoadError::NameMismatch {
+                file: file.path.display().to_string(),
+                requested: name.to_string(),
+                declared: package.name().to_string(),
+            });
+        }
+        Ok(package)
     }
 
     /// Loads (once) the schema at `path`, whether or not it was registered.

@@ -105,16 +105,20 @@ pub fn run_show(
     err: &mut dyn Write,
 ) -> io::Result<Outcome> {
     let mut outcome = Outcome::Ok;
-    for (i, token) in tokens.iter().enumerate() {
-        if i > 0 {
-            writeln!(out)?;
-        }
+    let mut shown = 0;
+    for token in tokens {
         let Some(package) = load_package_for(registry, token, err)? else {
             outcome = Outcome::Problems;
             continue;
         };
         match package.lookup_any(token) {
-            Ok(found) => show_found(registry, &package, &found, out)?,
+            Ok(found) => {
+                if shown > 0 {
+                    writeln!(out)?;
+                }
+                shown += 1;
+                show_found(registry, &package, &found, out)?
+            }
             Err(unknown) => {
                 writeln!(err, "error: {unknown}")?;
                 outcome = Outcome::Problems;
@@ -188,7 +192,7 @@ fn report_load_error(
     if let LoadError::NotFound { .. } = error {
         let mut names: Vec<&str> = registry.files().map(|f| f.name.as_str()).collect();
         names.dedup();
-        let close = closest_tokens(name, names, 3);
+        let close = closest_tokens(&[name], names, 3);
         if !close.is_empty() {
             writeln!(err, "  packages with close names: {}", close.join(", "))?;
         }

@@ -102,6 +102,39 @@ impl ModuleFormat {
             .map_err(|e| e.to_string())
     }
 
+    /// The module a program token names: like [`ModuleFormat::module_of`], except that a module
+    /// the format does not match is kept as written instead of becoming the root module, so a
+    /// wrong module (`aws:ec2:Bucket`) stays wrong rather than finding `aws::Bucket`.
+    pub fn program_module_of<'t>(&self, token: &'t str) -> &'t str {
+        let parts: Vec<&str> = token.split(':').collect();
+        let [package, module, _] = parts.as_slice() else {
+            return "";
+        };
+        if *package == "pulumi" && (*module == "pulumi" || *module == "providers") {
+            return "";
+        }
+        let module = match &self.regex {
+            None => *module,
+            Some(regex) => match regex.captures(module).and_then(|c| c.get(1)) {
+                Some(m) => m.as_str(),
+                None => module,
+            },
+        };
+        if module == "index" {
+            ""
+        } else {
+            module
+        }
+    }
+
+    /// The canonical form of a token a program wrote (see [`ModuleFormat::program_module_of`]).
+    pub fn canonicalize_program_token(&self, package_name: &str, token: &str) -> Option<String> {
+        let parts = decompose_token(token).ok()?;
+        let three = format!("{}:{}:{}", parts.package, parts.module, parts.member);
+        let module = self.program_module_of(&three);
+        Some(format!("{package_name}:{module}:{}", parts.member))
+    }
+
     /// The module a definition token belongs to, `""` for the root (`index`) module. Tokens without
     /// three parts, and `pulumi:pulumi:*` / `pulumi:providers:*`, are in the root module.
     pub fn module_of<'t>(&self, token: &'t str) -> &'t str {
@@ -136,23 +169,35 @@ impl ModuleFormat {
     }
 }
 
-/// Up to `limit` of `candidates` closest to `query`, best first: tokens whose member is `query`'s
-/// member up to case come first, then by edit distance (case differences cost little). Candidates
-/// too far away to be a plausible typo are dropped.
+/// Up to `limit` of `candidates` closest to any of `queries` (spellings of one token, such as
+/// the token as written and its canonical form), best first: tokens whose member matches a
+/// query's member up to case come first, then by edit distance (case differences cost little).
+/// Candidates too far away to be a plausible typo are dropped.
 pub fn closest_tokens<'c>(
-    query: &str,
+    queries: &[&str],
     candidates: impl IntoIterator<Item = &'c str>,
     limit: usize,
 ) -> Vec<String> {
-    let query_member = query.rsplit(':').next().unwrap_or(query).to_lowercase();
-    let threshold = (query.chars().count() / 3).max(3);
+    let member_of = |t: &str| t.rsplit(':').next().unwrap_or(t).to_lowercase();
+    let query_members: Vec<String> = queries.iter().map(|q| member_of(q)).collect();
     let mut scored: Vec<(bool, usize, &str)> = candidates
         .into_iter()
         .filter_map(|candidate| {
-            let member = candidate.rsplit(':').next().unwrap_or(candidate);
-            let same_member = member.to_lowercase() == query_member;
-            let distance = edit_distance(query, candidate);
-            (same_member || distance <= threshold).then_some((!same_member, distance, candidate))
+            let same_member = query_members.contains(&member_of(candidate));
+            let distance = queries
+                .iter()
+                .filter(|q| {
+                    // Within the typo threshold of this spelling.
+                    let threshold = (q.chars().count() / 4).max(2) * 2;
+                    edit_distance(q, candidate) <= threshold
+                })
+                .map(|q| edit_distance(q, candidate))
+                .min();
+            match (same_member, distance) {
+                (true, d) => Some((false, d.unwrap_or(usize::MAX), candidate)),
+                (false, Some(d)) => Some((true, d, candidate)),
+                (false, None) => None,
+            }
         })
         .collect();
     scored.sort();
@@ -253,6 +298,14 @@ mod tests {
         assert_eq!(aws.module_of("aws:s3/bucket:Bucket"), "s3");
         assert_eq!(aws.module_of("random:index/randomPet:RandomPet"), "");
         assert_eq!(aws.module_of("aws:s3:Bucket"), "");
+        assert_eq!(aws.program_module_of("aws:s3:Bucket"), "s3");
+        assert_eq!(aws.program_module_of("aws:index:Provider"), "");
+        assert_eq!(aws.program_module_of("aws:s3/bucket:Bucket"), "s3");
+        assert_eq!(
+            aws.canonicalize_program_token("aws", "aws:ec2:Bucket")
+                .as_deref(),
+            Some("aws:ec2:Bucket")
+        );
         assert_eq!(
             aws.canonicalize("aws", "aws:s3/bucket:Bucket").as_deref(),
             Some("aws:s3:Bucket")
@@ -288,13 +341,17 @@ mod tests {
             "aws:s3:Bucket2",
         ];
         assert_eq!(
-            closest_tokens("aws:s3:bucket", candidates, 3),
+            closest_tokens(&["aws:s3:bucket"], candidates, 3),
             ["aws:s3:Bucket", "aws:s3:Bucket2"]
         );
         assert_eq!(
-            closest_tokens("aws:ec2:Bucket", candidates, 1),
+            closest_tokens(&["aws:ec2:Bucket"], candidates, 1),
             ["aws:s3:Bucket"]
         );
-        assert!(closest_tokens("gcp:storage:Thing", candidates, 3).is_empty());
+        assert_eq!(
+            closest_tokens(&["aws:s3:Buckte"], candidates, 1),
+            ["aws:s3:Bucket"]
+        );
+        assert!(closest_tokens(&["gcp:storage:Thing"], candidates, 3).is_empty());
     }
 }

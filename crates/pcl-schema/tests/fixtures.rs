@@ -1,0 +1,550 @@
+//! The repository's own schemas (`test_data/schemas`): token forms, version choice, type
+//! mapping (enums, unions, plain, recursion, methods, multi-argument functions), laziness, and
+//! malformed or missing files.
+
+use std::path::PathBuf;
+
+use expect_test::{expect, Expect};
+use pcl_schema::{
+    check_package, load_schema_file, readable_type, run_show, LoadError, Package, SchemaRegistry,
+    Shape, TypeMapper,
+};
+
+fn schemas(dir: &str) -> PathBuf {
+    pcl_test_support::workspace_root()
+        .join("test_data/schemas")
+        .join(dir)
+}
+
+fn registry() -> SchemaRegistry {
+    SchemaRegistry::from_dirs([schemas("registry")])
+}
+
+fn widgets(registry: &SchemaRegistry) -> std::sync::Arc<Package> {
+    registry.package("widgets", None).expect("widgets loads")
+}
+
+fn show(registry: &SchemaRegistry, tokens: &[&str], expect: Expect) {
+    let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run_show(registry, &tokens, &mut out, &mut err).unwrap();
+    let text = String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap();
+    expect.assert_eq(&text);
+}
+
+#[test]
+fn token_forms_resolve_to_the_same_resource() {
+    let registry = registry();
+    let package = widgets(&registry);
+    for token in [
+        "widgets:index/gadget:Gadget",
+        "widgets:index:Gadget",
+        "widgets::Gadget",
+        "widgets:Gadget",
+        "widgets:legacy:OldGadget",
+        "widgets:index:Gizmo",
+    ] {
+        let found = package
+            .lookup_resource(token)
+            .unwrap_or_else(|e| panic!("{token}: {e}"));
+        assert_eq!(found.schema_token, "widgets:index/gadget:Gadget", "{token}");
+        assert_eq!(found.canonical_token, "widgets::Gadget", "{token}");
+    }
+    let factory = package.lookup_resource("widgets:shapes:Factory").unwrap();
+    assert_eq!(factory.schema_token, "widgets:shapes/factory:Factory");
+    let provider = package.lookup_resource("pulumi:providers:widgets").unwrap();
+    assert!(package.resource(&provider).spec.is_provider);
+    let function = package.lookup_function("widgets:index:lookup").unwrap();
+    assert_eq!(function.schema_token, "widgets:index/lookup:lookup");
+    assert_eq!(
+        package.lookup_type("widgets::Color").unwrap().schema_token,
+        "widgets:index/color:Color"
+    );
+}
+
+#[test]
+fn unknown_tokens_name_the_closest_ones() {
+    let registry = registry();
+    let package = widgets(&registry);
+    let messages: Vec<String> = [
+        package.lookup_resource("widgets:index:gadget"),
+        package.lookup_resource("widgets:shapes:Gadget"),
+        package.lookup_resource("widgets:index:Gadgte"),
+        package.lookup_resource("pulumi:providers:widget"),
+        package.lookup_function("widgets::Lookup"),
+        package.lookup_resource("widgets:index:Nothing"),
+    ]
+    .into_iter()
+    .map(|r| r.unwrap_err().to_string())
+    .collect();
+    expect![[r#"
+        unknown resource 'widgets:index:gadget' in package 'widgets'; did you mean 'widgets::Gadget'?
+        unknown resource 'widgets:shapes:Gadget' in package 'widgets'; did you mean 'widgets::Gadget'?
+        unknown resource 'widgets:index:Gadgte' in package 'widgets'; did you mean 'widgets::Gadget'?
+        unknown resource 'pulumi:providers:widget' in package 'widgets'; did you mean 'pulumi:providers:widgets'?
+        unknown function 'widgets::Lookup' in package 'widgets'; did you mean 'widgets::lookup'?
+        unknown resource 'widgets:index:Nothing' in package 'widgets'"#]]
+    .assert_eq(&messages.join("\n"));
+}
+
+#[test]
+fn version_choice() {
+    let registry = SchemaRegistry::from_dirs([schemas("versions")]);
+    let input_names = |p: &Package| {
+        let found = p.lookup_resource("widgets::Gadget").unwrap();
+        p.resource(&found)
+            .spec
+            .inputs
+            .iter()
+            .map(|i| i.name.clone())
+            .collect::<Vec<_>>()
+    };
+    // No version: the highest by semver precedence (a prerelease of 2.0.0 is above 1.2.0); the
+    // 3.0.0 file declares another name, which is an error, not a silent substitution.
+    let files: Vec<String> = registry
+        .files()
+        .map(|f| {
+            format!(
+                "{} {}",
+                f.name,
+                f.version
+                    .as_ref()
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "widgets 1.0.0",
+            "widgets 1.2.0",
+            "widgets 2.0.0-beta.1",
+            "widgets 3.0.0"
+        ]
+    );
+    expect![[r#"versions/widgets-3.0.0.json: /name: the schema declares package 'other-name', not 'widgets'"#]]
+        .assert_eq(&short(registry.package("widgets", None).unwrap_err()));
+    assert_eq!(
+        input_names(&registry.package("widgets", Some("1.0.0")).unwrap()),
+        ["old"]
+    );
+    assert_eq!(
+        input_names(&registry.package("widgets", Some("v1.2.0")).unwrap()),
+        ["current"]
+    );
+    assert_eq!(
+        input_names(&registry.package("widgets", Some("2.0.0-beta.1")).unwrap()),
+        ["beta"]
+    );
+    expect![[r#"no schema for package 'widgets' version 1.1.0 (available: 3.0.0, 2.0.0-beta.1, 1.2.0, 1.0.0)"#]]
+        .assert_eq(&registry.package("widgets", Some("1.1.0")).unwrap_err().to_string());
+    expect![[r#"no schema for package 'gadgets'"#]]
+        .assert_eq(&registry.package("gadgets", None).unwrap_err().to_string());
+    // The same file is parsed once.
+    let a = registry.package("widgets", Some("1.0.0")).unwrap();
+    let b = registry.package("widgets", Some("1.0.0")).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &b));
+}
+
+/// `text` with the test-data directory stripped from file names.
+fn strip_dir(text: &str) -> String {
+    let dir = pcl_test_support::workspace_root().join("test_data/schemas");
+    text.replace(&format!("{}/", dir.display()), "")
+}
+
+/// A load error with the test-data directory stripped from file names.
+fn short(error: LoadError) -> String {
+    strip_dir(&error.to_string())
+}
+
+#[test]
+fn builtin_pulumi_package() {
+    let registry = SchemaRegistry::new();
+    show(
+        &registry,
+        &["pulumi:pulumi:StackReference"],
+        expect![[r#"
+            resource pulumi:pulumi:StackReference
+              Reads the outputs of another stack.
+            inputs:
+              name  output(string) | string  required  The name of the stack to reference.
+            outputs:
+              id                 output(string)        required
+              urn                output(string)        required
+              name               output(string)        required  The name of the referenced stack.
+              outputs            output(map(dynamic))  required  The outputs of the referenced stack.
+              secretOutputNames  output(list(string))  required  The names of the outputs that are secrets.
+        "#]],
+    );
+}
+
+#[test]
+fn resource_types_as_a_program_sees_them() {
+    let registry = registry();
+    let package = widgets(&registry);
+    let mapper = TypeMapper::new(&registry);
+    let found = package.lookup_resource("widgets::Gadget").unwrap();
+    let input = mapper.resource_input_type(&package, &found);
+    let output = mapper.resource_output_type(&package, &found);
+    // Memoized: the same interned handle every time.
+    assert_eq!(input, mapper.resource_input_type(&package, &found));
+    expect![[r#"
+        {
+          bundle: Archive | output(Archive)?,
+          code: Archive | Asset | output(Archive | Asset)?,
+          color: enum("red" | "blue" | "green") | output(enum("red" | "blue" | "green"))?,
+          count: int | output(int) | output(string) | output(int | string) | string?,
+          document: dynamic | output(dynamic)?,
+          extra: dynamic | output(dynamic)?,
+          label: output(string) | string?,
+          name: output(string) | string,
+          parts: list({
+            name: output(string) | string,
+            sub: widgets:index/part:Part | output({ name: string, sub: widgets:index/part:Part?, weight: number? })?,
+            weight: number?,
+          } | output({ name: string, sub: widgets:index/part:Part?, weight: number? })) | output(list({ name: string, sub: widgets:index/part:Part?, weight: number? }))?,
+          shape: {
+            gizmo: { stiffness: number | output(number)? } | output({ stiffness: number? })?,
+            kind: "square",
+            side: number | output(number),
+          } | { kind: "circle", radius: number | output(number) } | output({ gizmo: { stiffness: number? }?, kind: "square", side: number }) | output({ kind: "circle", radius: number }) | output({ gizmo: { stiffness: number? }?, kind: "square", side: number } | { kind: "circle", radius: number })?,
+          size: enum(1 | 2)?,
+          tags: map(output(string) | string) | output(map(string))?,
+        }"#]]
+    .assert_eq(&input.display_readable());
+    expect![[r#"
+        {
+          color: output(enum("red" | "blue" | "green")?),
+          id: output(string),
+          name: output(string),
+          owner: output({
+            color: enum("red" | "blue" | "green")?,
+            name: string,
+            owner: widgets:index/gadget:Gadget?,
+            secretKey: string,
+            tree: { children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }?,
+            version: "v1",
+          }?),
+          secretKey: output(string),
+          tree: output({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }?),
+          urn: output(string),
+          version: output("v1"),
+        }"#]].assert_eq(&output.display_readable());
+}
+
+#[test]
+fn types_print_readably_for_show() {
+    let registry = registry();
+    show(
+        &registry,
+        &[
+            "widgets:index:Gadget",
+            "widgets:index:lookup",
+            "widgets:add",
+            "widgets:Color",
+            "widgets:Size",
+            "widgets:Tree",
+            "widgets:shapes:Square",
+            "pulumi:providers:widgets",
+            "widgets:ping",
+        ],
+        expect![[r#"
+            resource widgets::Gadget (schema token widgets:index/gadget:Gadget)
+              A gadget.
+            inputs:
+              name      output(string) | string                                       required  The gadget's name.
+              color     enum(widgets::Color) | output(enum(widgets::Color))?          optional
+              size      enum(widgets::Size)?                                          optional
+              tags      map(output(string) | string) | output(map(string))?           optional
+              parts     list(widgets::Part | output(widgets::Part)) | output(list(widgets::Part))?  optional
+              shape     widgets:shapes:Square | widgets:shapes:Circle | output(widgets:shapes:Square) | output(widgets:shapes:Circle) | output(widgets:shapes:Square | widgets:shapes:Circle)?  optional
+              code      Archive | Asset | output(Archive | Asset)?                    optional
+              bundle    Archive | output(Archive)?                                    optional
+              extra     dynamic | output(dynamic)?                                    optional
+              document  dynamic | output(dynamic)?                                    optional
+              label     output(string) | string?                                      optional  (deprecated)
+              count     int | output(int) | output(string) | output(int | string) | string?  optional
+            outputs:
+              id         output(string)                 required
+              urn        output(string)                 required
+              name       output(string)                 required
+              color      output(enum(widgets::Color)?)  optional
+              tree       output(widgets::Tree?)         optional
+              owner      output(widgets::Gadget?)       optional
+              secretKey  output(string)                 required
+              version    output("v1")                   optional
+            methods:
+              spin({ speed: number? }) -> output({ rpm: int })
+
+            function widgets::lookup (schema token widgets:index/lookup:lookup)
+              Finds a gadget.
+            arguments:
+              name   string                 required
+              color  enum(widgets::Color)?  optional
+            returns an object:
+              id    string          required
+              tree  widgets::Tree?  optional
+            invoke returns promise({ id: string, tree: widgets::Tree? }) (or output({ id: string, tree: widgets::Tree? }) when given outputs)
+
+            function widgets::add (schema token widgets:index/add:add)
+            arguments (positional: a, b):
+              a  int   required
+              b  int?  optional
+            returns: int
+            invoke returns promise(int) (or output(int) when given outputs)
+
+            enum widgets::Color (schema token widgets:index/color:Color) of string
+              Gadget colors.
+            values:
+              "red"    Red    Like a fire truck.
+              "blue"   Blue
+              "green"  Green
+
+            enum widgets::Size (schema token widgets:index/size:Size) of integer
+            values:
+              1  Small
+              2  Large
+
+            object type widgets::Tree (schema token widgets:index/tree:Tree)
+            properties:
+              children  list(widgets::Tree)?  optional
+              forest    widgets::Forest?      optional
+
+            object type widgets:shapes:Square (schema token widgets:shapes/square:Square)
+            properties:
+              kind   "square"        required
+              side   number          required
+              gizmo  gizmo::Spring?  optional
+
+            provider resource pulumi:providers:widgets
+              The widgets provider.
+            inputs:
+              region  output(string) | string   required  Where widgets live.
+              token   output(string) | string?  optional
+            outputs:
+              id   output(string)  required
+              urn  output(string)  required
+
+            function widgets::ping (schema token widgets:index/ping:ping)
+            arguments:
+              (none)
+            returns: nothing
+            invoke returns promise({}) (or output({}) when given outputs)
+        "#]],
+    );
+}
+
+#[test]
+fn recursive_types_terminate() {
+    let registry = registry();
+    let package = widgets(&registry);
+    let mapper = TypeMapper::new(&registry);
+    let tree = package.lookup_type("widgets::Tree").unwrap();
+    let plain = mapper.named_type(&package, &tree, Shape::Plain).unwrap();
+    let input = mapper.named_type(&package, &tree, Shape::Input).unwrap();
+    assert_ne!(plain, input);
+    assert_eq!(
+        plain,
+        mapper.named_type(&package, &tree, Shape::Plain).unwrap()
+    );
+    expect![[r#"
+        object({children = union(list(...), none), forest = union(none, object({trees = union(list(...), none)}))})
+        {
+          children: list(widgets:index/tree:Tree | output({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? })) | output(list({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }))?,
+          forest: {
+            trees: list(widgets:index/tree:Tree | output({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? })) | output(list({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }))?,
+          } | output({
+            trees: list({ children: list(widgets:index/tree:Tree)?, forest: widgets:index/forest:Forest? })?,
+          })?,
+        }"#]].assert_eq(&format!(
+        "{}\n{}",
+        plain.display_canonical(),
+        input.display_readable()
+    ));
+    assert_eq!(readable_type(plain), "widgets::Tree");
+}
+
+#[test]
+fn functions_and_methods() {
+    let registry = registry();
+    let package = widgets(&registry);
+    let mapper = TypeMapper::new(&registry);
+    let lookup = package.lookup_function("widgets::lookup").unwrap();
+    let sig = mapper.function_signature(&package, &lookup).unwrap();
+    let add = mapper
+        .function_signature(&package, &package.lookup_function("widgets:add").unwrap())
+        .unwrap();
+    let ping = mapper
+        .function_signature(&package, &package.lookup_function("widgets:ping").unwrap())
+        .unwrap();
+    let gadget = package.lookup_resource("widgets::Gadget").unwrap();
+    let spin = mapper.method_signature(&package, &gadget, "spin").unwrap();
+    let text = [
+        format!("lookup plain args: {}", sig.plain_args.display_readable()),
+        format!("lookup input args: {}", sig.input_args.display_readable()),
+        format!(
+            "lookup promise: {}",
+            sig.promise_result().display_readable()
+        ),
+        format!("lookup output: {}", sig.output_result().display_readable()),
+        format!(
+            "add positional: {:?} -> {}",
+            add.positional
+                .as_ref()
+                .unwrap()
+                .iter()
+                .map(|(n, t)| format!("{n}: {}", t.display_readable()))
+                .collect::<Vec<_>>(),
+            add.result.display_readable()
+        ),
+        format!(
+            "ping: args {} has_inputs {} result {} has_result {}",
+            ping.plain_args.display_readable(),
+            ping.has_inputs,
+            ping.result.display_readable(),
+            ping.has_result
+        ),
+        format!(
+            "spin: {} -> {}",
+            spin.args.display_readable(),
+            spin.result.display_readable()
+        ),
+        mapper
+            .method_signature(&package, &gadget, "spun")
+            .unwrap_err()
+            .to_string(),
+    ];
+    expect![[r#"
+        lookup plain args: { color: enum("red" | "blue" | "green")?, name: string }
+        lookup input args: {
+          color: enum("red" | "blue" | "green") | output(enum("red" | "blue" | "green"))?,
+          name: output(string) | string,
+        }
+        lookup promise: promise({
+          id: string,
+          tree: { children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }?,
+        })
+        lookup output: output({
+          id: string,
+          tree: { children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }?,
+        })
+        add positional: ["a: int", "b: int?"] -> int
+        ping: args {}? has_inputs false result {} has_result false
+        spin: { speed: number? } -> output({ rpm: int })
+        resource type "widgets::Gadget" has no method "spun" (methods: spin)"#]].assert_eq(&text.join("\n"));
+}
+
+#[test]
+fn the_whole_fixture_package_checks_clean() {
+    let registry = registry();
+    for name in ["widgets", "gizmo"] {
+        let package = registry.package(name, None).unwrap();
+        let diagnostics = check_package(&package, &registry);
+        assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    }
+}
+
+#[test]
+fn external_reference_to_a_missing_package_is_opaque() {
+    // Without gizmo in the registry, the `/gizmo/v0.1.0/schema.json#/types/...` reference cannot be
+    // followed: `check` warns, and the type is opaque.
+    let registry = SchemaRegistry::new();
+    let package = load_schema_file(&schemas("registry/widgets-1.2.0.json")).unwrap();
+    let diagnostics: Vec<String> = check_package(&package, &registry)
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    expect!["registry/widgets-1.2.0.json: /types/widgets:shapes~1square:Square/properties/gizmo/$ref: warning: cannot check the reference: no schema for package 'gizmo' version 0.1.0"].assert_eq(
+        &strip_dir(&diagnostics.join("\n")),
+    );
+    let square = package.lookup_type("widgets:shapes:Square").unwrap();
+    let ty = TypeMapper::new(&registry)
+        .named_type(&package, &square, Shape::Plain)
+        .unwrap();
+    expect![[r#"{ gizmo: type(gizmo:index:Spring)?, kind: "square", side: number }"#]]
+        .assert_eq(&ty.display_readable());
+}
+
+#[test]
+fn definitions_are_decoded_lazily() {
+    let registry = registry();
+    let package = load_schema_file(&schemas("registry/widgets-1.2.0.json")).unwrap();
+    assert_eq!(package.decoded_counts(), (0, 0, 0));
+    let found = package.lookup_function("widgets:add").unwrap();
+    TypeMapper::new(&registry)
+        .function_signature(&package, &found)
+        .unwrap();
+    // Only `add` is decoded: function lookups need no other definition.
+    assert_eq!(package.decoded_counts(), (0, 1, 0));
+    let found = package.lookup_type("widgets:index:Tree").unwrap();
+    TypeMapper::new(&registry)
+        .named_type(&package, &found, Shape::Plain)
+        .unwrap();
+    // Tree and Forest (which Tree refers to).
+    assert_eq!(package.decoded_counts(), (0, 1, 2));
+}
+
+#[test]
+fn malformed_and_missing_files_are_diagnostics() {
+    let mut lines = Vec::new();
+    for file in [
+        "array-1.0.0.json",
+        "noname-1.0.0.json",
+        "truncated-1.0.0.json",
+        "absent-1.0.0.json",
+    ] {
+        match load_schema_file(&schemas("broken").join(file)) {
+            Ok(_) => lines.push(format!("{file}: loaded")),
+            Err(diagnostics) => lines.extend(diagnostics.iter().map(|d| d.to_string())),
+        }
+    }
+    let package = load_schema_file(&schemas("broken/wrongtypes-1.0.0.json")).unwrap();
+    lines.extend(
+        check_package(&package, &SchemaRegistry::new())
+            .iter()
+            .map(|d| d.to_string()),
+    );
+    let text = strip_dir(&lines.join("\n"));
+    expect![[r#"
+        broken/array-1.0.0.json: /: a package schema must be a JSON object (invalid type: sequence, expected a map at line 1 column 0)
+        broken/noname-1.0.0.json: /: a package schema needs a `name`
+        broken/truncated-1.0.0.json: /: invalid JSON: EOF while parsing an object at line 6 column 0
+        broken/absent-1.0.0.json: /: cannot read schema file: No such file or directory (os error 2)
+        broken/wrongtypes-1.0.0.json: /functions: expected an object, found an array
+        broken/wrongtypes-1.0.0.json: /meta/moduleFormat: invalid module format regex '(unclosed': found open group without closing ')'
+        broken/wrongtypes-1.0.0.json: /mystery: warning: unknown top-level key 'mystery' (ignored)
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Other: expected an object, found a number
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/a/type: unknown type kind 'strin'
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/b: an array type needs `items`
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/c/$ref: warning: type 'wrongtypes:index:Missing' not found in package 'wrongtypes'; it is treated as an opaque type
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/d/$ref: unknown builtin type 'pulumi.json#/Nope'
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/e/oneOf: a union must have at least two members
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/f: expected an object, found a string
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/g/secret: expected a boolean, found a string
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/requiredInputs/1: required property 'zzz' is not defined in `inputProperties`
+        broken/wrongtypes-1.0.0.json: /types/wrongtypes:index:Enum/enum/0/value: enum value 1.5 is not a valid integer (the enum's type)
+        broken/wrongtypes-1.0.0.json: /types/wrongtypes:index:Enum/enum/1: an enum value needs `value`
+        broken/wrongtypes-1.0.0.json: /types/wrongtypes:index:NotAnObject/type: a named type must be an object or an enum, found type "array"
+        broken/wrongtypes-1.0.0.json: /version: 'one' is not a semantic version"#]].assert_eq(&text);
+    // One bad schema does not stop the others.
+    let mut registry = SchemaRegistry::from_dirs([schemas("broken")]);
+    registry.add_dir(&schemas("registry"));
+    assert!(registry.package("truncated", None).is_err());
+    assert!(registry.package("widgets", None).is_ok());
+}
+
+#[test]
+fn unreadable_directory_is_a_diagnostic() {
+    let registry = SchemaRegistry::from_dirs([schemas("no-such-dir")]);
+    let text: Vec<String> = registry
+        .scan_diagnostics()
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(text.len(), 1);
+    assert!(
+        text[0].contains("no-such-dir: /: cannot read schema directory:"),
+        "{text:?}"
+    );
+}
