@@ -3,7 +3,44 @@
 
 use std::path::{Path, PathBuf};
 
-use pcl_schema::{check_package, has_errors, load_schema_file, SchemaRegistry};
+use pcl_schema::{
+    check_package, has_errors, load_schema_file, Package, SchemaRegistry, Shape, TypeMapper,
+};
+
+/// Every token of `package` resolves, by its schema spelling and its canonical form, and maps
+/// to a PCL type. Returns what did not.
+fn unresolved_tokens(package: &Package, registry: &SchemaRegistry) -> Vec<String> {
+    let mapper = TypeMapper::new(registry);
+    let mut missing = Vec::new();
+    for token in package.resource_tokens() {
+        for spelling in [token.clone(), package.canonicalize(token)] {
+            match package.lookup_resource(&spelling) {
+                Ok(found) => {
+                    mapper.resource_input_type(package, &found);
+                    mapper.resource_output_type(package, &found);
+                }
+                // Duplicate canonical forms (two modules collapsing to one) are allowed to
+                // resolve to either; only a failure counts.
+                Err(e) => missing.push(e.to_string()),
+            }
+        }
+    }
+    for token in package.function_tokens() {
+        match package.lookup_function(token) {
+            Ok(found) if mapper.function_signature(package, &found).is_some() => {}
+            Ok(_) => missing.push(format!("function {token} has no signature")),
+            Err(e) => missing.push(e.to_string()),
+        }
+    }
+    for token in package.type_tokens() {
+        match package.lookup_type(token) {
+            Ok(found) if mapper.named_type(package, &found, Shape::Input).is_some() => {}
+            Ok(_) => missing.push(format!("type {token} did not map")),
+            Err(e) => missing.push(e.to_string()),
+        }
+    }
+    missing
+}
 
 fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -80,7 +117,16 @@ fn every_corpus_schema_checks() {
             .to_string_lossy()
             .replace('\\', "/");
         let diagnostics = match load_schema_file(path) {
-            Ok(package) => check_package(&package, &registry),
+            Ok(package) => {
+                let diagnostics = check_package(&package, &registry);
+                // Malformed definitions (the bad-* fixtures) may fail to map; all others must.
+                if !has_errors(&diagnostics) {
+                    for problem in unresolved_tokens(&package, &registry) {
+                        report.push_str(&format!("{relative}: {problem}\n"));
+                    }
+                }
+                diagnostics
+            }
             Err(diagnostics) => diagnostics,
         };
         let expected = EXPECTED_ERRORS.iter().find(|(file, _)| *file == relative);
