@@ -1,0 +1,199 @@
+//! `pcl schema check` and `pcl schema show` end to end: output shape and exit statuses
+//! (0 ok, 1 problems or unknown token, 2 usage or I/O error).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn schemas(dir: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../test_data/schemas")
+        .join(dir)
+}
+
+/// Runs `pcl schema ARGS...`: (exit status, stdout, stderr).
+fn pcl_schema(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .arg("schema")
+        .args(args)
+        .output()
+        .expect("pcl runs");
+    (
+        output.status.code().expect("exited normally"),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+fn path(dir: &str) -> String {
+    schemas(dir).display().to_string()
+}
+
+#[test]
+fn check_clean_directory_exits_0() {
+    let (status, out, err) = pcl_schema(&["check", "--schemas", &path("registry")]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "checked 2 schema files: 0 with errors (0 errors, 0 warnings)\n"
+    );
+}
+
+#[test]
+fn check_reports_file_path_and_message_and_exits_1() {
+    let file = schemas("broken/wrongtypes-1.0.0.json")
+        .display()
+        .to_string();
+    let (status, out, err) = pcl_schema(&["check", &file]);
+    assert_eq!(status, 1, "{out}{err}");
+    assert!(
+        out.lines().any(|l| l
+            == format!("{file}: /resources/wrongtypes:index:Thing/inputProperties/b: an array type needs `items`")),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l
+            == format!("{file}: /mystery: warning: unknown top-level key 'mystery' (ignored)")),
+        "{out}"
+    );
+    assert!(err.contains("1 with errors"), "{err}");
+}
+
+#[test]
+fn check_malformed_json_names_file_and_position() {
+    let file = schemas("broken/truncated-1.0.0.json").display().to_string();
+    let (status, out, _) = pcl_schema(&["check", &file]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        out,
+        format!("{file}: /: invalid JSON: EOF while parsing an object at line 6 column 0\n")
+    );
+}
+
+#[test]
+fn check_missing_file_or_directory_exits_2() {
+    let file = schemas("broken/absent-1.0.0.json").display().to_string();
+    let (status, out, _) = pcl_schema(&["check", &file]);
+    assert_eq!(status, 2);
+    assert!(
+        out.starts_with(&format!("{file}: /: cannot read schema file:")),
+        "{out}"
+    );
+    let (status, out, _) = pcl_schema(&["check", "--schemas", &path("no-such-dir")]);
+    assert_eq!(status, 2);
+    assert!(out.contains("cannot read schema directory"), "{out}");
+}
+
+#[test]
+fn check_without_arguments_is_a_usage_error() {
+    let (status, _, err) = pcl_schema(&["check"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("name schema files"), "{err}");
+}
+
+#[test]
+fn check_with_directory_for_cross_package_references() {
+    // widgets refers to gizmo; naming only the widgets file but giving the directory resolves it.
+    let file = schemas("registry/widgets-1.2.0.json").display().to_string();
+    let (status, out, _) = pcl_schema(&["check", &file]);
+    assert_eq!(status, 0);
+    assert!(
+        out.contains("warning: cannot check the reference: no schema for package 'gizmo'"),
+        "{out}"
+    );
+    let (status, out, _) = pcl_schema(&["check", "--schemas", &path("registry"), &file]);
+    assert_eq!(status, 0);
+    assert_eq!(out, "");
+}
+
+#[test]
+fn show_resource_function_and_enum() {
+    let (status, out, err) = pcl_schema(&[
+        "show",
+        "--schemas",
+        &path("registry"),
+        "widgets:index:Gadget",
+        "widgets::lookup",
+        "widgets:Color",
+    ]);
+    assert_eq!(status, 0, "{err}");
+    assert!(out.starts_with("resource widgets::Gadget (schema token widgets:index/gadget:Gadget)\n  A gadget.\ninputs:\n"), "{out}");
+    assert!(
+        out.contains("\n  name      output(string) | string"),
+        "{out}"
+    );
+    assert!(out.contains("\nfunction widgets::lookup"), "{out}");
+    assert!(
+        out.contains("\nenum widgets::Color (schema token widgets:index/color:Color) of string\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  \"red\"    Red    Like a fire truck.\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn show_unknown_token_exits_1_with_suggestion() {
+    let (status, out, err) = pcl_schema(&[
+        "show",
+        "--schemas",
+        &path("registry"),
+        "widgets:index:gadget",
+    ]);
+    assert_eq!(status, 1);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: unknown token 'widgets:index:gadget' in package 'widgets'; did you mean 'widgets::Gadget'?\n"
+    );
+    let (status, _, err) = pcl_schema(&[
+        "show",
+        "--schemas",
+        &path("registry"),
+        "gizmos:index:Spring",
+    ]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        err,
+        "error: no schema for package 'gizmos'\n  packages with close names: gizmo\n"
+    );
+}
+
+#[test]
+fn show_list_package() {
+    let (status, out, _) =
+        pcl_schema(&["show", "--schemas", &path("registry"), "--list", "widgets"]);
+    assert_eq!(status, 0);
+    let tokens: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(
+        tokens,
+        [
+            "resources:",
+            "  pulumi:providers:widgets",
+            "  widgets::Gadget",
+            "  widgets:shapes:Factory",
+            "functions:",
+            "  widgets::add",
+            "  widgets::Gadget/spin",
+            "  widgets::lookup",
+            "  widgets::ping",
+            "types:",
+            "  widgets::Color",
+            "  widgets::Forest",
+            "  widgets::Part",
+            "  widgets::Size",
+            "  widgets::Tree",
+            "  widgets:shapes:Circle",
+            "  widgets:shapes:Square",
+        ]
+    );
+    let (status, _, _) = pcl_schema(&["show", "--list", "nothing"]);
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn show_without_tokens_is_a_usage_error() {
+    let (status, _, _) = pcl_schema(&["show", "--schemas", &path("registry")]);
+    assert_eq!(status, 2);
+}
