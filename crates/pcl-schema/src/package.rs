@@ -178,6 +178,7 @@ pub struct Package {
     types: Section<Option<TypeDefSpec>>,
     /// Canonical token (and resource alias) → index; built on first lookup.
     resource_lookup: OnceLock<FxHashMap<String, usize>>,
+    resource_aliases: OnceLock<FxHashMap<String, usize>>,
     function_lookup: OnceLock<FxHashMap<String, usize>>,
     type_lookup: OnceLock<FxHashMap<String, usize>>,
     load_diagnostics: Vec<SchemaDiagnostic>,
@@ -378,6 +379,7 @@ impl Package {
             functions: Section::new(functions),
             types: Section::new(types),
             resource_lookup: OnceLock::new(),
+            resource_aliases: OnceLock::new(),
             function_lookup: OnceLock::new(),
             type_lookup: OnceLock::new(),
             type_cache: Default::default(),
@@ -577,32 +579,47 @@ impl Package {
                 index: None,
             });
         }
-        let map = self.resource_lookup.get_or_init(|| {
-            let mut map = self.canonical_map(&self.resources.tokens);
-            // Aliases never shadow a real token; an alias claimed by two resources is dropped.
-            let mut aliases: FxHashMap<String, Option<usize>> = FxHashMap::default();
-            for index in 0..self.resources.tokens.len() {
-                for alias in &self.resource_at(index).spec.aliases {
-                    for key in [alias.clone(), self.canonicalize(alias)] {
-                        aliases
-                            .entry(key)
-                            .and_modify(|e| {
-                                if *e != Some(index) {
-                                    *e = None
-                                }
-                            })
-                            .or_insert(Some(index));
-                    }
+        let map = self
+            .resource_lookup
+            .get_or_init(|| self.canonical_map(&self.resources.tokens));
+        let result = self.lookup_in(map, &self.resources.tokens, DefinitionKind::Resource, token);
+        if result.is_ok() {
+            return result;
+        }
+        // Aliases are read from the definitions, so they are consulted only when the token is
+        // not a real one: a program that names resources correctly decodes nothing else.
+        let aliases = self.resource_aliases.get_or_init(|| self.alias_map());
+        let alias = aliases
+            .get(token)
+            .or_else(|| aliases.get(&self.canonicalize_program_token(token)));
+        match alias {
+            Some(&index) => Ok(self.found(DefinitionKind::Resource, &self.resources.tokens, index)),
+            None => result,
+        }
+    }
+
+    /// Alias token (as written and canonical) → resource. An alias that names a real resource,
+    /// or that two resources claim, is dropped.
+    fn alias_map(&self) -> FxHashMap<String, usize> {
+        let mut aliases: FxHashMap<String, Option<usize>> = FxHashMap::default();
+        for index in 0..self.resources.tokens.len() {
+            for alias in &self.resource_at(index).spec.aliases {
+                for key in [alias.clone(), self.canonicalize(alias)] {
+                    aliases
+                        .entry(key)
+                        .and_modify(|e| {
+                            if *e != Some(index) {
+                                *e = None
+                            }
+                        })
+                        .or_insert(Some(index));
                 }
             }
-            for (alias, index) in aliases {
-                if let Some(index) = index {
-                    map.entry(alias).or_insert(index);
-                }
-            }
-            map
-        });
-        self.lookup_in(map, &self.resources.tokens, DefinitionKind::Resource, token)
+        }
+        aliases
+            .into_iter()
+            .filter_map(|(alias, index)| Some((alias, index?)))
+            .collect()
     }
 
     /// Looks up a function (invoke token) by schema token or canonical form.

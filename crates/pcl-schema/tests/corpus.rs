@@ -158,3 +158,27 @@ fn every_corpus_schema_checks() {
     }
     assert!(report.is_empty(), "unexpected results:\n{report}");
 }
+
+/// A program that uses one kubernetes resource decodes that resource and the types it reaches,
+/// not the whole 2.2 MB schema.
+#[test]
+fn kubernetes_resolves_lazily() {
+    let Some(root) = pcl_test_support::corpus("corpus/pulumi/schemas") else {
+        return;
+    };
+    let registry = SchemaRegistry::new();
+    let package = load_schema_file(&root.join("codegen-old/kubernetes-3.7.0.json")).unwrap();
+    let found = package
+        .lookup_resource("kubernetes:apps/v1:Deployment")
+        .unwrap();
+    let mapper = TypeMapper::new(&registry);
+    mapper.resource_input_type(&package, &found);
+    mapper.resource_output_type(&package, &found);
+    let (resources, functions, types) = package.decoded_counts();
+    assert_eq!((resources, functions), (1, 0));
+    assert!(
+        types > 50 && types < package.type_tokens().len() / 4,
+        "decoded {types} of {} types",
+        package.type_tokens().len()
+    );
+}
