@@ -222,8 +222,15 @@ impl Package {
         };
         let span_of = |raw: &RawValue| -> Range<usize> {
             // `raw` borrows from `text`, so its offset is a pointer difference.
-            let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
-            start..start + raw.get().len()
+            let start = (raw.get().as_ptr() as usize).checked_sub(text.as_ptr() as usize);
+            match start {
+                Some(start) if start + raw.get().len() <= text.len() => {
+                    start..start + raw.get().len()
+                }
+                // Cannot happen (the parser borrows from `text`); an empty span decodes to an
+                // error diagnostic rather than a panic.
+                _ => 0..0,
+            }
         };
         for key in top.keys() {
             if !KNOWN_TOP_LEVEL_KEYS.contains(&key.as_str()) {

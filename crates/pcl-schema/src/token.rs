@@ -220,9 +220,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.iter().enumerate() {
         current[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
-            let substitution = if ca == cb {
-                0
-            } else if ca.to_lowercase().eq(cb.to_lowercase()) {
+            let substitution = if ca == cb || ca.to_lowercase().eq(cb.to_lowercase()) {
                 0
             } else {
                 1
