@@ -49,10 +49,14 @@ pub enum Step {
 impl Output {
     /// Replays the events in tree order, calling `sink` for each step.
     pub fn replay(&self, mut sink: impl FnMut(Step)) {
-        let mut events = self.events.clone();
+        // Forward parents are resolved by marking replayed `Start`s; a bitset keeps `self` intact.
+        let mut replayed = vec![false; self.events.len()];
         let mut parents: Vec<SyntaxKind> = Vec::new();
-        for i in 0..events.len() {
-            match std::mem::replace(&mut events[i], Event::Tombstone) {
+        for (i, event) in self.events.iter().enumerate() {
+            if replayed[i] {
+                continue;
+            }
+            match *event {
                 Event::Start {
                     kind,
                     forward_parent,
@@ -63,7 +67,8 @@ impl Output {
                     let mut fp = forward_parent;
                     while let Some(offset) = fp {
                         idx += offset as usize;
-                        fp = match std::mem::replace(&mut events[idx], Event::Tombstone) {
+                        replayed[idx] = true;
+                        fp = match self.events[idx] {
                             Event::Start {
                                 kind,
                                 forward_parent,

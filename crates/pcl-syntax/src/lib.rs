@@ -80,7 +80,6 @@ impl Parse {
 pub fn parse(text: &str) -> Parse {
     let lexed = pcl_parser::Lexed::new(text);
     let output = pcl_parser::parse_source_file(&lexed);
-    let green = build::build_tree(&lexed, &output);
     let mut errors: Vec<SyntaxError> = lexed
         .errors()
         .iter()
@@ -93,8 +92,7 @@ pub fn parse(text: &str) -> Parse {
             message: e.message.clone(),
         }))
         .collect();
-    let root = SyntaxNode::new_root(green.clone());
-    validate::validate(&root, &mut errors);
+    let green = build::build_tree(&lexed, &output, &mut errors);
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     errors.dedup();
     Parse {

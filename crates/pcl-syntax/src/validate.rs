@@ -1,40 +1,78 @@
-//! Checks that need the tree rather than the token stream: number literals, string escapes,
-//! block labels, duplicate attributes. hclsyntax reports these at parse time, so they are syntax
-//! errors here too.
+//! Checks that need more than the token stream: number literals, string escapes, block labels,
+//! duplicate attributes. hclsyntax reports these at parse time, so they are syntax errors here
+//! too. The tree builder calls them as it replays the parse, so they cost no extra tree walk.
 
-use rowan::ast::AstNode;
-use rustc_hash::FxHashSet;
+use crate::ast;
+use crate::{SyntaxError, TextRange, TextSize};
 
-use crate::ast::{self, TemplatePart};
-use crate::{SyntaxError, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize};
+pub(crate) struct Validator<'e> {
+    pub(crate) errors: &'e mut Vec<SyntaxError>,
+}
 
-pub(crate) fn validate(root: &SyntaxNode, errors: &mut Vec<SyntaxError>) {
-    for element in root.descendants_with_tokens() {
-        match element {
-            rowan::NodeOrToken::Token(token) => match token.kind() {
-                NUMBER => check_number(&token, errors),
-                TEMPLATE_LITERAL if in_quoted_template(&token) => check_escapes(&token, errors),
-                _ => {}
-            },
-            rowan::NodeOrToken::Node(node) => match node.kind() {
-                BODY => check_duplicate_attributes(&node, errors),
-                BLOCK_LABEL => check_label(&node, errors),
-                _ => {}
-            },
+fn range(start: u32, end: u32) -> TextRange {
+    TextRange::new(TextSize::from(start), TextSize::from(end))
+}
+
+impl Validator<'_> {
+    fn error(&mut self, start: u32, end: u32, message: impl Into<String>) {
+        self.errors.push(SyntaxError {
+            range: range(start, end),
+            message: message.into(),
+        });
+    }
+
+    /// `digits ('.' digits)? ([eE] [+-]? digits)?`: the lexer accepts looser forms (`1.2.3`).
+    pub(crate) fn check_number(&mut self, text: &str, start: u32) {
+        if !is_valid_number(text) {
+            self.error(
+                start,
+                start + text.len() as u32,
+                format!("Invalid number literal `{text}`"),
+            );
         }
+    }
+
+    /// Reports every bad escape of a quoted-string literal, not just the first.
+    pub(crate) fn check_escapes(&mut self, text: &str, start: u32) {
+        if !text.contains('\\') {
+            return;
+        }
+        let mut offset = 0;
+        while offset < text.len() {
+            match ast::unescape_quoted(&text[offset..]) {
+                Ok(_) => break,
+                Err((bad_start, bad_end, message)) => {
+                    self.error(
+                        start + (offset + bad_start) as u32,
+                        start + (offset + bad_end) as u32,
+                        message,
+                    );
+                    offset += bad_end.max(bad_start + 1);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn label_template(&mut self, start: u32, end: u32) {
+        self.error(
+            start,
+            end,
+            "Invalid string literal: template sequences are not allowed in a block label; to include a literal `$`, double it (`$${`)",
+        );
+    }
+
+    pub(crate) fn attribute_redefined(&mut self, name: &str, start: u32) {
+        self.error(
+            start,
+            start + name.len() as u32,
+            format!(
+                "Attribute redefined: `{name}` is already set in this body; each argument may be set only once"
+            ),
+        );
     }
 }
 
-fn error(errors: &mut Vec<SyntaxError>, range: TextRange, message: impl Into<String>) {
-    errors.push(SyntaxError {
-        range,
-        message: message.into(),
-    });
-}
-
-/// `digits ('.' digits)? ([eE] [+-]? digits)?`: the lexer accepts looser forms such as `1.2.3`.
-fn check_number(token: &SyntaxToken, errors: &mut Vec<SyntaxError>) {
-    let text = token.text();
+fn is_valid_number(text: &str) -> bool {
     let b = text.as_bytes();
     let digits = |mut i: usize| {
         let start = i;
@@ -43,7 +81,7 @@ fn check_number(token: &SyntaxToken, errors: &mut Vec<SyntaxError>) {
         }
         (i > start).then_some(i)
     };
-    let valid = (|| {
+    let end = (|| {
         let mut i = digits(0)?;
         if b.get(i) == Some(&b'.') {
             i = digits(i + 1)?;
@@ -55,84 +93,7 @@ fn check_number(token: &SyntaxToken, errors: &mut Vec<SyntaxError>) {
             }
             i = digits(i)?;
         }
-        (i == b.len()).then_some(())
+        Some(i)
     })();
-    if valid.is_none() && token.parent().is_none_or(|p| p.kind() != LEGACY_INDEX_EXPR) {
-        error(
-            errors,
-            token.text_range(),
-            format!("Invalid number literal `{text}`"),
-        );
-    }
-}
-
-fn in_quoted_template(token: &SyntaxToken) -> bool {
-    token
-        .parent_ancestors()
-        .find(|n| matches!(n.kind(), TEMPLATE_EXPR | HEREDOC_EXPR))
-        .is_some_and(|n| n.kind() == TEMPLATE_EXPR)
-}
-
-fn check_escapes(token: &SyntaxToken, errors: &mut Vec<SyntaxError>) {
-    let text = token.text();
-    let base = token.text_range().start();
-    // Report every bad escape of the literal, not just the first.
-    let mut offset = 0;
-    while offset < text.len() {
-        match ast::unescape_quoted(&text[offset..]) {
-            Ok(_) => break,
-            Err((start, end, message)) => {
-                let range = TextRange::new(
-                    base + TextSize::from((offset + start) as u32),
-                    base + TextSize::from((offset + end) as u32),
-                );
-                error(errors, range, message);
-                offset += end.max(start + 1);
-            }
-        }
-    }
-}
-
-fn check_label(node: &SyntaxNode, errors: &mut Vec<SyntaxError>) {
-    let Some(label) = ast::BlockLabel::cast(node.clone()) else {
-        return;
-    };
-    let Some(template) = label.template() else {
-        return;
-    };
-    for part in template.parts() {
-        let range = match part {
-            TemplatePart::Literal(_) => continue,
-            TemplatePart::Interpolation(n) => n.syntax().text_range(),
-            TemplatePart::If(n) => n.syntax().text_range(),
-            TemplatePart::For(n) => n.syntax().text_range(),
-        };
-        error(
-            errors,
-            range,
-            "Invalid string literal: template sequences are not allowed in a block label; to include a literal `$`, double it (`$${`)",
-        );
-    }
-}
-
-fn check_duplicate_attributes(node: &SyntaxNode, errors: &mut Vec<SyntaxError>) {
-    let Some(body) = ast::Body::cast(node.clone()) else {
-        return;
-    };
-    let mut seen = FxHashSet::default();
-    for attribute in body.attributes() {
-        let Some(name) = attribute.name() else {
-            continue;
-        };
-        if !seen.insert(name.text().to_string()) {
-            error(
-                errors,
-                name.text_range(),
-                format!(
-                    "Attribute redefined: `{}` is already set in this body; each argument may be set only once",
-                    name.text()
-                ),
-            );
-        }
-    }
+    end == Some(b.len())
 }
