@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 /// The `shared/` directory with the corpora, if it can be found.
 ///
 /// Looked up, in order: `$PCL_SHARED_DIR`, then a `shared/` directory next to any ancestor of the
-/// workspace root (the checkout usually sits at `<root>/main`, with `<root>/shared` beside it).
+/// workspace root (the checkout usually sits at `<root>/main`, with `<root>/shared` beside it),
+/// then the team machines' fixed location `/work/shared` (for checkouts made elsewhere, as CI's).
 pub fn shared_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("PCL_SHARED_DIR") {
         let dir = PathBuf::from(dir);
@@ -19,6 +20,7 @@ pub fn shared_dir() -> Option<PathBuf> {
     workspace
         .ancestors()
         .map(|a| a.join("shared"))
+        .chain([PathBuf::from("/work/shared")])
         .find(|candidate| candidate.join("corpus").is_dir())
 }
 
