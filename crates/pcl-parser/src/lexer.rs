@@ -313,6 +313,13 @@ impl<'a> Lexer<'a> {
             }
             T::Number => return self.push(NUMBER, number_len(rest)),
             T::Quote => {
+                if self.quote_closes_outer_string(rest) {
+                    // `"${x"`: the interpolation lacks its `}`. This quote cannot open a nested
+                    // string (no other quote follows on the line, and strings end with their
+                    // line), so it closes the outer one; the parser reports the missing `}`.
+                    self.modes.truncate(self.modes.len() - 2);
+                    return self.push(CQUOTE, 1);
+                }
                 self.modes.push(Mode::Quoted);
                 OQUOTE
             }
@@ -428,6 +435,17 @@ impl<'a> Lexer<'a> {
             }
         };
         self.push(kind, len);
+    }
+
+    /// Whether a `"` met inside `${ }` (at brace depth zero, directly in a quoted string) must
+    /// close that string rather than open a nested one.
+    fn quote_closes_outer_string(&self, rest: &str) -> bool {
+        let [.., Mode::Quoted, Mode::Sequence { depth: 0 }] = self.modes.as_slice() else {
+            return false;
+        };
+        let after = &rest[1..];
+        let line = &after[..after.find(['\n', '\r']).unwrap_or(after.len())];
+        !line.contains('"')
     }
 
     fn invalid_char(&mut self) {

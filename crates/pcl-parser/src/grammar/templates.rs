@@ -124,7 +124,8 @@ fn interpolation(p: &mut Parser<'_>) {
     p.with_newlines(false, |p| {
         p.bump(TEMPLATE_INTERP);
         expr(p);
-        if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) {
+        // At `"` the lexer already decided the interpolation lacks its `}` (see the lexer).
+        if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) && !p.at(CQUOTE) {
             p.error("Extra characters after interpolation expression: expected `}` (to write a literal `${`, double the dollar sign: `$${`)");
             recover_to_sequence_end(p);
         }
