@@ -280,7 +280,10 @@ fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
     let (open_start, open_end) = p.current_range();
     p.with_newlines(false, |p| {
         p.bump(L_PAREN);
-        expr(p);
+        // At EOF the missing `)` below is the one error worth reporting.
+        if !p.at(EOF) {
+            expr(p);
+        }
         if !p.at(R_PAREN) && !p.at(EOF) {
             p.error("Invalid expression: expected `)` to close the parentheses");
             recover_in_list(p, R_PAREN, false);

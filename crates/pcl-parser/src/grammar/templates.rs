@@ -123,7 +123,9 @@ fn interpolation(p: &mut Parser<'_>) {
     let (open_start, open_end) = p.current_range();
     p.with_newlines(false, |p| {
         p.bump(TEMPLATE_INTERP);
-        expr(p);
+        if !p.at(EOF) {
+            expr(p);
+        }
         // At `"` the lexer already decided the interpolation lacks its `}` (see the lexer).
         if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) && !p.at(CQUOTE) {
             p.error("Extra characters after interpolation expression: expected `}` (to write a literal `${`, double the dollar sign: `$${`)");

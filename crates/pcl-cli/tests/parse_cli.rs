@@ -1,0 +1,169 @@
+//! `pcl parse` end to end: diagnostics rendering, exit statuses (0 clean, 1 syntax errors,
+//! 2 usage or I/O errors), and the text and JSON tree forms.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use expect_test::expect;
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+}
+
+/// Runs `pcl parse ARGS...` in `dir`: (exit status, stdout, stderr).
+fn pcl_parse(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .current_dir(dir)
+        .arg("parse")
+        .args(args)
+        .output()
+        .expect("pcl runs");
+    (
+        output.status.code().expect("exited normally"),
+        String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pcl-parse-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn clean_file_exits_0_silently() {
+    let (status, out, err) = pcl_parse(&example("static-website"), &["main.pp"]);
+    assert_eq!((status, out.as_str(), err.as_str()), (0, "", ""));
+}
+
+#[test]
+fn syntax_errors_are_rendered_with_caret_and_exit_1() {
+    let (status, out, err) = pcl_parse(&example("broken"), &["main.pp"]);
+    assert_eq!(status, 1);
+    assert_eq!(out, "");
+    expect![[r#"
+        main.pp:5:12: error: Unterminated string: a quoted string must end with `"` on the line where it starts (use a heredoc for text on several lines)
+          |
+        5 |   bucket = "my-bucket
+          |            ^^^^^^^^^^
+        main.pp:6:12: error: Invalid character: single quotes are not valid; use double quotes (") to write a string
+          |
+        6 |   acl    = 'private'
+          |            ^^^^^^^^^
+        main.pp:8:17: error: Missing attribute separator: expected a newline or `,` after the attribute value
+          |
+        8 |     env = "dev" team = "web"
+          |                 ^^^^
+        main.pp:15:15: error: Unsupported operator `**`: there is no exponent operator; use the pow function
+           |
+        15 |   size   = 10 ** 2
+           |               ^^
+        main.pp:19:19: error: Unterminated template interpolation: there is no closing `}` for this `${`
+           |
+        19 |   value = "http://${bucket.websiteEndpoint"
+           |                   ^^
+    "#]]
+    .assert_eq(&err);
+}
+
+#[test]
+fn unreadable_file_exits_2_and_other_files_are_still_checked() {
+    let dir = temp_dir("unreadable");
+    std::fs::write(dir.join("bad.pp"), "a = (\n").unwrap();
+    let (status, _, err) = pcl_parse(&dir, &["missing.pp", "bad.pp"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.starts_with("error: cannot read missing.pp: "), "{err}");
+    assert!(
+        err.contains("bad.pp:1:5: error: Unbalanced parentheses"),
+        "{err}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let (status, _, err) = pcl_parse(&example("broken"), &[]);
+    assert_eq!(status, 2);
+    assert!(err.contains("Usage"), "{err}");
+    let (status, _, _) = pcl_parse(&example("broken"), &["--tree=xml", "main.pp"]);
+    assert_eq!(status, 2);
+}
+
+#[test]
+fn invalid_utf8_is_reported_and_the_rest_parsed() {
+    let dir = temp_dir("utf8");
+    std::fs::write(dir.join("latin1.pp"), b"a = \"caf\xe9\"\nb = (\n").unwrap();
+    let (status, _, err) = pcl_parse(&dir, &["latin1.pp"]);
+    assert_eq!(status, 1);
+    expect![[r#"
+        latin1.pp:1:9: error: Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)
+          |
+        1 | a = "caf�"
+          |         ^
+        latin1.pp:2:5: error: Unbalanced parentheses: there is no closing `)` for this `(`
+          |
+        2 | b = (
+          |     ^
+    "#]]
+    .assert_eq(&err);
+}
+
+#[test]
+fn text_tree() {
+    let dir = temp_dir("text-tree");
+    std::fs::write(dir.join("a.pp"), "a = x.y # c\n").unwrap();
+    let (status, out, _) = pcl_parse(&dir, &["--tree", "a.pp"]);
+    assert_eq!(status, 0);
+    expect![[r##"
+        SOURCE_FILE@0..12
+          BODY@0..12
+            ATTRIBUTE@0..7
+              IDENT@0..1 "a"
+              WHITESPACE@1..2 " "
+              EQ@2..3 "="
+              WHITESPACE@3..4 " "
+              GET_ATTR_EXPR@4..7
+                VARIABLE_EXPR@4..5
+                  IDENT@4..5 "x"
+                DOT@5..6 "."
+                IDENT@6..7 "y"
+            WHITESPACE@7..8 " "
+            COMMENT@8..11 "# c"
+            NEWLINE@11..12 "\n"
+    "##]]
+    .assert_eq(&out);
+}
+
+/// The JSON tree's leaves, in order, are the file; offsets are consistent.
+#[test]
+fn json_tree_leaves_are_the_file() {
+    let path = example("static-website").join("main.pp");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (status, out, _) = pcl_parse(&example("static-website"), &["--tree=json", "main.pp"]);
+    assert_eq!(status, 0);
+    let tree: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let mut leaves = String::new();
+    let mut stack = vec![&tree];
+    let mut nodes = 0;
+    while let Some(element) = stack.pop() {
+        let (start, end) = (
+            element["start"].as_u64().unwrap(),
+            element["end"].as_u64().unwrap(),
+        );
+        assert!(element["kind"].is_string());
+        if let Some(children) = element["children"].as_array() {
+            nodes += 1;
+            stack.extend(children.iter().rev());
+        } else {
+            let token = element["text"].as_str().unwrap();
+            assert_eq!(start as usize, leaves.len());
+            assert_eq!((end - start) as usize, token.len());
+            leaves.push_str(token);
+        }
+    }
+    assert_eq!(leaves, text);
+    assert_eq!(tree["kind"], "SOURCE_FILE");
+    assert!(nodes > 50);
+}
