@@ -4,10 +4,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-// Trees are many small allocations; mimalloc makes parsing markedly faster than the system malloc.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 mod bench;
 mod parse;
 mod render;
