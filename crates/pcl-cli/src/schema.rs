@@ -1,6 +1,7 @@
 //! `pcl schema check` and `pcl schema show`: argument parsing only; the work is done by
 //! `pcl_schema::{run_check, run_show, run_list}`.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,8 +35,18 @@ pub enum SchemaCommand {
     },
 }
 
+/// Runs a `pcl schema` command.
+///
+/// Output goes through two forgiving writers: stdout stops quietly when its reader goes away
+/// (`pcl schema show ... | head -1`), and stderr ignores every write error, so a closed pipe never
+/// panics or turns into an error message. After stdout closes, the command still runs to the
+/// end (its output discarded), so the exit status is the one it would have had.
 pub fn run(cmd: SchemaCommand) -> ExitCode {
-    let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+    let mut out = QuietOnClosedPipe {
+        inner: std::io::stdout().lock(),
+        closed: false,
+    };
+    let mut err = IgnoreErrors(std::io::stderr().lock());
     let result = match cmd {
         SchemaCommand::Check { schemas, files } => run_check(&schemas, &files, &mut out, &mut err),
         SchemaCommand::Show {
@@ -45,7 +56,7 @@ pub fn run(cmd: SchemaCommand) -> ExitCode {
         } => {
             let registry = SchemaRegistry::from_dirs(&schemas);
             for d in registry.scan_diagnostics() {
-                eprintln!("error: {d}");
+                let _ = writeln!(err, "error: {d}");
             }
             if !registry.scan_diagnostics().is_empty() {
                 return ExitCode::from(Outcome::UsageOrIo.exit_code());
@@ -56,12 +67,63 @@ pub fn run(cmd: SchemaCommand) -> ExitCode {
             }
         }
     };
+    let result = result.and_then(|outcome| out.flush().map(|()| outcome));
     match result {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(e) => {
-            // Writing to stdout failed (e.g. a closed pipe).
-            eprintln!("error: {e}");
+            // Writing to stdout failed for another reason than a closed pipe (a full disk).
+            let _ = writeln!(err, "error: cannot write the output: {e}");
             ExitCode::from(Outcome::UsageOrIo.exit_code())
         }
+    }
+}
+
+/// Stdout that treats a closed pipe as the end of the output: the write that finds the pipe
+/// closed and every later one succeed without writing anything. Other errors are returned.
+struct QuietOnClosedPipe<W: Write> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> Write for QuietOnClosedPipe<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        match self.inner.write(buf) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(buf.len())
+            }
+            other => other,
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        match self.inner.flush() {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+/// Stderr that never fails: there is nowhere left to report a failure to write a diagnostic.
+struct IgnoreErrors<W: Write>(W);
+
+impl<W: Write> Write for IgnoreErrors<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let _ = self.0.write_all(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let _ = self.0.flush();
+        Ok(())
     }
 }

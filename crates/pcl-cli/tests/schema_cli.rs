@@ -197,3 +197,90 @@ fn show_without_tokens_is_a_usage_error() {
     let (status, _, _) = pcl_schema(&["show", "--schemas", &path("registry")]);
     assert_eq!(status, 2);
 }
+
+/// `pcl schema ARGS...` with stdout (and, if `with_stderr`, stderr) on a pipe whose reader takes
+/// one line and goes away, as `| head -1` does: (exit status, the line, what stderr got).
+fn pcl_schema_into_closed_pipe(args: &[String], with_stderr: bool) -> (i32, String, String) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pcl"));
+    command.arg("schema").args(args).stdin(Stdio::null());
+    command.stdout(writer.try_clone().expect("clone the pipe"));
+    if with_stderr {
+        command.stderr(writer);
+    } else {
+        drop(writer);
+        command.stderr(Stdio::piped());
+    }
+    let mut child = command.spawn().expect("pcl runs");
+    // Our copies of the write end must be gone, or the reader never sees the end.
+    drop(command);
+    let mut line = String::new();
+    BufReader::new(reader)
+        .read_line(&mut line)
+        .expect("one line");
+    // The reader is dropped here: later writes find the pipe closed.
+    let mut err = String::new();
+    if let Some(mut stderr) = child.stderr.take() {
+        stderr.read_to_string(&mut err).unwrap();
+    }
+    let status = child.wait().expect("pcl exits");
+    (
+        status.code().expect("exited normally, not by a signal"),
+        line,
+        err,
+    )
+}
+
+#[test]
+fn closed_stdout_ends_quietly_with_the_commands_status() {
+    // Far more output than a pipe buffers, so the writes after the first line fail.
+    let mut args = vec![
+        "show".to_string(),
+        "--schemas".to_string(),
+        path("registry"),
+    ];
+    args.extend(std::iter::repeat_n("widgets::Gadget".to_string(), 2000));
+    let (status, line, err) = pcl_schema_into_closed_pipe(&args, false);
+    assert_eq!(status, 0, "{err}");
+    assert!(line.starts_with("resource widgets::Gadget"), "{line}");
+    assert_eq!(err, "");
+
+    // An unknown token still makes it exit 1, and its error still reaches stderr.
+    args.push("widgets::Nope".to_string());
+    let (status, _, err) = pcl_schema_into_closed_pipe(&args, false);
+    assert_eq!(status, 1, "{err}");
+    assert!(
+        err.starts_with("error: unknown token 'widgets::Nope'"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn closed_stdout_and_stderr_never_panic() {
+    // `2>&1 | head -1`: the errors about unknown tokens are written to the closed pipe too.
+    let mut args = vec![
+        "show".to_string(),
+        "--schemas".to_string(),
+        path("registry"),
+    ];
+    for _ in 0..1000 {
+        args.push("widgets::Gadget".to_string());
+        args.push("widgets::Nope".to_string());
+    }
+    let (status, line, _) = pcl_schema_into_closed_pipe(&args, true);
+    assert_eq!(status, 1);
+    assert!(line.starts_with("resource widgets::Gadget"), "{line}");
+
+    // `check` writes diagnostics to stdout and a summary to stderr; both closed.
+    let file = schemas("broken/wrongtypes-1.0.0.json")
+        .display()
+        .to_string();
+    let mut args = vec!["check".to_string()];
+    args.extend(std::iter::repeat_n(file, 3000));
+    let (status, line, _) = pcl_schema_into_closed_pipe(&args, true);
+    assert_eq!(status, 1);
+    assert!(line.contains("wrongtypes-1.0.0.json"), "{line}");
+}
