@@ -117,9 +117,14 @@ fn show_resource_function_and_enum() {
         "widgets:Color",
     ]);
     assert_eq!(status, 0, "{err}");
-    assert!(out.starts_with("resource widgets::Gadget (schema token widgets:index/gadget:Gadget)\n  A gadget.\ninputs:\n"), "{out}");
+    assert!(out.starts_with("resource widgets::Gadget (schema token widgets:index/gadget:Gadget)\n  A gadget.\ninputs (each also accepts an output of its type, unless marked (plain)):\n"), "{out}");
+    // Inputs print their plain type; the column says whether they are optional.
     assert!(
-        out.contains("\n  name      output(string) | string"),
+        out.contains("\n  name      string                required  The gadget's name.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  size      enum(widgets::Size)   optional  (plain)\n"),
         "{out}"
     );
     assert!(out.contains("\nfunction widgets::lookup"), "{out}");

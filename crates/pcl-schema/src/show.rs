@@ -11,7 +11,7 @@ use crate::package::{DefinitionKind, Found, Package};
 use crate::registry::{load_schema_file, LoadError, SchemaRegistry};
 use crate::spec::{PropertySpec, ReturnSpec, TypeDefSpec};
 use crate::token::{closest_tokens, package_of_token};
-use crate::types::{Shape, TypeMapper};
+use crate::types::{FunctionSignature, Shape, TypeMapper};
 
 /// How a command ended, mapped to the exit status by the CLI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,9 +210,51 @@ fn header(package: &Package, out: &mut dyn Write) -> io::Result<()> {
     )
 }
 
+/// The first line of a description's summary: its first paragraph line, skipping Pulumi doc
+/// shortcodes (`{{% examples %}}` ... `{{% /examples %}}` blocks and lone `{{% ... %}}` lines)
+/// and code fences. A description whose first content is a heading (`## Import`) has no summary.
 fn first_line(text: Option<&str>) -> &str {
-    text.and_then(|t| t.lines().map(str::trim).find(|l| !l.is_empty()))
-        .unwrap_or("")
+    let Some(text) = text else {
+        return "";
+    };
+    // Shortcodes whose closing `{{% /name %}}` is still to come.
+    let mut open: Vec<&str> = Vec::new();
+    let mut in_fence = false;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        rest = after;
+        let line = line.trim();
+        if let Some(code) = line
+            .strip_prefix("{{%")
+            .and_then(|l| l.split_once("%}}"))
+            .map(|(code, _)| code.trim())
+        {
+            if let Some(name) = code.strip_prefix('/') {
+                let name = name.split_whitespace().next().unwrap_or("");
+                if let Some(at) = open.iter().rposition(|n| *n == name) {
+                    open.truncate(at);
+                }
+            } else if let Some(name) = code.split_whitespace().next() {
+                if rest.contains(&format!("{{{{% /{name} %}}}}")) {
+                    open.push(name);
+                }
+            }
+            continue;
+        }
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if !open.is_empty() || in_fence || line.is_empty() {
+            continue;
+        }
+        if line.starts_with('#') {
+            return "";
+        }
+        return line;
+    }
+    ""
 }
 
 fn show_found(
@@ -230,6 +272,15 @@ fn show_found(
             found.canonical_token, found.schema_token
         )
     };
+    // Every table shows a property's plain type (`string`, `list(aws:s3:BucketRule)`), as a
+    // program author thinks of it: whether it is required is the next column, and the section
+    // heading says whether outputs are accepted (inputs) or produced (outputs).
+    let rows = |props: &[PropertySpec], input: bool| -> Vec<Row> {
+        props
+            .iter()
+            .map(|p| Row::property(&mapper, package, p, input))
+            .collect()
+    };
     match found.kind {
         DefinitionKind::Resource => {
             let spec = package.resource(found).spec.clone();
@@ -246,36 +297,14 @@ fn show_found(
                 spec.deprecation.as_deref(),
                 out,
             )?;
-            writeln!(out, "inputs:")?;
-            properties(
-                &spec.inputs,
-                |p| mapper.property_type(package, p, Shape::Input),
+            writeln!(
                 out,
+                "inputs (each also accepts an output of its type, unless marked (plain)):"
             )?;
-            writeln!(out, "outputs:")?;
-            let mut outputs = vec![
-                (
-                    "id".to_string(),
-                    "output(string)".to_string(),
-                    true,
-                    String::new(),
-                ),
-                (
-                    "urn".to_string(),
-                    "output(string)".to_string(),
-                    true,
-                    String::new(),
-                ),
-            ];
-            for p in &spec.outputs {
-                let ty = pcl_types::Type::output(mapper.property_type(package, p, Shape::Plain));
-                outputs.push((
-                    p.name.clone(),
-                    readable_type(ty),
-                    p.required,
-                    first_line(p.description.as_deref()).to_string(),
-                ));
-            }
+            table(&rows(&spec.inputs, true), out)?;
+            writeln!(out, "outputs (each is an output of its type):")?;
+            let mut outputs = vec![Row::simple("id", "string"), Row::simple("urn", "string")];
+            outputs.extend(rows(&spec.outputs, false));
             table(&outputs, out)?;
             if !spec.methods.is_empty() {
                 writeln!(out, "methods:")?;
@@ -308,34 +337,26 @@ fn show_found(
                 None => writeln!(out, "arguments:")?,
             }
             let inputs = spec.inputs.as_deref().unwrap_or_default();
-            properties(
-                inputs,
-                |p| mapper.property_type(package, p, Shape::Plain),
-                out,
-            )?;
-            match &spec.outputs {
-                ReturnSpec::None => writeln!(out, "returns: nothing")?,
-                ReturnSpec::Object(props) => {
-                    writeln!(out, "returns an object:")?;
-                    properties(
-                        props,
-                        |p| mapper.property_type(package, p, Shape::Plain),
-                        out,
-                    )?;
+            table(&rows(inputs, false), out)?;
+            // The result as the invoke line names it: short types in full, an object as `R`.
+            let result = match &spec.outputs {
+                ReturnSpec::None => {
+                    writeln!(out, "returns: nothing")?;
+                    "{}".to_string()
                 }
-                ReturnSpec::Type(ty) => writeln!(
-                    out,
-                    "returns: {}",
-                    readable_type(mapper.type_of_spec(package, ty, Shape::Plain))
-                )?,
-            }
+                ReturnSpec::Object(props) => {
+                    writeln!(out, "returns an object R:")?;
+                    table(&rows(props, false), out)?;
+                    "R".to_string()
+                }
+                ReturnSpec::Type(ty) => {
+                    let ty = readable_type(mapper.type_of_spec(package, ty, Shape::Plain));
+                    writeln!(out, "returns: {ty}")?;
+                    ty
+                }
+            };
             if let Some(sig) = mapper.function_signature(package, found) {
-                writeln!(
-                    out,
-                    "invoke returns {} (or {} when given outputs)",
-                    readable_type(sig.promise_result()),
-                    readable_type(sig.output_result())
-                )?;
+                invoke_forms(&sig, &result, out)?;
             }
         }
         DefinitionKind::Type | DefinitionKind::Any => match package.type_def(found) {
@@ -361,17 +382,38 @@ fn show_found(
             Some(TypeDefSpec::Object(o)) => {
                 writeln!(out, "object type {names}")?;
                 description(o.description.as_deref(), None, out)?;
-                writeln!(out, "properties:")?;
-                properties(
-                    &o.properties,
-                    |p| mapper.property_type(package, p, Shape::Plain),
+                writeln!(
                     out,
+                    "properties (as inputs, each also accepts an output of its type, unless marked (plain)):"
                 )?;
+                table(&rows(&o.properties, true), out)?;
             }
             None => writeln!(out, "type {names}: malformed (run `pcl schema check`)")?,
         },
     }
     Ok(())
+}
+
+/// Which forms an `invoke` of the function has (`pcl-semantics.md` §4.4): the promise form
+/// always; the output form only for a function with inputs and a return type that does not take
+/// positional (multi-argument) inputs.
+fn invoke_forms(sig: &FunctionSignature, result: &str, out: &mut dyn Write) -> io::Result<()> {
+    let promise = format!("invoke returns promise({result})");
+    if sig.positional.is_some() {
+        writeln!(
+            out,
+            "{promise} (positional arguments; there is no output form)"
+        )
+    } else if !sig.has_result {
+        writeln!(out, "{promise} (no return type, so no output form)")
+    } else if !sig.has_inputs {
+        writeln!(out, "{promise} (no inputs, so no output form)")
+    } else {
+        writeln!(
+            out,
+            "{promise}, or output({result}) when an argument is an output"
+        )
+    }
 }
 
 fn description(
@@ -389,35 +431,84 @@ fn description(
     Ok(())
 }
 
-fn properties(
-    props: &[PropertySpec],
-    ty: impl Fn(&PropertySpec) -> pcl_types::Type,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let rows: Vec<_> = props
-        .iter()
-        .map(|p| {
-            let mut note = first_line(p.description.as_deref()).to_string();
-            if p.deprecation.is_some() {
-                note = format!("(deprecated) {note}");
-            }
-            (p.name.clone(), readable_type(ty(p)), p.required, note)
-        })
-        .collect();
-    table(&rows, out)
+/// One line of a property table.
+struct Row {
+    name: String,
+    ty: String,
+    /// `required` or `optional`.
+    flags: String,
+    /// The first line of the description, after `(deprecated)` and, for an input that does not
+    /// accept outputs, `(plain)`.
+    note: String,
 }
 
-/// Rows of name, type, required, note, in aligned columns.
-fn table(rows: &[(String, String, bool, String)], out: &mut dyn Write) -> io::Result<()> {
+impl Row {
+    fn simple(name: &str, ty: &str) -> Row {
+        Row {
+            name: name.to_string(),
+            ty: ty.to_string(),
+            flags: "required".to_string(),
+            note: String::new(),
+        }
+    }
+
+    /// A property with its plain type, without the `?` of an optional one (the flags say so).
+    fn property(mapper: &TypeMapper, package: &Package, p: &PropertySpec, input: bool) -> Row {
+        let as_required = PropertySpec {
+            required: true,
+            ..p.clone()
+        };
+        let ty = readable_type(mapper.property_type(package, &as_required, Shape::Plain));
+        let flags = if p.required { "required" } else { "optional" }.to_string();
+        let mut note = first_line(p.description.as_deref()).to_string();
+        if p.deprecation.is_some() {
+            note = format!("(deprecated) {note}");
+        }
+        if input && p.ty.plain {
+            note = format!("(plain) {note}");
+        }
+        Row {
+            name: p.name.clone(),
+            ty,
+            flags,
+            note,
+        }
+    }
+}
+
+/// The widest type that stays on its row; a longer one gets a line of its own and the rest of
+/// its row continues, aligned, on the next line.
+const MAX_TYPE_WIDTH: usize = 40;
+
+/// Rows of name, type, flags and note, in aligned columns.
+fn table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
     if rows.is_empty() {
         return writeln!(out, "  (none)");
     }
-    let name_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-    let type_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).min(60);
-    for (name, ty, required, note) in rows {
-        let required = if *required { "required" } else { "optional" };
-        let line = format!("  {name:name_width$}  {ty:type_width$}  {required}  {note}");
-        writeln!(out, "{}", line.trim_end())?;
+    let name_width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
+    let type_width = rows
+        .iter()
+        .map(|r| r.ty.len())
+        .filter(|&w| w <= MAX_TYPE_WIDTH)
+        .max()
+        .unwrap_or(0);
+    let flags_width = rows.iter().map(|r| r.flags.len()).max().unwrap_or(0);
+    for Row {
+        name,
+        ty,
+        flags,
+        note,
+    } in rows
+    {
+        let rest = format!("{flags:flags_width$}  {note}");
+        if ty.len() > type_width {
+            writeln!(out, "  {name:name_width$}  {ty}")?;
+            let indent = 2 + name_width + 2 + type_width + 2;
+            writeln!(out, "{:indent$}{}", "", rest.trim_end())?;
+        } else {
+            let line = format!("  {name:name_width$}  {ty:type_width$}  {rest}");
+            writeln!(out, "{}", line.trim_end())?;
+        }
     }
     Ok(())
 }
@@ -430,4 +521,34 @@ fn enum_table(rows: &[(String, String, bool, String)], out: &mut dyn Write) -> i
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_line;
+
+    #[test]
+    fn summaries_skip_doc_shortcodes() {
+        let examples = "{{% examples %}}\n## Example Usage\n{{% example %}}\n```ts\nconst x = 1;\n```\n{{% /example %}}\n{{% /examples %}}\n";
+        assert_eq!(first_line(Some(examples)), "");
+        assert_eq!(
+            first_line(Some(&format!("{examples}\nA password.\n\nMore."))),
+            "A password."
+        );
+        assert_eq!(
+            first_line(Some(&format!("{examples}\n## Import\n\nImport it with..."))),
+            ""
+        );
+        assert_eq!(
+            first_line(Some("\n  Identical to X.\n\n{{% examples %}}\n")),
+            "Identical to X."
+        );
+        // A lone shortcode line, and one never closed, are skipped by themselves.
+        assert_eq!(first_line(Some("{{% notice %}}\nSome text.")), "Some text.");
+        assert_eq!(
+            first_line(Some("```\ncode\n```\nAfter the code.")),
+            "After the code."
+        );
+        assert_eq!(first_line(None), "");
+    }
 }

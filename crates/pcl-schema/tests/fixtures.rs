@@ -167,14 +167,14 @@ fn builtin_pulumi_package() {
         expect![[r#"
             resource pulumi:pulumi:StackReference
               Reads the outputs of another stack.
-            inputs:
-              name  output(string) | string  required  The name of the stack to reference.
-            outputs:
-              id                 output(string)        required
-              urn                output(string)        required
-              name               output(string)        required  The name of the referenced stack.
-              outputs            output(map(dynamic))  required  The outputs of the referenced stack.
-              secretOutputNames  output(list(string))  required  The names of the outputs that are secrets.
+            inputs (each also accepts an output of its type, unless marked (plain)):
+              name  string  required  The name of the stack to reference.
+            outputs (each is an output of its type):
+              id                 string        required
+              urn                string        required
+              name               string        required  The name of the referenced stack.
+              outputs            map(dynamic)  required  The outputs of the referenced stack.
+              secretOutputNames  list(string)  required  The names of the outputs that are secrets.
         "#]],
     );
 }
@@ -204,11 +204,11 @@ fn resource_types_as_a_program_sees_them() {
             sub: widgets:index/part:Part | output({ name: string, sub: widgets:index/part:Part?, weight: number? })?,
             weight: number?,
           } | output({ name: string, sub: widgets:index/part:Part?, weight: number? })) | output(list({ name: string, sub: widgets:index/part:Part?, weight: number? }))?,
-          shape: {
+          shape: { kind: "circle", radius: number | output(number) } | {
             gizmo: { stiffness: number | output(number)? } | output({ stiffness: number? })?,
             kind: "square",
             side: number | output(number),
-          } | { kind: "circle", radius: number | output(number) } | output({ gizmo: { stiffness: number? }?, kind: "square", side: number }) | output({ kind: "circle", radius: number }) | output({ gizmo: { stiffness: number? }?, kind: "square", side: number } | { kind: "circle", radius: number })?,
+          } | output({ kind: "circle", radius: number }) | output({ gizmo: { stiffness: number? }?, kind: "square", side: number }) | output({ kind: "circle", radius: number } | { gizmo: { stiffness: number? }?, kind: "square", side: number })?,
           size: enum(1 | 2)?,
           tags: map(output(string) | string) | output(map(string))?,
         }"#]]
@@ -252,47 +252,48 @@ fn types_print_readably_for_show() {
         expect![[r#"
             resource widgets::Gadget (schema token widgets:index/gadget:Gadget)
               A gadget.
-            inputs:
-              name      output(string) | string                                       required  The gadget's name.
-              color     enum(widgets::Color) | output(enum(widgets::Color))?          optional
-              size      enum(widgets::Size)?                                          optional
-              tags      map(output(string) | string) | output(map(string))?           optional
-              parts     list(widgets::Part | output(widgets::Part)) | output(list(widgets::Part))?  optional
-              shape     widgets:shapes:Square | widgets:shapes:Circle | output(widgets:shapes:Square) | output(widgets:shapes:Circle) | output(widgets:shapes:Square | widgets:shapes:Circle)?  optional
-              code      Archive | Asset | output(Archive | Asset)?                    optional
-              bundle    Archive | output(Archive)?                                    optional
-              extra     dynamic | output(dynamic)?                                    optional
-              document  dynamic | output(dynamic)?                                    optional
-              label     output(string) | string?                                      optional  (deprecated)
-              count     int | output(int) | output(string) | output(int | string) | string?  optional
-            outputs:
-              id         output(string)                 required
-              urn        output(string)                 required
-              name       output(string)                 required
-              color      output(enum(widgets::Color)?)  optional
-              tree       output(widgets::Tree?)         optional
-              owner      output(widgets::Gadget?)       optional
-              secretKey  output(string)                 required
-              version    output("v1")                   optional
+            inputs (each also accepts an output of its type, unless marked (plain)):
+              name      string                required  The gadget's name.
+              color     enum(widgets::Color)  optional
+              size      enum(widgets::Size)   optional  (plain)
+              tags      map(string)           optional
+              parts     list(widgets::Part)   optional
+              shape     widgets:shapes:Circle | widgets:shapes:Square
+                                              optional
+              code      Archive | Asset       optional
+              bundle    Archive               optional
+              extra     dynamic               optional
+              document  dynamic               optional
+              label     string                optional  (deprecated)
+              count     int | string          optional
+            outputs (each is an output of its type):
+              id         string                required
+              urn        string                required
+              name       string                required
+              color      enum(widgets::Color)  optional
+              tree       widgets::Tree         optional
+              owner      widgets::Gadget       optional
+              secretKey  string                required
+              version    "v1"                  optional
             methods:
               spin({ speed: number? }) -> output({ rpm: int })
 
             function widgets::lookup (schema token widgets:index/lookup:lookup)
               Finds a gadget.
             arguments:
-              name   string                 required
-              color  enum(widgets::Color)?  optional
-            returns an object:
-              id    string          required
-              tree  widgets::Tree?  optional
-            invoke returns promise({ id: string, tree: widgets::Tree? }) (or output({ id: string, tree: widgets::Tree? }) when given outputs)
+              name   string                required
+              color  enum(widgets::Color)  optional
+            returns an object R:
+              id    string         required
+              tree  widgets::Tree  optional
+            invoke returns promise(R), or output(R) when an argument is an output
 
             function widgets::add (schema token widgets:index/add:add)
             arguments (positional: a, b):
-              a  int   required
-              b  int?  optional
+              a  int  required
+              b  int  optional
             returns: int
-            invoke returns promise(int) (or output(int) when given outputs)
+            invoke returns promise(int) (positional arguments; there is no output form)
 
             enum widgets::Color (schema token widgets:index/color:Color) of string
               Gadget colors.
@@ -307,30 +308,30 @@ fn types_print_readably_for_show() {
               2  Large
 
             object type widgets::Tree (schema token widgets:index/tree:Tree)
-            properties:
-              children  list(widgets::Tree)?  optional
-              forest    widgets::Forest?      optional
+            properties (as inputs, each also accepts an output of its type, unless marked (plain)):
+              children  list(widgets::Tree)  optional
+              forest    widgets::Forest      optional
 
             object type widgets:shapes:Square (schema token widgets:shapes/square:Square)
-            properties:
-              kind   "square"        required
-              side   number          required
-              gizmo  gizmo::Spring?  optional
+            properties (as inputs, each also accepts an output of its type, unless marked (plain)):
+              kind   "square"       required
+              side   number         required
+              gizmo  gizmo::Spring  optional
 
             provider resource pulumi:providers:widgets
               The widgets provider.
-            inputs:
-              region  output(string) | string   required  Where widgets live.
-              token   output(string) | string?  optional
-            outputs:
-              id   output(string)  required
-              urn  output(string)  required
+            inputs (each also accepts an output of its type, unless marked (plain)):
+              region  string  required  Where widgets live.
+              token   string  optional
+            outputs (each is an output of its type):
+              id   string  required
+              urn  string  required
 
             function widgets::ping (schema token widgets:index/ping:ping)
             arguments:
               (none)
             returns: nothing
-            invoke returns promise({}) (or output({}) when given outputs)
+            invoke returns promise({}) (no return type, so no output form)
         "#]],
     );
 }
