@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use crate::diagnostic::{JsonPath, Problems, SchemaDiagnostic, Severity};
 use crate::package::Package;
 use crate::registry::SchemaRegistry;
+use serde_json::Value;
+
 use crate::spec::{
-    FunctionSpec, PropertySpec, RefSection, ResourceSpec, ReturnSpec, TypeDefSpec, TypeKind,
-    TypeRef, TypeSpec,
+    FunctionSpec, Primitive, PropertySpec, RefSection, ResourceSpec, ReturnSpec, TypeDefSpec,
+    TypeKind, TypeRef, TypeSpec,
 };
 use crate::token::check_definition_token;
 
@@ -117,7 +119,88 @@ impl RefChecker<'_> {
 
     fn properties(&mut self, props: &[PropertySpec], path: &JsonPath) {
         for p in props {
-            self.type_spec(&p.ty, &path.key(&p.name));
+            let p_path = path.key(&p.name);
+            self.type_spec(&p.ty, &p_path);
+            if let Some(value) = &p.default {
+                let d_path = p_path.key("default");
+                match self.default_fit(&p.ty, value) {
+                    DefaultFit::Fits => {}
+                    DefaultFit::Invalid(message) => self.problems.error(&d_path, message),
+                    DefaultFit::NotAnEnumValue(message) => self.problems.warning(&d_path, message),
+                }
+            }
+        }
+    }
+
+    /// Whether `value` is a valid default for a property of type `ty`, as Pulumi's
+    /// `bindDefaultValue` decides: a primitive must match, an enum's element type must match, a
+    /// union's `type` (or else any member) must accept it, and no other type may have a default.
+    /// Pulumi does not compare an enum default with the enum's values; a value that is not one
+    /// of them is a warning here.
+    fn default_fit(&self, ty: &TypeSpec, value: &Value) -> DefaultFit {
+        match &ty.kind {
+            TypeKind::Primitive(p) => primitive_fit(*p, value),
+            TypeKind::Union(union) => {
+                if let Some(p) = union.default {
+                    return primitive_fit(p, value);
+                }
+                let fits: Vec<DefaultFit> = union
+                    .members
+                    .iter()
+                    .map(|m| self.default_fit(m, value))
+                    .collect();
+                if fits.iter().any(|f| matches!(f, DefaultFit::Fits)) {
+                    DefaultFit::Fits
+                } else if let Some(f) = fits
+                    .iter()
+                    .find(|f| matches!(f, DefaultFit::NotAnEnumValue(_)))
+                {
+                    f.clone()
+                } else {
+                    DefaultFit::Invalid(format!(
+                        "invalid default value {value}: no member of the union accepts it"
+                    ))
+                }
+            }
+            TypeKind::Ref(target) if target.section == RefSection::Types => {
+                let loaded;
+                let package = match &target.external {
+                    None => self.package,
+                    Some(e) => match self.registry.package(&e.name, e.version.as_deref()) {
+                        Ok(p) => {
+                            loaded = p;
+                            &*loaded
+                        }
+                        // Reported with the reference.
+                        Err(_) => return DefaultFit::Fits,
+                    },
+                };
+                let Some(index) = package.type_index(&target.token) else {
+                    // A dangling reference (a warning) is opaque: nothing to check against.
+                    return DefaultFit::Fits;
+                };
+                match package.type_at(index).spec.as_ref() {
+                    Some(TypeDefSpec::Enum(e)) => match primitive_fit(e.element, value) {
+                        DefaultFit::Fits if !e.values.iter().any(|v| same_value(&v.value, value)) => {
+                            DefaultFit::NotAnEnumValue(format!(
+                                "default value {value} is not one of the values of enum '{}'",
+                                target.token
+                            ))
+                        }
+                        fit => fit,
+                    },
+                    Some(TypeDefSpec::Object(_)) => DefaultFit::Invalid(format!(
+                        "object type '{}' cannot have a default value; only booleans, integers, numbers, strings and enums may",
+                        target.token
+                    )),
+                    None => DefaultFit::Fits,
+                }
+            }
+            TypeKind::Invalid => DefaultFit::Fits,
+            _ => DefaultFit::Invalid(format!(
+                "{} property cannot have a default value; only booleans, integers, numbers, strings and enums may",
+                kind_name(&ty.kind)
+            )),
         }
     }
 
@@ -238,5 +321,51 @@ impl RefChecker<'_> {
                 );
             }
         }
+    }
+}
+
+/// Whether a default value suits its property.
+#[derive(Clone, Debug)]
+enum DefaultFit {
+    Fits,
+    /// An error, as in Pulumi.
+    Invalid(String),
+    /// Of the enum's element type but not one of its values: a warning.
+    NotAnEnumValue(String),
+}
+
+/// Pulumi's `bindPrimitiveValue`: the JSON kind must match, and an integer must be integral
+/// and fit in 32 bits.
+fn primitive_fit(p: Primitive, value: &Value) -> DefaultFit {
+    if p.admits(value) {
+        DefaultFit::Fits
+    } else {
+        DefaultFit::Invalid(format!(
+            "invalid default value {value} for {} property",
+            p.schema_name()
+        ))
+    }
+}
+
+/// JSON equality, with numbers compared by value (`1` and `1.0` are the same enum value).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        _ => a == b,
+    }
+}
+
+fn kind_name(kind: &TypeKind) -> &'static str {
+    match kind {
+        TypeKind::Primitive(_) => "a primitive",
+        TypeKind::Any => "a pulumi.json#/Any",
+        TypeKind::Json => "a pulumi.json#/Json",
+        TypeKind::Archive => "a pulumi.json#/Archive",
+        TypeKind::Asset => "a pulumi.json#/Asset",
+        TypeKind::Array(_) => "an array",
+        TypeKind::Map(_) => "a map",
+        TypeKind::Ref(_) => "a resource reference",
+        TypeKind::Union(_) => "a union",
+        TypeKind::Invalid => "an invalid",
     }
 }

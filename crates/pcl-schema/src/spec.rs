@@ -587,7 +587,12 @@ impl Decoder<'_> {
                 );
                 return None;
             }
-            None => {}
+            // Pulumi binds a definition as an object only when it says so; anything else is
+            // an error there. It is still decoded as an object here, so the rest stays usable.
+            None => self.problems.error(
+                path,
+                "a named type needs `\"type\": \"object\"` (or `enum` and a primitive `type` for an enum)",
+            ),
         }
         Some(TypeDefSpec::Object(ObjectTypeSpec {
             token: token.to_string(),
@@ -654,12 +659,29 @@ impl Decoder<'_> {
                 }
             }
         }
+        let outputs = self.properties(map, "properties", "required", path);
+        let inputs = self.properties(map, "inputProperties", "requiredInputs", path);
+        // Not in Pulumi's resource spec (it marks properties with `replaceOnChanges: true`),
+        // but a list of property names here is checked rather than ignored.
+        let replace_on_changes = self
+            .string_list(map, "replaceOnChanges", path)
+            .unwrap_or_default();
+        for (i, name) in replace_on_changes.iter().enumerate() {
+            if !outputs.iter().chain(&inputs).any(|p| &p.name == name) {
+                self.problems.error(
+                    &path.key("replaceOnChanges").index(i),
+                    format!(
+                        "replaceOnChanges names '{name}', which is not a property of the resource"
+                    ),
+                );
+            }
+        }
         ResourceSpec {
             token: token.to_string(),
             description: self.string(map, "description", path),
             deprecation: self.string(map, "deprecationMessage", path),
-            outputs: self.properties(map, "properties", "required", path),
-            inputs: self.properties(map, "inputProperties", "requiredInputs", path),
+            outputs,
+            inputs,
             state_inputs,
             aliases,
             is_component: self.bool(map, "isComponent", path),

@@ -535,6 +535,29 @@ fn malformed_and_missing_files_are_diagnostics() {
     assert!(registry.package("widgets", None).is_ok());
 }
 
+/// Content Pulumi rejects that a JSON-shape check would accept: object types that do not say
+/// `"type": "object"`, defaults that do not fit their property, and `replaceOnChanges` naming
+/// no property.
+#[test]
+fn invalid_content_is_reported_with_its_path() {
+    let package = load_schema_file(&schemas("broken/invalid-content-1.0.0.json")).unwrap();
+    let diagnostics = check_package(&package, &SchemaRegistry::new());
+    let lines: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
+    expect![[r#"
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/big/default: invalid default value 4294967296 for integer property
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/color/default: invalid default value 3 for string property
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/count/default: invalid default value "notanint" for integer property
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/either/default: invalid default value "neither": no member of the union accepts it
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/flag/default: invalid default value "yes" for boolean property
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/shape/default: object type 'invalid:index:Shape' cannot have a default value; only booleans, integers, numbers, strings and enums may
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/size/default: warning: default value "huge" is not one of the values of enum 'invalid:index:Size'
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/tags/default: an array property cannot have a default value; only booleans, integers, numbers, strings and enums may
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/replaceOnChanges/1: replaceOnChanges names 'nope', which is not a property of the resource
+        broken/invalid-content-1.0.0.json: /types/invalid:index:OnlyRef: a named type needs `"type": "object"` (or `enum` and a primitive `type` for an enum)
+        broken/invalid-content-1.0.0.json: /types/invalid:index:Shape: a named type needs `"type": "object"` (or `enum` and a primitive `type` for an enum)"#]]
+    .assert_eq(&strip_dir(&lines.join("\n")));
+}
+
 #[test]
 fn unreadable_directory_is_a_diagnostic() {
     let registry = SchemaRegistry::from_dirs([schemas("no-such-dir")]);
