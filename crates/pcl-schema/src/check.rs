@@ -61,6 +61,13 @@ pub fn check_package(package: &Package, registry: &SchemaRegistry) -> Vec<Schema
         }
     }
 
+    let config = package.config();
+    out.extend(config.diagnostics.iter().cloned());
+    checker.properties(
+        &config.spec.variables,
+        &JsonPath::root().key("config").key("variables"),
+    );
+
     let types_path = JsonPath::root().key("types");
     for token in package.type_tokens() {
         let path = types_path.key(token);

@@ -8,6 +8,7 @@
 //!   resource, function or type is decoded on first use ([`spec`]) and memoized.
 //! * [`token`]: token forms (`pkg:mod:Member`, `pkg::Member`, `pkg:Member`), module formats,
 //!   canonical tokens and "did you mean" suggestions.
+//! * The package `config` (configuration variables), checked and mapped like resource inputs.
 //! * Diagnostics that name the file and the JSON path of each problem ([`SchemaDiagnostic`]).
 //!
 //! It has no salsa inside: the binder's queries call it.

@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::diagnostic::{JsonPath, Problems, SchemaDiagnostic};
-use crate::spec::{describe, Decoder, FunctionSpec, ResourceSpec, TypeDefSpec};
+use crate::spec::{describe, ConfigSpec, Decoder, FunctionSpec, ResourceSpec, TypeDefSpec};
 use crate::token::{closest_tokens, decompose_token, ModuleFormat};
 
 /// Top-level keys of the package metaschema; anything else draws a warning.
@@ -173,6 +173,7 @@ pub struct Package {
     language: Option<Range<usize>>,
     provider_span: Option<Range<usize>>,
     provider: OnceLock<Decoded<ResourceSpec>>,
+    config_spec: OnceLock<Decoded<ConfigSpec>>,
     resources: Section<ResourceSpec>,
     functions: Section<FunctionSpec>,
     types: Section<Option<TypeDefSpec>>,
@@ -365,6 +366,16 @@ impl Package {
         let resources = section("resources", &mut problems);
         let functions = section("functions", &mut problems);
         let types = section("types", &mut problems);
+        // Pulumi decodes `language` into a map (language name → settings); anything but an
+        // object (or null) fails to load there.
+        if let Some(language) = small("language", &mut problems) {
+            if !(language.is_object() || language.is_null()) {
+                problems.error(
+                    &root.key("language"),
+                    format!("expected an object, found {}", describe(&language)),
+                );
+            }
+        }
         let span = |key: &str| top.get(key).map(|raw| span_of(raw));
         let (config, language, provider_span) =
             (span("config"), span("language"), span("provider"));
@@ -382,6 +393,7 @@ impl Package {
             language,
             provider_span,
             provider: OnceLock::new(),
+            config_spec: OnceLock::new(),
             resources: Section::new(resources),
             functions: Section::new(functions),
             types: Section::new(types),
@@ -427,6 +439,28 @@ impl Package {
     /// The raw `config` section, for tools that want it.
     pub fn raw_config(&self) -> Option<&str> {
         self.config.clone().map(|r| &self.text[r])
+    }
+
+    /// The decoded `config` section (empty if the schema has none), with its problems.
+    pub fn config(&self) -> &Decoded<ConfigSpec> {
+        self.config_spec.get_or_init(|| {
+            let path = JsonPath::root().key("config");
+            let mut problems = Problems::default();
+            let spec = match &self.config {
+                Some(span) => {
+                    let value = self.decode_value(span, &path, &mut problems);
+                    Decoder {
+                        problems: &mut problems,
+                    }
+                    .config(&value, &path)
+                }
+                None => ConfigSpec::default(),
+            };
+            Decoded {
+                spec: Arc::new(spec),
+                diagnostics: problems.into_diagnostics(&self.file),
+            }
+        })
     }
 
     /// The raw `language` section.

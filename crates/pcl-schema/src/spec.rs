@@ -208,6 +208,15 @@ pub struct FunctionSpec {
     pub is_overlay: bool,
 }
 
+/// The package's `config`: the configuration variables a stack sets for the provider
+/// (`<pkg>:<name>` config keys), which the provider's default instance reads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConfigSpec {
+    /// `config.variables`, each required if listed in `config.defaults` (Pulumi's
+    /// `ConfigSpec.Required` is serialized as `defaults`).
+    pub variables: Vec<PropertySpec>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReturnSpec {
     None,
@@ -688,6 +697,32 @@ impl Decoder<'_> {
             is_provider,
             is_overlay: self.bool(map, "isOverlay", path),
             methods,
+        }
+    }
+
+    /// The `config` section: `variables` (properties) and `defaults` (the required names).
+    pub(crate) fn config(&mut self, value: &Value, path: &JsonPath) -> ConfigSpec {
+        if value.is_null() {
+            return ConfigSpec::default();
+        }
+        let Some(map) = self.object(value, path) else {
+            return ConfigSpec::default();
+        };
+        for key in map.keys() {
+            match key.as_str() {
+                "variables" | "defaults" => {}
+                "required" => self.problems.warning(
+                    &path.key(key),
+                    "unknown key 'required' in config (ignored): Pulumi reads the required variables from `defaults`",
+                ),
+                _ => self.problems.warning(
+                    &path.key(key),
+                    format!("unknown key '{key}' in config (ignored)"),
+                ),
+            }
+        }
+        ConfigSpec {
+            variables: self.properties(map, "variables", "defaults", path),
         }
     }
 

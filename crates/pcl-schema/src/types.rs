@@ -33,6 +33,8 @@ enum CacheKey {
     ResourceInputs(Box<str>),
     ResourceOutputs(Box<str>),
     ResourceStateInputs(Box<str>),
+    /// The package's configuration variables.
+    Config(Shape),
 }
 
 /// Memoized PCL types of one package.
@@ -215,6 +217,16 @@ impl<'r> TypeMapper<'r> {
                     found.canonical_token.as_str().into(),
                 )],
             )
+        })
+    }
+
+    /// The package's configuration variables (`config.variables`) as an object, each optional
+    /// unless listed in `config.defaults`: what a stack's `<pkg>:<name>` settings, or an explicit
+    /// `pulumi:providers:<pkg>` configuration, may set. `Shape::Input` accepts outputs.
+    pub fn config_type(&self, package: &Package, shape: Shape) -> Type {
+        let spec = package.config().spec.clone();
+        self.memo(package, CacheKey::Config(shape), || {
+            Type::object(self.properties(package, &spec.variables, shape))
         })
     }
 
@@ -601,5 +613,7 @@ pub(crate) fn check_types(
             mapper.named_type(package, &found, Shape::Input);
         }
     }
+    mapper.config_type(package, Shape::Plain);
+    mapper.config_type(package, Shape::Input);
     Vec::new()
 }

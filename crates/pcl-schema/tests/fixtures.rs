@@ -558,6 +558,46 @@ fn invalid_content_is_reported_with_its_path() {
     .assert_eq(&strip_dir(&lines.join("\n")));
 }
 
+/// `config` is modelled like a resource's inputs: checked with JSON paths and mapped to a type;
+/// a `language` that is not an object is an error, as in Pulumi.
+#[test]
+fn config_is_checked_and_typed() {
+    let package = load_schema_file(&schemas("broken/config-1.0.0.json")).unwrap();
+    let registry = SchemaRegistry::new();
+    let diagnostics = check_package(&package, &registry);
+    let lines: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
+    expect![[r#"
+        broken/config-1.0.0.json: /config/defaults/1: required property 'absent' is not defined in `variables`
+        broken/config-1.0.0.json: /config/required: warning: unknown key 'required' in config (ignored): Pulumi reads the required variables from `defaults`
+        broken/config-1.0.0.json: /config/variables/missing/$ref: warning: type 'cfg:index:Nope' not found in package 'cfg'; it is treated as an opaque type
+        broken/config-1.0.0.json: /config/variables/odd/type: unknown type kind 'frob'
+        broken/config-1.0.0.json: /config/variables/retries/default: invalid default value "three" for integer property
+        broken/config-1.0.0.json: /language: expected an object, found a number"#]]
+    .assert_eq(&strip_dir(&lines.join("\n")));
+    let mapper = TypeMapper::new(&registry);
+    expect![[r#"
+        { missing: cfg:index:Nope?, mode: enum(cfg::Mode)?, odd: dynamic?, region: string, retries: int? }
+        { missing: output(cfg:index:Nope) | cfg:index:Nope?, mode: enum(cfg::Mode) | output(enum(cfg::Mode))?, odd: dynamic | output(dynamic)?, region: output(string) | string, retries: int | output(int)? }"#]]
+    .assert_eq(&format!(
+        "{}\n{}",
+        readable_type(mapper.config_type(&package, Shape::Plain)),
+        readable_type(mapper.config_type(&package, Shape::Input))
+    ));
+    let registry = self::registry();
+    let mapper = TypeMapper::new(&registry);
+    assert_eq!(
+        readable_type(mapper.config_type(&widgets(&registry), Shape::Plain)),
+        "{ region: string? }"
+    );
+    // A schema without config has an empty one.
+    let empty = Package::parse("empty.json", r#"{"name": "empty"}"#).unwrap();
+    assert!(empty.config().spec.variables.is_empty());
+    assert_eq!(
+        readable_type(mapper.config_type(&empty, Shape::Plain)),
+        "{}"
+    );
+}
+
 #[test]
 fn unreadable_directory_is_a_diagnostic() {
     let registry = SchemaRegistry::from_dirs([schemas("no-such-dir")]);
