@@ -7,7 +7,8 @@ use crate::kinds::{Type, TypeKind};
 impl Type {
     /// PCL type equality: structural, ignoring object annotations and strictness; enums
     /// are equal when their tokens are; recursive objects compare equal when every
-    /// comparison that does not depend on itself does.
+    /// comparison that does not depend on itself does. A deferred object that has not been
+    /// given its properties yet is equal only to itself.
     pub fn equals(self, other: Type) -> bool {
         equals(self, other, &mut FxHashSet::default())
     }
@@ -37,6 +38,11 @@ fn equals(a: Type, b: Type, seen: &mut FxHashSet<(Type, Type)>) -> bool {
             all(xs, ys, seen)
         }
         (TypeKind::Object(x), TypeKind::Object(y)) => {
+            // A deferred object not defined yet (one being built by a transformation) is
+            // equal only to itself: its properties are not known.
+            if x.is_undefined() || y.is_undefined() {
+                return false;
+            }
             // A pair already being compared counts as equal (coinduction).
             if !seen.insert((a, b)) {
                 return true;

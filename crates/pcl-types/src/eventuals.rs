@@ -3,8 +3,15 @@
 //! All of these rebuild a type bottom-up. Deferred (possibly recursive) objects are
 //! rebuilt as new deferred objects, memoized per (object, transformation) so that a cycle
 //! maps to a cycle and repeated calls give the same handle.
+//!
+//! Thread safety: a new deferred object is undefined until its properties are computed,
+//! and computing them may come back to it (a cycle). So the transformed objects are built
+//! privately, by one thread at a time (the `BUILD` lock), in a per-thread table, and
+//! published to the shared memo only when every object built is defined. Other threads
+//! either find a finished object in the memo or wait for the lock and then find it there.
 
-use std::sync::{Mutex, OnceLock};
+use std::cell::RefCell;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -18,11 +25,47 @@ enum Transform {
     ResolvePromises,
     /// `InputType`: accept an output wherever a value is expected.
     Input,
+    /// Not a transformation: maps an object made by `Input` back to the object it was
+    /// made from, so that resolving its outputs gives that object resolved (the same type)
+    /// without looking at the new object, which may still be being built.
+    InputOrigin,
 }
 
-fn deferred_memo() -> &'static Mutex<FxHashMap<(Type, Transform), Type>> {
-    static MEMO: OnceLock<Mutex<FxHashMap<(Type, Transform), Type>>> = OnceLock::new();
+type Memo = FxHashMap<(Type, Transform), Type>;
+
+/// Published transforms of deferred objects: every object in it is defined.
+fn deferred_memo() -> MutexGuard<'static, Memo> {
+    static MEMO: OnceLock<Mutex<Memo>> = OnceLock::new();
+    // A poisoned lock only means a panic elsewhere; the map holds only finished entries.
     MEMO.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+/// Held by the one thread building transforms of deferred objects.
+fn build_lock() -> MutexGuard<'static, ()> {
+    static BUILD: Mutex<()> = Mutex::new(());
+    BUILD.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+thread_local! {
+    /// While this thread holds the build lock: the objects it has created and not yet
+    /// published (some of them still being defined).
+    static BUILDING: RefCell<Option<Memo>> = const { RefCell::new(None) };
+}
+
+/// Ends a build: publishes what was built (or, after a panic, just forgets it).
+struct Build {
+    _lock: MutexGuard<'static, ()>,
+}
+
+impl Drop for Build {
+    fn drop(&mut self) {
+        let built = BUILDING.with(|b| b.borrow_mut().take()).unwrap_or_default();
+        if !std::thread::panicking() {
+            deferred_memo().extend(built);
+        }
+    }
 }
 
 /// The strength of an eventual: identity < promise < output.
@@ -108,7 +151,8 @@ fn strength(ty: Type, seen: &mut FxHashSet<Type>) -> Eventual {
 fn affected(ty: Type, how: Transform, seen: &mut FxHashSet<Type>) -> bool {
     match ty.kind() {
         TypeKind::Output(_) => how == Transform::ResolveOutputs,
-        TypeKind::Promise(e) => how != Transform::Input || affected(*e, how, seen),
+        // Resolved away, or (`InputType`) wrapped even when the element is `dynamic`.
+        TypeKind::Promise(_) => true,
         TypeKind::List(e) | TypeKind::Map(e) => how == Transform::Input || affected(*e, how, seen),
         TypeKind::Set(e) => how == Transform::Input || affected(*e, how, seen),
         TypeKind::Tuple(es) | TypeKind::Union(es) => {
@@ -155,25 +199,34 @@ fn transform(ty: Type, how: Transform) -> Type {
     }
 }
 
-/// `InputType` of a type that is not dynamic, none or an output.
+/// `InputType` of a type that is not dynamic, none or an output: `union(T', output(T))`,
+/// where `T'` has the same treatment applied inside. The reference wraps `output(T')`; the
+/// element of an output has its outputs resolved, and resolving the outputs of `T'` gives
+/// `T` resolved, so this is the same type, without resolving a deferred object that may be
+/// still being built.
 fn input(ty: Type) -> Type {
     let inner = match ty.kind() {
         TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_) => return ty,
         TypeKind::Promise(e) => Type::promise(input(*e)),
         TypeKind::List(e) => Type::list(input(*e)),
         TypeKind::Map(e) => Type::map(input(*e)),
-        TypeKind::Union(es) => {
-            // The union's own elements are each made inputs; no extra wrapping needed.
-            return Type::union(es.iter().map(|e| input(*e)));
-        }
+        TypeKind::Union(es) => Type::union(es.iter().map(|e| input(*e))),
         TypeKind::Object(_) => map_object(ty, Transform::Input, input),
         _ => ty,
     };
-    Type::union([inner, Type::output(inner)])
+    Type::union([inner, Type::output(ty)])
+}
+
+/// A memoized transform of a deferred object: published, or built by this thread.
+fn lookup(ty: Type, how: Transform) -> Option<Type> {
+    BUILDING
+        .with(|b| b.borrow().as_ref()?.get(&(ty, how)).copied())
+        .or_else(|| deferred_memo().get(&(ty, how)).copied())
 }
 
 /// Rebuilds an object with `f` applied to each property. Deferred objects become new
-/// deferred objects, registered before their properties are computed so cycles close.
+/// deferred objects, registered (privately, see the module doc) before their properties
+/// are computed so that cycles close.
 fn map_object(ty: Type, how: Transform, f: impl Fn(Type) -> Type) -> Type {
     let TypeKind::Object(object) = ty.kind() else {
         return ty;
@@ -186,26 +239,52 @@ fn map_object(ty: Type, how: Transform, f: impl Fn(Type) -> Type) -> Type {
             .collect();
         return Type::object_with(properties, object.strict(), object.annotations().to_vec());
     }
-    let created = {
-        let mut memo = deferred_memo().lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(existing) = memo.get(&(ty, how)) {
-            return *existing;
+    if how == Transform::ResolveOutputs {
+        if let Some(origin) = lookup(ty, Transform::InputOrigin) {
+            // `ResolveOutputs(InputType(T))` is `ResolveOutputs(T)`.
+            return origin.resolve_outputs();
         }
-        let created = Type::deferred_object(
-            object.deferred_name().unwrap_or("object"),
-            object.strict(),
-            object.annotations().to_vec(),
-        );
-        memo.insert((ty, how), created);
-        created
+    }
+    if let Some(published) = deferred_memo().get(&(ty, how)) {
+        return *published;
+    }
+    let building = BUILDING.with(|b| b.borrow().is_some());
+    let _build = if building {
+        if let Some(in_progress) = BUILDING.with(|b| b.borrow().as_ref()?.get(&(ty, how)).copied())
+        {
+            return in_progress;
+        }
+        None
+    } else {
+        // The outermost transform of this thread: wait for any other build, then look
+        // again, as that build may have published this very object.
+        let lock = build_lock();
+        if let Some(published) = deferred_memo().get(&(ty, how)) {
+            return *published;
+        }
+        BUILDING.with(|b| *b.borrow_mut() = Some(Memo::default()));
+        Some(Build { _lock: lock })
     };
-    // The lock is released here: computing the properties may come back for other objects.
+    let created = Type::deferred_object(
+        object.deferred_name().unwrap_or("object"),
+        object.strict(),
+        object.annotations().to_vec(),
+    );
+    BUILDING.with(|b| {
+        if let Some(table) = b.borrow_mut().as_mut() {
+            table.insert((ty, how), created);
+            if how == Transform::Input {
+                table.insert((created, Transform::InputOrigin), ty);
+            }
+        }
+    });
     let properties: Vec<(Box<str>, Type)> = object
         .properties()
         .iter()
         .map(|(k, t)| (k.clone(), f(*t)))
         .collect();
-    // `created` is fresh and private to this call, so it cannot already be defined.
+    // `created` is fresh and private to this build, so it cannot already be defined.
     let _ = created.define_object(properties);
+    // Dropping `_build` (for the outermost object) publishes everything built.
     created
 }

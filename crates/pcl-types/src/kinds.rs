@@ -54,7 +54,8 @@ pub enum TypeKind {
     Set(Type),
     Tuple(Box<[Type]>),
     Object(ObjectType),
-    /// Flattened, sorted by canonical text, deduplicated, at least two elements.
+    /// Flattened, sorted (by canonical text; a deferred object by its name), deduplicated,
+    /// at least two elements.
     Union(Box<[Type]>),
     /// An eventual value; the element contains no outputs or promises.
     Output(Type),
@@ -211,6 +212,26 @@ impl ObjectType {
     pub fn is_deferred(&self) -> bool {
         matches!(self.repr, ObjectRepr::Deferred { .. })
     }
+
+    /// Whether this is a deferred object that has not been given its properties yet.
+    pub(crate) fn is_undefined(&self) -> bool {
+        matches!(&self.repr, ObjectRepr::Deferred { properties, .. } if properties.get().is_none())
+    }
+
+    /// The serial of a deferred object (its creation order in this process).
+    pub(crate) fn deferred_serial(&self) -> Option<u64> {
+        match &self.repr {
+            ObjectRepr::Deferred { serial, .. } => Some(*serial),
+            ObjectRepr::Structural { .. } => None,
+        }
+    }
+}
+
+/// See [`Type::union_sort_key`].
+#[derive(Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct UnionSortKey {
+    text: String,
+    serials: Vec<u64>,
 }
 
 /// Error from [`Type::define_object`].
@@ -387,9 +408,10 @@ impl Type {
         }
     }
 
-    /// A union: nested unions are flattened, elements sorted by their canonical text and
-    /// duplicates (by [`Type::equals`]) removed. One element gives that element; none gives
-    /// `none`.
+    /// A union: nested unions are flattened, elements sorted by their sort key (see
+    /// [`Type::union_sort_key`]: the canonical text, except that a deferred object stands for
+    /// itself by its name) and duplicates (by [`Type::equals`]) removed. One element gives
+    /// that element; none gives `none`.
     pub fn union(elements: impl IntoIterator<Item = Type>) -> Type {
         let mut flat = Vec::new();
         for element in elements {
@@ -398,16 +420,17 @@ impl Type {
                 _ => flat.push(element),
             }
         }
-        let mut keyed: Vec<(String, Type)> = flat
-            .into_iter()
-            .map(|t| (t.display_canonical(), t))
-            .collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut result: Vec<Type> = Vec::with_capacity(keyed.len());
-        for (_, ty) in keyed {
-            // Equal types print the same, so they are adjacent; but types that print the
-            // same need not be equal (e.g. two different recursive objects), so compare
-            // against every element with the same text.
+        if flat.len() > 1 {
+            let mut keyed: Vec<(UnionSortKey, Type)> =
+                flat.iter().map(|t| (t.union_sort_key(), *t)).collect();
+            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            flat = keyed.into_iter().map(|(_, t)| t).collect();
+        }
+        let mut result: Vec<Type> = Vec::with_capacity(flat.len());
+        for ty in flat {
+            // Types with equal keys are equal, but equal types need not have equal keys
+            // (e.g. two deferred objects with the same structure), so compare against every
+            // element kept.
             if !result.iter().rev().any(|kept| kept.equals(ty)) {
                 result.push(ty);
             }
@@ -417,6 +440,20 @@ impl Type {
             1 => result[0],
             _ => intern(TypeKind::Union(result.into_boxed_slice())),
         }
+    }
+
+    /// The key unions sort their elements by: the canonical text, except that a deferred
+    /// object is written `object(#name)` instead of being expanded, plus the serials of
+    /// those deferred objects in order, which break ties between different deferred objects
+    /// that have the same name. Computing it never looks inside a deferred object, so it is
+    /// linear in the size of the type up to its deferred objects, whatever they contain.
+    ///
+    /// For types without deferred objects this is exactly the canonical order, so it does
+    /// not depend on the order in which types were created.
+    pub(crate) fn union_sort_key(self) -> UnionSortKey {
+        let mut key = UnionSortKey::default();
+        crate::print::sort_key(self, &mut key.text, &mut key.serials);
+        key
     }
 
     /// `optional(T)` = `union(T, none)`.

@@ -11,7 +11,8 @@
 //! * [`Type::conversion_from`]: Safe / Unsafe / None conversions with a structured [`Reason`].
 //! * [`Type::unify`] and [`unify_all`]: the common type of two or more types.
 //! * [`Type::traverse`]: the type of `x.attr` and `x[key]`.
-//! * [`Type::display_canonical`] and [`Type::display_readable`]: the two printers.
+//! * [`Type::display_canonical`] and [`Type::display_readable`]: the two printers (the
+//!   readable one names schema objects below the top level, see [`NamedObjects`]).
 //!
 //! It follows `pcl-semantics.md` section 3 (Pulumi's `pkg/codegen/hcl2/model`), with the
 //! deliberate deviations listed in `docs/type-system.md`. It knows nothing about syntax,
@@ -35,6 +36,7 @@ mod value;
 pub use conversion::{Conversion, ConversionKind};
 pub use eventuals::Eventual;
 pub use kinds::{Annotation, ConstType, DefineObjectError, EnumType, ObjectType, Type, TypeKind};
+pub use print::NamedObjects;
 pub use reason::{PathStep, Reason, ReasonKind};
 pub use traverse::{Severity, Traversal, Traverser};
 pub use unify::{unify_all, UnifyAll};

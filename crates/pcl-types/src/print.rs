@@ -2,11 +2,13 @@
 //! (`list(string)?`, `int | string`, multi-line for big objects).
 //!
 //! Both are recursion-safe: a deferred object met again inside itself prints as `...`
-//! (canonical) or as its name (readable).
+//! (canonical) or as its name (readable). The readable printer also names schema objects
+//! instead of expanding them below the top level ([`NamedObjects`]); the canonical printer
+//! is exact.
 
 use std::fmt::Write;
 
-use crate::kinds::{Type, TypeKind};
+use crate::kinds::{Annotation, ObjectType, Type, TypeKind};
 
 /// Objects longer than this on one line are printed on several lines by the readable printer.
 const MAX_LINE: usize = 100;
@@ -16,15 +18,66 @@ impl Type {
     /// `object({a = int, b = string})`.
     pub fn display_canonical(self) -> String {
         let mut out = String::new();
-        canonical(self, &mut Vec::new(), &mut out);
+        canonical(self, &mut Canonical::Exact(Vec::new()), &mut out);
         out
     }
 
-    /// The readable form used by hover and diagnostics, e.g. `list(string)?`,
-    /// `int | string`, `{ a: int, b: string }`.
+    /// The readable form used by hover, e.g. `list(string)?`, `int | string`,
+    /// `{ a: int, b: string }`. A named object (see [`NamedObjects`]) is expanded only
+    /// where it is not inside another object: `display_readable_with(NamedObjects::TopLevel)`.
     pub fn display_readable(self) -> String {
-        readable(self, &mut Vec::new(), 0)
+        self.display_readable_with(NamedObjects::TopLevel)
     }
+
+    /// The readable form, choosing where named objects are expanded. Diagnostics (the
+    /// messages of [`crate::Reason`]) use [`NamedObjects::Never`].
+    pub fn display_readable_with(self, named: NamedObjects) -> String {
+        readable(
+            self,
+            &mut Readable {
+                stack: Vec::new(),
+                named,
+            },
+            0,
+        )
+    }
+}
+
+/// Where the readable printer expands a *named* object: one with a schema identity
+/// ([`Annotation::SchemaObject`], [`Annotation::ResourceInputs`] or
+/// [`Annotation::ResourceOutputs`], shown by its token) or a deferred object (shown by its
+/// name). Elsewhere it prints the name alone, so that a schema type, which can be huge,
+/// prints in a few words. Unnamed objects are always expanded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum NamedObjects {
+    /// Everywhere (a deferred object met again inside itself still prints as its name).
+    Always,
+    /// Only where it is not inside another object: the properties of the object shown
+    /// are listed, and the objects they refer to are named.
+    #[default]
+    TopLevel,
+    /// Nowhere.
+    Never,
+}
+
+/// The name a named object prints as; see [`NamedObjects`].
+pub(crate) fn object_name(object: &ObjectType) -> Option<&str> {
+    object
+        .annotations()
+        .iter()
+        .find_map(|a| match a {
+            Annotation::SchemaObject(token)
+            | Annotation::ResourceInputs(token)
+            | Annotation::ResourceOutputs(token) => Some(&**token),
+            Annotation::Other(_) => None,
+        })
+        .or_else(|| object.deferred_name())
+}
+
+struct Readable {
+    /// The objects being printed, outermost first.
+    stack: Vec<Type>,
+    named: NamedObjects,
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -41,8 +94,23 @@ fn opaque_name(name: &str) -> String {
     }
 }
 
-fn canonical(ty: Type, stack: &mut Vec<Type>, out: &mut String) {
-    let list = |name: &str, elements: &[Type], stack: &mut Vec<Type>, out: &mut String| {
+/// What the canonical printer does with objects.
+enum Canonical<'a> {
+    /// Expands every object; a deferred object met inside itself prints as `...`. The
+    /// stack holds the objects being printed.
+    Exact(Vec<Type>),
+    /// The union sort key: a deferred object prints as `object(#name)` and its serial is
+    /// recorded, so nothing inside a deferred object is ever looked at.
+    SortKey(&'a mut Vec<u64>),
+}
+
+/// The sort key of unions; see `Type::union_sort_key`.
+pub(crate) fn sort_key(ty: Type, text: &mut String, serials: &mut Vec<u64>) {
+    canonical(ty, &mut Canonical::SortKey(serials), text);
+}
+
+fn canonical(ty: Type, stack: &mut Canonical<'_>, out: &mut String) {
+    let list = |name: &str, elements: &[Type], stack: &mut Canonical<'_>, out: &mut String| {
         out.push_str(name);
         out.push('(');
         for (i, e) in elements.iter().enumerate() {
@@ -69,11 +137,22 @@ fn canonical(ty: Type, stack: &mut Vec<Type>, out: &mut String) {
         TypeKind::Tuple(es) => list("tuple", es, stack, out),
         TypeKind::Union(es) => list("union", es, stack, out),
         TypeKind::Object(object) => {
-            if stack.contains(&ty) {
-                out.push_str("...");
-                return;
+            match stack {
+                Canonical::Exact(stack) => {
+                    if stack.contains(&ty) {
+                        out.push_str("...");
+                        return;
+                    }
+                    stack.push(ty);
+                }
+                Canonical::SortKey(serials) => {
+                    if let Some(serial) = object.deferred_serial() {
+                        serials.push(serial);
+                        let _ = write!(out, "object(#{})", object.deferred_name().unwrap_or(""));
+                        return;
+                    }
+                }
             }
-            stack.push(ty);
             out.push_str("object({");
             for (i, (key, t)) in object.properties().iter().enumerate() {
                 if i > 0 {
@@ -83,7 +162,9 @@ fn canonical(ty: Type, stack: &mut Vec<Type>, out: &mut String) {
                 canonical(*t, stack, out);
             }
             out.push_str("})");
-            stack.pop();
+            if let Canonical::Exact(stack) = stack {
+                stack.pop();
+            }
         }
         TypeKind::Const(c) => {
             out.push_str("const(");
@@ -113,8 +194,8 @@ fn property_name(key: &str) -> String {
     }
 }
 
-fn readable(ty: Type, stack: &mut Vec<Type>, indent: usize) -> String {
-    let wrap = |name: &str, e: Type, stack: &mut Vec<Type>| {
+fn readable(ty: Type, stack: &mut Readable, indent: usize) -> String {
+    let wrap = |name: &str, e: Type, stack: &mut Readable| {
         format!("{name}({})", readable(e, stack, indent))
     };
     match ty.kind() {
@@ -148,13 +229,23 @@ fn readable(ty: Type, stack: &mut Vec<Type>, indent: usize) -> String {
             text
         }
         TypeKind::Object(object) => {
-            if stack.contains(&ty) {
-                return object.deferred_name().unwrap_or("...").to_string();
+            let name = object_name(object);
+            if let Some(name) = name {
+                let expand = match stack.named {
+                    NamedObjects::Always => true,
+                    NamedObjects::TopLevel => stack.stack.is_empty(),
+                    NamedObjects::Never => false,
+                };
+                if !expand || stack.stack.contains(&ty) {
+                    return name.to_string();
+                }
+            } else if stack.stack.contains(&ty) {
+                return "...".into();
             }
             if object.properties().is_empty() {
                 return "{}".into();
             }
-            stack.push(ty);
+            stack.stack.push(ty);
             let inner_indent = indent + 2;
             let fields: Vec<String> = object
                 .properties()
@@ -167,7 +258,7 @@ fn readable(ty: Type, stack: &mut Vec<Type>, indent: usize) -> String {
                     )
                 })
                 .collect();
-            stack.pop();
+            stack.stack.pop();
             let one_line = format!("{{ {} }}", fields.join(", "));
             if indent + one_line.len() <= MAX_LINE && !one_line.contains('\n') {
                 return one_line;

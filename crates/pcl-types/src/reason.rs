@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::kinds::Type;
+use crate::print::NamedObjects;
 use crate::value::ConstValue;
 
 /// One step from a value to a part of it.
@@ -104,7 +105,9 @@ impl Reason {
 
     /// The message without the path.
     pub fn message(&self) -> String {
-        let r = |t: &Type| t.display_readable();
+        // Named (schema) objects print as their token: a message names the types, it does
+        // not list their contents.
+        let r = |t: &Type| t.display_readable_with(NamedObjects::Never);
         match &self.kind {
             ReasonKind::CannotAssign { dest, src } => {
                 format!("cannot assign value of type {} to type {}", r(src), r(dest))
@@ -202,8 +205,8 @@ impl fmt::Display for Reason {
     }
 }
 
-/// An object for a message: its readable form if short, else its property names, so that
-/// messages stay readable for big schema types.
+/// An object for a message: its readable form (named objects inside it by name) if short,
+/// else its name and property names, so that messages stay readable for big schema types.
 fn describe_object(object: Type) -> String {
     let readable = object.display_readable();
     if readable.len() <= 80 && !readable.contains('\n') {
@@ -219,5 +222,15 @@ fn describe_object(object: Type) -> String {
     } else {
         ""
     };
-    format!("an object with properties {}{more}", shown.join(", "))
+    let name = match object.kind() {
+        crate::TypeKind::Object(o) => crate::print::object_name(o),
+        _ => None,
+    };
+    match name {
+        Some(name) => format!(
+            "{name}, an object with properties {}{more}",
+            shown.join(", ")
+        ),
+        None => format!("an object with properties {}{more}", shown.join(", ")),
+    }
 }

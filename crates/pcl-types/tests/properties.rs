@@ -97,4 +97,20 @@ proptest! {
         prop_assert_eq!(Type::output(t).resolve_outputs(), t.resolve_outputs());
         prop_assert!(t.input_type().conversion_from(t).kind == ConversionKind::Safe);
     }
+
+    /// 3.5: `InputType(T)` accepts `T` and `output(T)` (unions included). `none` is the
+    /// exception: `InputType(none)` is `none`, as in the reference.
+    #[test]
+    fn input_type_accepts_the_type_and_its_output(t in ty()) {
+        let input = t.input_type();
+        if t.is_none() {
+            prop_assert_eq!(input, t);
+            return Ok(());
+        }
+        let from_value = input.conversion_from(t);
+        prop_assert_eq!(from_value.kind, ConversionKind::Safe, "{:?} <- {:?}: {:?}", input, t, from_value.reason.map(|r| r.to_string()));
+        let output = Type::output(t);
+        let from_output = input.conversion_from(output);
+        prop_assert_eq!(from_output.kind, ConversionKind::Safe, "{:?} <- {:?}: {:?}", input, output, from_output.reason.map(|r| r.to_string()));
+    }
 }

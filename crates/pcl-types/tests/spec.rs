@@ -4,7 +4,7 @@
 mod common;
 
 use expect_test::expect;
-use pcl_types::{unify_all, ConversionKind, Severity, Traverser, Type};
+use pcl_types::{unify_all, Annotation, ConversionKind, Severity, Traverser, Type};
 
 fn show(ty: Type) -> String {
     ty.display_readable()
@@ -125,6 +125,67 @@ fn nested_failures_name_the_property_and_element() {
     ));
 }
 
+/// A schema object with many properties, one of them another schema object.
+fn schema_object(token: &str, properties: usize, inner: Option<Type>) -> Type {
+    let t = Type::deferred_object(token, true, vec![Annotation::SchemaObject(token.into())]);
+    t.define_object(
+        (0..properties)
+            .map(|i| (format!("property{i}"), Type::string()))
+            .chain(inner.map(|inner| ("spec".to_string(), inner)))
+            .chain([("self".to_string(), Type::optional(t))]),
+    )
+    .expect("fresh deferred object");
+    t
+}
+
+#[test]
+fn reasons_name_schema_objects_instead_of_expanding_them() {
+    let spec = schema_object("kubernetes:apps/v1:DeploymentSpec", 40, None);
+    let deployment = schema_object("kubernetes:apps/v1:Deployment", 40, Some(spec));
+    let dest = deployment.input_type();
+    // The whole input type is big, and hover shows one level of it...
+    let hover = show(dest);
+    assert!(
+        hover.contains("property39: output(string) | string"),
+        "{hover}"
+    );
+    assert!(
+        hover.contains(
+            "spec: kubernetes:apps/v1:DeploymentSpec | output(kubernetes:apps/v1:DeploymentSpec)"
+        ),
+        "{hover}"
+    );
+    // ...but a reason names the types.
+    expect!["None: cannot assign value of type string to type kubernetes:apps/v1:Deployment | output(kubernetes:apps/v1:Deployment)"]
+        .assert_eq(&conv(dest, Type::string()));
+    let src = Type::object(
+        (0..40)
+            .map(|i| (format!("property{i}"), Type::string()))
+            .chain([(
+                "spec".to_string(),
+                Type::object([("property1", Type::string())]),
+            )]),
+    );
+    expect![
+        "None: at .spec: missing required property 'property0' of type output(string) | string"
+    ]
+    .assert_eq(&conv(dest, src));
+    let src = Type::object(
+        (0..40)
+            .map(|i| (format!("property{i}"), Type::string()))
+            .chain([("spec".to_string(), Type::int())]),
+    );
+    expect!["None: at .spec: cannot assign value of type int to type kubernetes:apps/v1:DeploymentSpec | output(kubernetes:apps/v1:DeploymentSpec)"]
+        .assert_eq(&conv(dest, src));
+    // Unknown properties: the object's name and (some of) its property names.
+    expect!["dynamic [Error: unknown property 'zzz' of kubernetes:apps/v1:Deployment, an object with properties property0, property1, property10, property11, property12, property13, property14, property15, property16, property17, ...]"]
+        .assert_eq(&trav(deployment, Traverser::attr("zzz")));
+    // The canonical form stays exact.
+    assert!(dest
+        .display_canonical()
+        .contains("property39 = union(output(string), string)"));
+}
+
 #[test]
 fn enum_literals_are_checked() {
     let e = common::kind_enum();
@@ -167,6 +228,28 @@ fn eventual_conversions() {
 }
 
 #[test]
+fn input_type_of_a_union_also_accepts_an_output_of_the_union() {
+    // 3.5: `InputType(T)` is `union(T', output(T'))` for unions too, so an optional output
+    // goes into an optional input.
+    let optional = Type::optional(Type::string());
+    expect!["output(string) | output(string?) | string?"].assert_eq(&show(optional.input_type()));
+    expect!["Safe"].assert_eq(&conv(optional.input_type(), Type::output(optional)));
+    expect!["Safe"].assert_eq(&conv(optional.input_type(), optional));
+    let asset_or_archive = Type::union([Type::archive(), Type::asset()]);
+    expect!["Archive | Asset | output(Archive) | output(Asset) | output(Archive | Asset)"]
+        .assert_eq(&show(asset_or_archive.input_type()));
+    expect!["Safe"].assert_eq(&conv(
+        asset_or_archive.input_type(),
+        Type::output(asset_or_archive),
+    ));
+    // The element of the output is resolved: no output inside an output.
+    let nested = Type::optional(Type::list(Type::int()));
+    expect!["list(int | output(int)) | output(list(int)) | output(list(int)?)?"]
+        .assert_eq(&show(nested.input_type()));
+    expect!["Safe"].assert_eq(&conv(nested.input_type(), Type::output(nested)));
+}
+
+#[test]
 fn recursive_types_terminate() {
     let node = common::node();
     let other = common::node();
@@ -197,7 +280,7 @@ fn recursive_types_terminate() {
     );
     expect![[r#"
         {
-          children: list(pkg:index:Node | output(pkg:index:Node)) | output(list(pkg:index:Node))?,
+          children: list(pkg:index:Node | output(pkg:index:Node)) | output(list(pkg:index:Node)) | output(list(pkg:index:Node)?)?,
           value: output(string) | string,
         } | output({ children: list(pkg:index:Node)?, value: string })"#]]
     .assert_eq(&show(input));
