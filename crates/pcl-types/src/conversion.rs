@@ -2,7 +2,10 @@
 //!
 //! Unlike the reference, there is no cache that outlives a query: each top-level call has
 //! its own memo keyed by `(dest, src)` (the mode is fixed per call), and results that
-//! relied on a cycle assumption are not memoized. So answers never depend on query order.
+//! relied on a cycle assumption are kept only provisionally: reused while the assumption
+//! stands (its pair is still being converted), memoized once that pair turns out Safe, and
+//! dropped if it does not. So answers never depend on query order, and densely recursive
+//! types do not make a query exponential.
 
 use rustc_hash::FxHashMap;
 
@@ -106,7 +109,14 @@ pub(crate) struct Ctx {
     mode: Mode,
     /// The `(dest, src)` pairs being converted, outermost first.
     stack: Vec<(Type, Type)>,
+    /// Per stack frame: whether some inner pair assumed it Safe.
+    assumed: Vec<bool>,
     memo: FxHashMap<(Type, Type), Conversion>,
+    /// Results that rely on the assumption that the frame at the given depth (the
+    /// shallowest they rely on) is Safe.
+    provisional: FxHashMap<(Type, Type), (usize, Conversion)>,
+    /// The keys of `provisional` by depth (may hold stale keys; the map is the truth).
+    provisional_by_depth: Vec<Vec<(Type, Type)>>,
     /// The shallowest stack frame whose pair was assumed Safe while computing the current
     /// frame; results that depend on an enclosing frame's assumption are not memoized.
     lowest_assumption: usize,
@@ -121,7 +131,10 @@ impl Ctx {
         Ctx {
             mode,
             stack: Vec::new(),
+            assumed: Vec::new(),
             memo: FxHashMap::default(),
+            provisional: FxHashMap::default(),
+            provisional_by_depth: Vec::new(),
             lowest_assumption: usize::MAX,
             unify_stack: Vec::new(),
             unify_memo: FxHashMap::default(),
@@ -136,22 +149,67 @@ impl Ctx {
         if let Some(known) = self.memo.get(&(dest, src)) {
             return known.clone();
         }
+        if let Some((depth, known)) = self.provisional.get(&(dest, src)) {
+            // Valid while the frame it relies on is on the stack, which it is (entries are
+            // settled when their frame ends); the caller now relies on that frame too.
+            self.lowest_assumption = self.lowest_assumption.min(*depth);
+            return known.clone();
+        }
         if let Some(depth) = self.stack.iter().position(|pair| *pair == (dest, src)) {
             // A recursive type met itself: assume Safe (coinduction).
             self.lowest_assumption = self.lowest_assumption.min(depth);
+            self.assumed[depth] = true;
             return Conversion::safe();
         }
         let depth = self.stack.len();
         self.stack.push((dest, src));
+        self.assumed.push(false);
         let outer_assumption = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
         let result = self.convert_uncached(dest, src);
         self.stack.pop();
+        let was_assumed = self.assumed.pop().unwrap_or(false);
         let inner_assumption = self.lowest_assumption;
+        if was_assumed && result.kind != ConversionKind::Safe {
+            // The assumption that this pair is Safe was wrong: drop everything that may
+            // rely on it (conservatively, every provisional result).
+            self.provisional.clear();
+            self.provisional_by_depth.clear();
+        }
+        let dependents = self
+            .provisional_by_depth
+            .get_mut(depth)
+            .map(std::mem::take)
+            .unwrap_or_default();
         if inner_assumption >= depth {
             // Only assumptions about this very frame (now discharged), or none at all.
             self.memo.insert((dest, src), result.clone());
+            for key in dependents {
+                if let Some((d, known)) = self.provisional.remove(&key) {
+                    if d == depth {
+                        self.memo.insert(key, known);
+                    } else {
+                        self.provisional.insert(key, (d, known));
+                    }
+                }
+            }
             self.lowest_assumption = outer_assumption;
         } else {
+            // Relies on an enclosing frame: provisional, and so is what relied on this one.
+            if self.provisional_by_depth.len() <= inner_assumption {
+                self.provisional_by_depth
+                    .resize_with(inner_assumption + 1, Vec::new);
+            }
+            for key in dependents {
+                if let Some(entry) = self.provisional.get_mut(&key) {
+                    if entry.0 == depth {
+                        entry.0 = inner_assumption;
+                        self.provisional_by_depth[inner_assumption].push(key);
+                    }
+                }
+            }
+            self.provisional
+                .insert((dest, src), (inner_assumption, result.clone()));
+            self.provisional_by_depth[inner_assumption].push((dest, src));
             self.lowest_assumption = outer_assumption.min(inner_assumption);
         }
         result
