@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::render::{read_source, render_diagnostic, Severity};
+use crate::render::{read_source, Renderer, Severity};
 
 #[derive(Args)]
 pub struct ParseArgs {
@@ -25,15 +25,19 @@ enum TreeFormat {
 }
 
 pub fn run(args: ParseArgs) -> ExitCode {
+    // Output errors (a closed pipe: `pcl parse --tree f | head`) are ignored, never a panic: the
+    // exit status still reports the syntax check.
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
     let mut had_syntax_error = false;
     let mut had_io_error = false;
     for path in &args.files {
         let source = match read_source(path) {
             Ok(source) => source,
             Err(message) => {
-                eprintln!("error: {message}");
+                let _ = writeln!(err, "error: {message}");
                 had_io_error = true;
                 continue;
             }
@@ -63,20 +67,10 @@ pub fn run(args: ParseArgs) -> ExitCode {
             );
         }
         had_syntax_error |= !errors.is_empty();
-        let stderr = std::io::stderr();
-        let mut err = stderr.lock();
+        let path = path.display().to_string();
+        let mut renderer = Renderer::new(&path, &source.text);
         for (range, message) in errors {
-            let _ = write!(
-                err,
-                "{}",
-                render_diagnostic(
-                    &path.display().to_string(),
-                    &source.text,
-                    range,
-                    Severity::Error,
-                    message
-                )
-            );
+            let _ = err.write_all(renderer.render(range, Severity::Error, message).as_bytes());
         }
     }
     if had_io_error {

@@ -45,60 +45,105 @@ pub enum Severity {
     Error,
 }
 
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_col(text: &str, offset: TextSize) -> (usize, usize) {
-    let offset = usize::from(offset).min(text.len());
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let col = before[line_start..].chars().count() + 1;
-    (line, col)
+/// Renders the diagnostics of one file. Diagnostics come sorted by position, so line and column
+/// are found by walking forward from the previous one, and only a window of the source line is
+/// looked at: rendering stays linear even for thousands of errors on one very long line.
+pub struct Renderer<'a> {
+    path: &'a str,
+    text: &'a str,
+    cursor: Cursor,
 }
 
-pub fn render_diagnostic(
-    path: &str,
-    text: &str,
-    range: TextRange,
-    severity: Severity,
-    message: &str,
-) -> String {
-    let severity = match severity {
-        Severity::Error => "error",
-    };
-    let (line, col) = line_col(text, range.start());
-    let mut out = format!("{path}:{line}:{col}: {severity}: {message}\n");
-    let start = usize::from(range.start()).min(text.len());
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    let line_text = text[line_start..line_end].trim_end_matches('\r');
-    // Very long lines (minified or generated files) are cut around the error.
-    const MAX_SHOWN: usize = 160;
-    let (shown, shown_start) = if line_text.len() > MAX_SHOWN {
-        let from = floor_char_boundary(
-            line_text,
-            (start - line_start).saturating_sub(MAX_SHOWN / 2),
+/// A located position: byte offset, 1-based line and column (in characters), line start.
+#[derive(Clone, Copy)]
+struct Cursor {
+    offset: usize,
+    line: usize,
+    col: usize,
+    line_start: usize,
+}
+
+const START: Cursor = Cursor {
+    offset: 0,
+    line: 1,
+    col: 1,
+    line_start: 0,
+};
+
+/// How much of a long source line is shown around the error.
+const MAX_SHOWN: usize = 160;
+
+impl<'a> Renderer<'a> {
+    pub fn new(path: &'a str, text: &'a str) -> Renderer<'a> {
+        Renderer {
+            path,
+            text,
+            cursor: START,
+        }
+    }
+
+    fn locate(&mut self, offset: usize) -> Cursor {
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let mut cursor = if offset < self.cursor.offset {
+            START
+        } else {
+            self.cursor
+        };
+        for (i, c) in self.text[cursor.offset..offset].char_indices() {
+            if c == '\n' {
+                cursor.line += 1;
+                cursor.col = 1;
+                cursor.line_start = cursor.offset + i + 1;
+            } else {
+                cursor.col += 1;
+            }
+        }
+        cursor.offset = offset;
+        self.cursor = cursor;
+        cursor
+    }
+
+    pub fn render(&mut self, range: TextRange, severity: Severity, message: &str) -> String {
+        let text = self.text;
+        let severity = match severity {
+            Severity::Error => "error",
+        };
+        let at = self.locate(usize::from(range.start()));
+        let start = at.offset;
+        let mut out = format!(
+            "{}:{}:{}: {severity}: {message}\n",
+            self.path, at.line, at.col
         );
-        let to = floor_char_boundary(line_text, (from + MAX_SHOWN).min(line_text.len()));
-        (&line_text[from..to], line_start + from)
-    } else {
-        (line_text, line_start)
-    };
-    let gutter = line.to_string();
-    let pad = " ".repeat(gutter.len());
-    let _ = writeln!(out, "{pad} |");
-    let _ = writeln!(out, "{gutter} | {}", shown.replace('\t', " "));
-    let caret_col = text[shown_start..start.max(shown_start)].chars().count();
-    let end = usize::from(range.end())
-        .min(shown_start + shown.len())
-        .max(start);
-    let width = text[start..end].chars().count().max(1);
-    let _ = writeln!(
-        out,
-        "{pad} | {}{}",
-        " ".repeat(caret_col),
-        "^".repeat(width)
-    );
-    out
+        let from =
+            floor_char_boundary(text, start.saturating_sub(MAX_SHOWN / 2).max(at.line_start));
+        let window_end = floor_char_boundary(text, (from + MAX_SHOWN).min(text.len()).max(start));
+        let to = text[start..window_end]
+            .find('\n')
+            .map_or(window_end, |i| start + i);
+        let shown = &text[from..to];
+        let gutter = at.line.to_string();
+        let pad = " ".repeat(gutter.len());
+        let _ = writeln!(out, "{pad} |");
+        let _ = writeln!(
+            out,
+            "{gutter} | {}",
+            shown.trim_end_matches('\r').replace('\t', " ")
+        );
+        let caret_col = text[from..start].chars().count();
+        let end = floor_char_boundary(text, usize::from(range.end()).clamp(start, to));
+        let width = text[start..end]
+            .trim_end_matches('\r')
+            .chars()
+            .count()
+            .max(1);
+        let _ = writeln!(
+            out,
+            "{pad} | {}{}",
+            " ".repeat(caret_col),
+            "^".repeat(width)
+        );
+        out
+    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {

@@ -14,18 +14,30 @@ pub(crate) use expressions::expr;
 
 pub(crate) fn source_file(p: &mut Parser<'_>) {
     let m = p.start();
-    body(p, false);
+    body(p, false, None);
     m.complete(p, SOURCE_FILE);
 }
 
 /// A sequence of attributes and blocks, ending at EOF or (inside a block) at `}`.
-fn body(p: &mut Parser<'_>, in_block: bool) {
+///
+/// `unclosed_indent` is set for the body of a block whose `{` no `}` closes: that body ends before
+/// the first item indented no deeper than the block's own line, so a forgotten `}` does not pull
+/// the rest of the file into the block.
+fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
     let m = p.start();
     loop {
         match p.current() {
             EOF => break,
             R_BRACE if in_block => break,
             NEWLINE => p.bump(NEWLINE),
+            IDENT
+                if unclosed_indent.is_some_and(|limit| {
+                    p.current_line_indent()
+                        .is_some_and(|indent| indent <= limit)
+                }) =>
+            {
+                break
+            }
             IDENT => item(p, in_block),
             R_BRACE => {
                 let e = p.start();
@@ -137,10 +149,14 @@ fn block_body(p: &mut Parser<'_>) {
     }
     p.depth += 1;
     let (open_start, open_end) = p.current_range();
+    let unmatched = p.at_unmatched_brace();
     p.bump(L_BRACE);
     match p.current() {
         NEWLINE | EOF | R_BRACE => {
-            body(p, true);
+            // Computed only here: a multi-line body's `{` ends its line, so this scans each line
+            // at most once.
+            let unclosed_indent = unmatched.then(|| p.line_indent(open_start));
+            body(p, true, unclosed_indent);
             if !p.eat(R_BRACE) {
                 p.error_at(
                     open_start,
@@ -207,6 +223,10 @@ fn skip_to_closing_brace(p: &mut Parser<'_>) {
 /// already had an error, what follows on its line is its debris: skipped without a second message
 /// (hclsyntax's "recovery" flag does the same).
 fn end_of_item(p: &mut Parser<'_>, in_block: bool, what: &str, errors_before: usize) {
+    // An unclosed block that ended before an outdented item already consumed its line break.
+    if p.at(IDENT) && p.current_line_indent().is_some() {
+        return;
+    }
     if p.error_count() > errors_before && !matches!(p.current(), NEWLINE | EOF) {
         if !(in_block && p.at(R_BRACE)) {
             recover_body_item(p, in_block);

@@ -443,9 +443,11 @@ impl<'a> Lexer<'a> {
         let [.., Mode::Quoted, Mode::Sequence { depth: 0 }] = self.modes.as_slice() else {
             return false;
         };
+        // Stop at the first quote or line end, so that a line of many quotes stays linear.
         let after = &rest[1..];
-        let line = &after[..after.find(['\n', '\r']).unwrap_or(after.len())];
-        !line.contains('"')
+        !after
+            .find(['"', '\n', '\r'])
+            .is_some_and(|i| after.as_bytes()[i] == b'"')
     }
 
     fn invalid_char(&mut self) {
@@ -662,14 +664,21 @@ fn heredoc_intro(s: &str) -> Option<(usize, usize, usize)> {
 }
 
 /// Length of a string written with foreign quotes (`'x'`, `` `x` ``, curly quotes): up to the
-/// closing quote on the same line, or just the opening quote when there is none.
+/// closing quote on the same line, or just the opening quote when there is none. The scan stops at
+/// the line end or another opening quote, and looks at most a few KiB ahead, so a line of unpaired
+/// quotes stays linear.
 fn foreign_string_len(s: &str, open: char, close: char) -> usize {
+    const WINDOW: usize = 4096;
     let after = &s[open.len_utf8()..];
-    let line = &after[..after.find(['\n', '\r']).unwrap_or(after.len())];
-    match line.find(close) {
-        Some(i) => open.len_utf8() + i + close.len_utf8(),
-        None => open.len_utf8(),
+    for (i, c) in after.char_indices() {
+        if c == close {
+            return open.len_utf8() + i + close.len_utf8();
+        }
+        if c == open || c == '\n' || c == '\r' || i > WINDOW {
+            break;
+        }
     }
+    open.len_utf8()
 }
 
 fn unsupported_operator(op: char) -> String {

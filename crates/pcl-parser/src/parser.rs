@@ -19,14 +19,17 @@ pub(crate) struct Parser<'a> {
     /// Stack of "are newlines significant here?" (hclsyntax's peeker stack).
     newline_modes: Vec<bool>,
     pub(crate) depth: u32,
+    /// Positions (in `tokens`) of `{` tokens that no `}` closes, in order. Usually empty.
+    unmatched_braces: Vec<u32>,
 }
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(lexed: &'a Lexed<'a>) -> Parser<'a> {
-        let tokens = (0..lexed.len())
+        let tokens: Vec<u32> = (0..lexed.len())
             .filter(|&i| !lexed.kind(i).is_trivia())
             .map(|i| i as u32)
             .collect();
+        let unmatched_braces = unmatched_braces(lexed, &tokens);
         Parser {
             lexed,
             tokens,
@@ -35,6 +38,7 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             newline_modes: vec![true],
             depth: 0,
+            unmatched_braces,
         }
     }
 
@@ -154,6 +158,41 @@ impl<'a> Parser<'a> {
             0
         } else {
             self.range_at(self.pos - 1).1
+        }
+    }
+
+    /// Whether the current token is a `{` that no `}` in the file closes.
+    pub(crate) fn at_unmatched_brace(&self) -> bool {
+        let pos = self.nth_pos(0) as u32;
+        self.raw_kind(pos as usize) == L_BRACE && self.unmatched_braces.binary_search(&pos).is_ok()
+    }
+
+    /// The indentation (in bytes of spaces and tabs) of the line holding `offset`.
+    pub(crate) fn line_indent(&self, offset: u32) -> u32 {
+        let src = self.lexed.source();
+        let line_start = src[..offset as usize].rfind('\n').map_or(0, |i| i + 1);
+        let indent = src[line_start..]
+            .bytes()
+            .take_while(|&b| b == b' ' || b == b'\t')
+            .count();
+        indent as u32
+    }
+
+    /// The indentation of the current token's line, if the token is the first on its line.
+    /// Looks only at the preceding raw tokens, so it costs O(1).
+    pub(crate) fn current_line_indent(&self) -> Option<u32> {
+        let Some(&raw) = self.tokens.get(self.nth_pos(0)) else {
+            return None;
+        };
+        let raw = raw as usize;
+        match raw.checked_sub(1).map(|i| self.lexed.kind(i)) {
+            None | Some(NEWLINE) => Some(0),
+            Some(WHITESPACE) => {
+                let before_ws = raw.checked_sub(2).map(|i| self.lexed.kind(i));
+                matches!(before_ws, None | Some(NEWLINE))
+                    .then(|| self.lexed.text(raw - 1).len() as u32)
+            }
+            _ => None,
         }
     }
 
@@ -302,4 +341,20 @@ impl CompletedMarker {
         }
         Marker::new(new_pos)
     }
+}
+
+/// `{` tokens (as positions in `tokens`) left open at the end of the file. Template sequences are
+/// balanced by the lexer, so counting `{` and `}` alone is enough.
+fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> Vec<u32> {
+    let mut open = Vec::new();
+    for (pos, &i) in tokens.iter().enumerate() {
+        match lexed.kind(i as usize) {
+            L_BRACE => open.push(pos as u32),
+            R_BRACE => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open
 }

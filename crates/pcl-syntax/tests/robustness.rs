@@ -140,3 +140,38 @@ resource "r" "pkg:index:Res" {
         check_lossless(&text[end..]);
     }
 }
+
+#[test]
+fn long_lines_of_repeated_constructs_stay_linear() {
+    // Each of these once made some lexer or parser look-around rescan the rest of the line.
+    for unit in [
+        "\"${", "\u{201c}", "'", "block {}", "a {", "<<a", "}", "${", "x.",
+    ] {
+        let unit = unit.to_string();
+        on_small_stack(move || {
+            let text = format!("a = {}\n", unit.repeat(100_000));
+            check_lossless(&text);
+        });
+    }
+}
+
+#[test]
+fn long_operator_and_traversal_chains_keep_the_tree_shallow() {
+    // Each link wraps the tree so far; a 100,000-link chain would make a tree too deep to drop
+    // (rowan drops recursively). Links count against the nesting budget instead.
+    for unit in [" + 1", ".x", "[0]", " || true"] {
+        let unit = unit.to_string();
+        on_small_stack(move || {
+            let text = format!("a = x{}\nb = 2\n", unit.repeat(100_000));
+            let parse = check_lossless(&text);
+            assert_error_contains(&parse, "Nesting too deep");
+            let body = parse.tree().body().expect("body");
+            assert!(body
+                .attributes()
+                .any(|a| a.name().is_some_and(|n| n.text() == "b")));
+        });
+    }
+    // Long but reasonable chains are fine.
+    let text = format!("a = x{}\n", " + 1".repeat(200));
+    assert!(!check_lossless(&text).has_errors());
+}

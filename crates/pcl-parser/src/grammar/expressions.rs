@@ -48,8 +48,12 @@ fn binary_precedence(kind: SyntaxKind) -> Option<u8> {
 
 fn binary(p: &mut Parser<'_>, min_precedence: u8) -> Option<CompletedMarker> {
     let mut lhs = unary(p)?;
+    let depth_before = p.depth;
     while let Some(precedence) = binary_precedence(p.current()) {
         if precedence < min_precedence {
+            break;
+        }
+        if !enter_chain_link(p) {
             break;
         }
         let m = lhs.precede(p);
@@ -59,7 +63,21 @@ fn binary(p: &mut Parser<'_>, min_precedence: u8) -> Option<CompletedMarker> {
         }
         lhs = m.complete(p, BINARY_EXPR);
     }
+    p.depth = depth_before;
     Some(lhs)
+}
+
+/// Each link of an operator or traversal chain wraps the tree built so far one level deeper, so
+/// links count against the nesting budget too: a 100,000-link chain must not make a tree whose
+/// drop (recursive in rowan) overflows the stack. Past the budget, the rest of the expression is
+/// consumed flat with one error.
+fn enter_chain_link(p: &mut Parser<'_>) -> bool {
+    if p.depth >= MAX_DEPTH {
+        too_deep(p);
+        return false;
+    }
+    p.depth += 1;
+    true
 }
 
 /// `-x` and `!x`: the operand is a term with its traversals, so `-a.b` is `-(a.b)`.
@@ -84,7 +102,11 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     // Which splat, if any, the following traversal steps belong to (for nested-splat errors).
     let mut in_attr_splat = false;
     let mut in_full_splat = false;
+    let depth_before = p.depth;
     loop {
+        if matches!(p.current(), DOT | L_BRACK) && !enter_chain_link(p) {
+            break;
+        }
         match p.current() {
             DOT => {
                 let m = lhs.precede(p);
@@ -155,6 +177,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
             _ => break,
         }
     }
+    p.depth = depth_before;
     Some(lhs)
 }
 
@@ -518,7 +541,8 @@ pub(crate) fn recover_in_list(p: &mut Parser<'_>, closer: SyntaxKind, newlines_e
 /// brackets) up to the closer of the enclosing construct, so the tree stays shallow.
 pub(crate) fn too_deep(p: &mut Parser<'_>) {
     p.error(format!(
-        "Nesting too deep: expressions, templates and blocks may nest at most {MAX_DEPTH} levels"
+        "Nesting too deep: expressions, templates and blocks may nest at most {MAX_DEPTH} levels \
+         (chained operators and traversals count as levels)"
     ));
     let m = p.start();
     let mut depth = 0u32;
