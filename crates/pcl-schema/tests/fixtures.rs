@@ -199,16 +199,8 @@ fn resource_types_as_a_program_sees_them() {
           extra: dynamic | output(dynamic)?,
           label: output(string) | string?,
           name: output(string) | string,
-          parts: list({
-            name: output(string) | string,
-            sub: widgets:index/part:Part | output({ name: string, sub: widgets:index/part:Part?, weight: number? })?,
-            weight: number?,
-          } | output({ name: string, sub: widgets:index/part:Part?, weight: number? })) | output(list({ name: string, sub: widgets:index/part:Part?, weight: number? }))?,
-          shape: { kind: "circle", radius: number | output(number) } | {
-            gizmo: { stiffness: number | output(number)? } | output({ stiffness: number? })?,
-            kind: "square",
-            side: number | output(number),
-          } | output({ kind: "circle", radius: number }) | output({ gizmo: { stiffness: number? }?, kind: "square", side: number }) | output({ kind: "circle", radius: number } | { gizmo: { stiffness: number? }?, kind: "square", side: number })?,
+          parts: list(widgets::Part | output(widgets::Part)) | output(list(widgets::Part))?,
+          shape: widgets:shapes:Circle | widgets:shapes:Square | output(widgets:shapes:Circle) | output(widgets:shapes:Square) | output(widgets:shapes:Circle | widgets:shapes:Square)?,
           size: enum(1 | 2)?,
           tags: map(output(string) | string) | output(map(string))?,
         }"#]]
@@ -218,16 +210,9 @@ fn resource_types_as_a_program_sees_them() {
           color: output(enum("red" | "blue" | "green")?),
           id: output(string),
           name: output(string),
-          owner: output({
-            color: enum("red" | "blue" | "green")?,
-            name: string,
-            owner: widgets:index/gadget:Gadget?,
-            secretKey: string,
-            tree: { children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }?,
-            version: "v1",
-          }?),
+          owner: output(widgets::Gadget?),
           secretKey: output(string),
-          tree: output({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }?),
+          tree: output(widgets::Tree?),
           urn: output(string),
           version: output("v1"),
         }"#]].assert_eq(&output.display_readable());
@@ -352,12 +337,8 @@ fn recursive_types_terminate() {
     expect![[r#"
         object({children = union(list(...), none), forest = union(none, object({trees = union(list(...), none)}))})
         {
-          children: list(widgets:index/tree:Tree | output({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? })) | output(list({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }))?,
-          forest: {
-            trees: list(widgets:index/tree:Tree | output({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? })) | output(list({ children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }))?,
-          } | output({
-            trees: list({ children: list(widgets:index/tree:Tree)?, forest: widgets:index/forest:Forest? })?,
-          })?,
+          children: list(widgets::Tree | output(widgets::Tree)) | output(list(widgets::Tree))?,
+          forest: widgets::Forest | output(widgets::Forest)?,
         }"#]].assert_eq(&format!(
         "{}\n{}",
         plain.display_canonical(),
@@ -422,14 +403,8 @@ fn functions_and_methods() {
           color: enum("red" | "blue" | "green") | output(enum("red" | "blue" | "green"))?,
           name: output(string) | string,
         }
-        lookup promise: promise({
-          id: string,
-          tree: { children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }?,
-        })
-        lookup output: output({
-          id: string,
-          tree: { children: list(widgets:index/tree:Tree)?, forest: { trees: list(widgets:index/tree:Tree)? }? }?,
-        })
+        lookup promise: promise({ id: string, tree: widgets::Tree? })
+        lookup output: output({ id: string, tree: widgets::Tree? })
         add positional: ["a: int", "b: int?"] -> int
         ping: args {}? has_inputs false result {} has_result false
         spin: { speed: number? } -> output({ rpm: int })
