@@ -18,7 +18,12 @@ pub(crate) fn build_tree(
 ) -> GreenNode {
     let mut sink = Sink {
         lexed,
-        builder: Builder::default(),
+        builder: Builder {
+            children: Vec::with_capacity(64),
+            parents: Vec::with_capacity(32),
+            // Distinct short tokens are a fraction of all tokens; sizing up front avoids rehashing.
+            tokens: FxHashMap::with_capacity_and_hasher(lexed.len() / 4, Default::default()),
+        },
         next: 0,
         offset: 0,
         frames: Vec::new(),
@@ -37,7 +42,6 @@ pub(crate) fn build_tree(
 /// A green-tree builder for one parse. Unlike rowan's `GreenNodeBuilder` it does not hash every
 /// token and small node into a cache: only short tokens (punctuation, whitespace, keywords, most
 /// names) are shared, which saves most of the allocations at a fraction of the hashing.
-#[derive(Default)]
 struct Builder<'t> {
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
     /// Open nodes: kind and the index of their first child in `children`.
