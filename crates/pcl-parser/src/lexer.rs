@@ -494,13 +494,7 @@ impl<'a> Lexer<'a> {
             _ => {}
         }
         if let Some(len) = sequence_start(rest) {
-            let kind = if bytes[0] == b'$' {
-                TEMPLATE_INTERP
-            } else {
-                TEMPLATE_CONTROL
-            };
-            self.modes.push(Mode::Sequence { depth: 0 });
-            return self.push(kind, len);
+            return self.open_sequence(rest, len);
         }
         let mut i = 0;
         while i < bytes.len() {
@@ -513,15 +507,10 @@ impl<'a> Lexer<'a> {
                         _ => i += 1,
                     }
                 }
-                b'$' | b'%' => {
-                    if escaped_sequence(&rest[i..]) {
-                        i += 3;
-                    } else if sequence_start(&rest[i..]).is_some() {
-                        break;
-                    } else {
-                        i += 1;
-                    }
-                }
+                b'$' | b'%' => match sigil_len(&rest[i..]) {
+                    Some(len) => i += len,
+                    None => break,
+                },
                 _ => i += 1,
             }
         }
@@ -541,14 +530,8 @@ impl<'a> Lexer<'a> {
             }
         }
         if let Some(len) = sequence_start(rest) {
-            let kind = if rest.as_bytes()[0] == b'$' {
-                TEMPLATE_INTERP
-            } else {
-                TEMPLATE_CONTROL
-            };
             self.set_heredoc_line_start(false);
-            self.modes.push(Mode::Sequence { depth: 0 });
-            return self.push(kind, len);
+            return self.open_sequence(rest, len);
         }
         // One literal per line (up to and including its newline), or up to a template sequence.
         let bytes = rest.as_bytes();
@@ -561,20 +544,26 @@ impl<'a> Lexer<'a> {
                     ends_line = true;
                     break;
                 }
-                b'$' | b'%' => {
-                    if escaped_sequence(&rest[i..]) {
-                        i += 3;
-                    } else if sequence_start(&rest[i..]).is_some() {
-                        break;
-                    } else {
-                        i += 1;
-                    }
-                }
+                b'$' | b'%' => match sigil_len(&rest[i..]) {
+                    Some(len) => i += len,
+                    None => break,
+                },
                 _ => i += 1,
             }
         }
         self.set_heredoc_line_start(ends_line);
         self.push(TEMPLATE_LITERAL, i);
+    }
+
+    /// `${` or `%{` (with its optional `~`) in a template: back to expression tokens until `}`.
+    fn open_sequence(&mut self, rest: &str, len: usize) {
+        let kind = if rest.starts_with('$') {
+            TEMPLATE_INTERP
+        } else {
+            TEMPLATE_CONTROL
+        };
+        self.modes.push(Mode::Sequence { depth: 0 });
+        self.push(kind, len);
     }
 
     fn set_heredoc_line_start(&mut self, value: bool) {
@@ -637,6 +626,18 @@ fn sequence_start(s: &str) -> Option<usize> {
         Some(if b.get(2) == Some(&b'~') { 3 } else { 2 })
     } else {
         None
+    }
+}
+
+/// How much literal text a `$` or `%` in a template takes: 3 for the escapes `$${` and `%%{`, 1
+/// for a lone sigil, `None` where it opens a sequence (the literal ends before it).
+fn sigil_len(s: &str) -> Option<usize> {
+    if escaped_sequence(s) {
+        Some(3)
+    } else if sequence_start(s).is_some() {
+        None
+    } else {
+        Some(1)
     }
 }
 

@@ -215,7 +215,8 @@ fn resource_types_as_a_program_sees_them() {
           tree: output(widgets::Tree?),
           urn: output(string),
           version: output("v1"),
-        }"#]].assert_eq(&output.display_readable());
+        }"#]]
+    .assert_eq(&output.display_readable());
 }
 
 #[test]
@@ -408,7 +409,8 @@ fn functions_and_methods() {
         add positional: ["a: int", "b: int?"] -> int
         ping: args {}? has_inputs false result {} has_result false
         spin: { speed: number? } -> output({ rpm: int })
-        resource type "widgets::Gadget" has no method "spun" (methods: spin)"#]].assert_eq(&text.join("\n"));
+        resource type "widgets::Gadget" has no method "spun" (methods: spin)"#]]
+    .assert_eq(&text.join("\n"));
 }
 
 #[test]

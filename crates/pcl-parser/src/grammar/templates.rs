@@ -216,7 +216,7 @@ fn template_if(p: &mut Parser<'_>) {
         Some("endif") => {
             directive(p, ENDIF_KW);
         }
-        Some("endfor") | Some("else") | None | Some(_) => {
+        _ => {
             p.error_at(
                 start,
                 end,
