@@ -175,3 +175,64 @@ fn long_operator_and_traversal_chains_keep_the_tree_shallow() {
     let text = format!("a = x{}\n", " + 1".repeat(200));
     assert!(!check_lossless(&text).has_errors());
 }
+
+#[test]
+fn mutated_test_cases_are_lossless_and_never_panic() {
+    // Deterministic mutation fuzzing over the repository's own parser cases: insert, delete or
+    // replace characters, favouring the ones that change HCL structure.
+    const ALPHABET: &[&str] = &[
+        "{", "}", "[", "]", "(", ")", "\"", "${", "%{", "~}", "<<EOT\n", "EOT\n", "\n", "=", ",",
+        ".", "*", "#", "/*", "*/", "\\", "'", "for ", " in ", ":", "=>", "...", "?", "x", "1",
+        "\u{e9}", "\r", "\t", "\u{feff}",
+    ];
+    // CI runs 40 mutations per case; set PCL_FUZZ_ITERS for a longer run by hand.
+    let iterations: usize = std::env::var("PCL_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(40);
+    let dir = pcl_test_support::workspace_root().join("test_data/parser");
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    for sub in ["ok", "err"] {
+        let mut files: Vec<_> = std::fs::read_dir(dir.join(sub))
+            .expect("test_data/parser")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pp"))
+            .collect();
+        files.sort();
+        for path in files {
+            let original = std::fs::read_to_string(&path).expect("UTF-8 case");
+            for _ in 0..iterations {
+                let mut text = original.clone();
+                for _ in 0..1 + next(4) {
+                    let mut at = if text.is_empty() {
+                        0
+                    } else {
+                        next(text.len() + 1)
+                    };
+                    while !text.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    match next(3) {
+                        0 => text.insert_str(at, ALPHABET[next(ALPHABET.len())]),
+                        1 if at < text.len() => {
+                            text.remove(at);
+                        }
+                        _ => {
+                            if at < text.len() {
+                                text.remove(at);
+                            }
+                            text.insert_str(at, ALPHABET[next(ALPHABET.len())]);
+                        }
+                    }
+                }
+                check_lossless(&text);
+            }
+        }
+    }
+}
