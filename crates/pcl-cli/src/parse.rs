@@ -13,7 +13,7 @@ pub struct ParseArgs {
     /// Print each file's syntax tree: `text` (the snapshot form) or `json` (for other tools).
     #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "text")]
     tree: Option<TreeFormat>,
-    /// Files to parse.
+    /// Files to parse; a directory means every `.pp` file below it (a program and its components).
     #[arg(required = true)]
     files: Vec<PathBuf>,
 }
@@ -33,7 +33,18 @@ pub fn run(args: ParseArgs) -> ExitCode {
     let mut err = stderr.lock();
     let mut had_syntax_error = false;
     let mut had_io_error = false;
+    let mut files = Vec::new();
     for path in &args.files {
+        if path.is_dir() {
+            if let Err(message) = collect_pp_files(path, &mut files) {
+                let _ = writeln!(err, "error: {message}");
+                had_io_error = true;
+            }
+        } else {
+            files.push(path.clone());
+        }
+    }
+    for path in &files {
         let source = match read_source(path) {
             Ok(source) => source,
             Err(message) => {
@@ -80,4 +91,20 @@ pub fn run(args: ParseArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Every `.pp` file below `dir`, in a stable (sorted) order.
+fn collect_pp_files(dir: &std::path::Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
+        .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect_pp_files(&path, files)?;
+        } else if path.extension().is_some_and(|e| e == "pp") {
+            files.push(path);
+        }
+    }
+    Ok(())
 }

@@ -167,3 +167,21 @@ fn json_tree_leaves_are_the_file() {
     assert_eq!(tree["kind"], "SOURCE_FILE");
     assert!(nodes > 50);
 }
+
+#[test]
+fn a_directory_means_every_pp_file_below_it() {
+    let dir = temp_dir("directory");
+    std::fs::create_dir_all(dir.join("program/component")).unwrap();
+    std::fs::write(dir.join("program/main.pp"), "a = 1\n").unwrap();
+    std::fs::write(dir.join("program/notes.txt"), "not PCL {\n").unwrap();
+    std::fs::write(dir.join("program/component/main.pp"), "b = (\n").unwrap();
+    let (status, _, err) = pcl_parse(&dir, &["program"]);
+    assert_eq!(status, 1, "{err}");
+    assert!(
+        err.starts_with("program/component/main.pp:1:5: error: Unbalanced parentheses"),
+        "{err}"
+    );
+    assert_eq!(err.matches(": error:").count(), 1, "{err}");
+    let (status, _, err) = pcl_parse(&dir, &["missing-dir/"]);
+    assert_eq!(status, 2, "{err}");
+}
