@@ -246,20 +246,16 @@ impl<'a> Lexer<'a> {
 
     fn push_error(&mut self, len: usize, message: String) {
         let start = self.pos as u32;
-        // Runs of invalid bytes (binary garbage) become one token and one error.
-        if let (Some(ERROR_TOKEN), Some(last)) = (self.out.kinds.last(), self.out.errors.last_mut())
-        {
-            if last.end == start && last.message.starts_with("Invalid character `") {
-                if message.starts_with("Invalid character `") {
+        // Runs of invalid characters (binary garbage) become one token and one error.
+        let is_invalid_char = |m: &str| m.starts_with("Invalid character `");
+        if is_invalid_char(&message) && self.out.kinds.last() == Some(&ERROR_TOKEN) {
+            if let Some(last) = self.out.errors.last_mut() {
+                if last.end == start
+                    && (is_invalid_char(&last.message) || last.message == "Invalid characters")
+                {
                     self.pos += len;
                     last.end = self.pos as u32;
                     last.message = "Invalid characters".to_string();
-                    return;
-                }
-            } else if last.end == start && last.message == "Invalid characters" {
-                if message.starts_with("Invalid character `") {
-                    self.pos += len;
-                    last.end = self.pos as u32;
                     return;
                 }
             }
@@ -445,9 +441,9 @@ impl<'a> Lexer<'a> {
         };
         // Stop at the first quote or line end, so that a line of many quotes stays linear.
         let after = &rest[1..];
-        !after
+        after
             .find(['"', '\n', '\r'])
-            .is_some_and(|i| after.as_bytes()[i] == b'"')
+            .is_none_or(|i| after.as_bytes()[i] != b'"')
     }
 
     fn invalid_char(&mut self) {

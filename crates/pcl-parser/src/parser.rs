@@ -181,10 +181,7 @@ impl<'a> Parser<'a> {
     /// The indentation of the current token's line, if the token is the first on its line.
     /// Looks only at the preceding raw tokens, so it costs O(1).
     pub(crate) fn current_line_indent(&self) -> Option<u32> {
-        let Some(&raw) = self.tokens.get(self.nth_pos(0)) else {
-            return None;
-        };
-        let raw = raw as usize;
+        let raw = *self.tokens.get(self.nth_pos(0))? as usize;
         match raw.checked_sub(1).map(|i| self.lexed.kind(i)) {
             None | Some(NEWLINE) => Some(0),
             Some(WHITESPACE) => {
