@@ -84,3 +84,47 @@ fn hcl_corpus_agrees_with_hclsyntax() {
 fn hcl_tricky_agrees_with_hclsyntax() {
     run("corpus/hcl-tricky", "hcl-tricky/");
 }
+
+/// Every `.pp` file of Pulumi's own PCL test programs (the binder accepts them all) parses
+/// without a syntax error, losslessly.
+#[test]
+fn pulumi_programs_parse_cleanly() {
+    let Some(dir) = pcl_test_support::corpus("corpus/pulumi/programs") else {
+        return;
+    };
+    let mut stack = vec![dir];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).expect("program directory") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pp") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 80, "only {} programs found", files.len());
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = fs::read_to_string(path).expect("UTF-8 program");
+        let parse = pcl_syntax::parse(&text);
+        assert_eq!(parse.syntax().to_string(), text, "{}", path.display());
+        if let Some(error) = parse.errors().first() {
+            failures.push(format!(
+                "{}: {:?} {}",
+                path.display(),
+                error.range,
+                error.message
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}/{} programs parse cleanly; failures:\n{}",
+        files.len() - failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
