@@ -299,7 +299,15 @@ impl<'a> Lexer<'a> {
                 // An unterminated `/*` is not a comment (hclsyntax): it is `/` then `*`.
                 None => return self.push(SLASH, 1),
             },
-            T::Ident => return self.push(IDENT, ident_len(rest)),
+            T::Ident => {
+                // logos matched the ASCII part; only a non-ASCII letter can continue it.
+                let len = if rest.as_bytes().get(len).is_some_and(|b| !b.is_ascii()) {
+                    ident_len(rest)
+                } else {
+                    len
+                };
+                return self.push(IDENT, len);
+            }
             T::NonAscii => {
                 let c = rest.chars().next().unwrap_or('\u{fffd}');
                 if unicode_ident::is_xid_start(c) {
