@@ -272,11 +272,9 @@ fn recover_body_item(p: &mut Parser<'_>, in_block: bool) {
             }
             _ => {}
         }
-        // Inside brackets newlines are part of the skipped construct.
-        if p.current() != NEWLINE || depth > 0 {
-            p.bump_any();
-            skipped = true;
-        }
+        // Anything else, newlines inside brackets included, is part of the skipped item.
+        p.bump_any();
+        skipped = true;
     }
     if skipped {
         m.complete(p, ERROR);

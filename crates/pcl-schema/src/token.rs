@@ -106,38 +106,27 @@ impl ModuleFormat {
     /// the format does not match is kept as written instead of becoming the root module, so a
     /// wrong module (`aws:ec2:Bucket`) stays wrong rather than finding `aws::Bucket`.
     pub fn program_module_of<'t>(&self, token: &'t str) -> &'t str {
-        let parts: Vec<&str> = token.split(':').collect();
-        let [package, module, _] = parts.as_slice() else {
-            return "";
-        };
-        if *package == "pulumi" && (*module == "pulumi" || *module == "providers") {
-            return "";
-        }
-        let module = match &self.regex {
-            None => *module,
-            Some(regex) => match regex.captures(module).and_then(|c| c.get(1)) {
-                Some(m) => m.as_str(),
-                None => module,
-            },
-        };
-        if module == "index" {
-            ""
-        } else {
-            module
-        }
+        self.module(token, Unmatched::KeepAsWritten)
     }
 
     /// The canonical form of a token a program wrote (see [`ModuleFormat::program_module_of`]).
     pub fn canonicalize_program_token(&self, package_name: &str, token: &str) -> Option<String> {
-        let parts = decompose_token(token).ok()?;
-        let three = format!("{}:{}:{}", parts.package, parts.module, parts.member);
-        let module = self.program_module_of(&three);
-        Some(format!("{package_name}:{module}:{}", parts.member))
+        self.canonical(package_name, token, Unmatched::KeepAsWritten)
     }
 
     /// The module a definition token belongs to, `""` for the root (`index`) module. Tokens without
     /// three parts, and `pulumi:pulumi:*` / `pulumi:providers:*`, are in the root module.
     pub fn module_of<'t>(&self, token: &'t str) -> &'t str {
+        self.module(token, Unmatched::Root)
+    }
+
+    /// The canonical form of a token, `pkg:module:member` with the module given by this format and
+    /// `pkg::member` for the root module. `None` for a malformed token.
+    pub fn canonicalize(&self, package_name: &str, token: &str) -> Option<String> {
+        self.canonical(package_name, token, Unmatched::Root)
+    }
+
+    fn module<'t>(&self, token: &'t str, unmatched: Unmatched) -> &'t str {
         let parts: Vec<&str> = token.split(':').collect();
         let [package, module, _] = parts.as_slice() else {
             return "";
@@ -149,7 +138,10 @@ impl ModuleFormat {
             None => *module,
             Some(regex) => match regex.captures(module).and_then(|c| c.get(1)) {
                 Some(m) => m.as_str(),
-                None => "",
+                None => match unmatched {
+                    Unmatched::KeepAsWritten => module,
+                    Unmatched::Root => "",
+                },
             },
         };
         if module == "index" {
@@ -159,14 +151,21 @@ impl ModuleFormat {
         }
     }
 
-    /// The canonical form of a token, `pkg:module:member` with the module given by this format and
-    /// `pkg::member` for the root module. `None` for a malformed token.
-    pub fn canonicalize(&self, package_name: &str, token: &str) -> Option<String> {
+    fn canonical(&self, package_name: &str, token: &str, unmatched: Unmatched) -> Option<String> {
         let parts = decompose_token(token).ok()?;
         let three = format!("{}:{}:{}", parts.package, parts.module, parts.member);
-        let module = self.module_of(&three);
+        let module = self.module(&three, unmatched);
         Some(format!("{package_name}:{module}:{}", parts.member))
     }
+}
+
+/// What a module the format does not match becomes.
+#[derive(Clone, Copy)]
+enum Unmatched {
+    /// The root module (definition tokens, as Pulumi's schema binder does).
+    Root,
+    /// The module as written (program tokens, so that a wrong module stays an error).
+    KeepAsWritten,
 }
 
 /// Up to `limit` of `candidates` closest to any of `queries` (spellings of one token, such as
