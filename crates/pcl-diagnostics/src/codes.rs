@@ -1,0 +1,128 @@
+//! The registry of diagnostic codes.
+//!
+//! Codes are stable: a code is never reused for another kind of problem. The letter is the
+//! default severity (`E` error, `W` warning; lenient modes may lower an error to a warning),
+//! the first two digits the layer:
+//!
+//! * `00`: syntax (lexer, parser, tree validation)
+//! * `01`: package schemas
+//! * `02`: declarations (blocks, labels, names)
+//! * `03`: expressions and types (inference)
+//! * `04`: program structure (dependencies, cycles)
+
+use crate::Severity;
+
+macro_rules! codes {
+    ($( $(#[$doc:meta])* $variant:ident = $code:literal, $summary:literal; )*) => {
+        /// A kind of problem, with its stable code. See `docs/diagnostics.md`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Code {
+            /// Every code, in registry order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable code, e.g. `E0203`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( Code::$variant => $code, )*
+                }
+            }
+
+            /// A one-line description of the kind of problem.
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $( Code::$variant => $summary, )*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    // ---- 02: declarations ----------------------------------------------------------------
+    /// A block with the wrong number of labels for its type.
+    WrongLabelCount = "E0201", "a block has the wrong number of labels";
+    /// A top-level block whose type PCL does not know.
+    UnknownBlockType = "W0202", "unknown block type (the block is ignored)";
+    /// Two top-level nodes with the same name.
+    DuplicateName = "E0203", "a name is declared twice";
+    /// A label that is not valid for its block: a config type that does not parse, a hook kind.
+    InvalidLabel = "E0204", "a block label is not valid";
+    /// An attribute that the block does not support.
+    UnsupportedAttribute = "E0205", "an attribute the block does not support";
+    /// A nested block that the block does not support, or a second one where one is allowed.
+    UnsupportedBlock = "E0206", "a nested block the block does not support";
+    /// An attribute whose value must be a literal (`__logicalName`, `nullable`, ...).
+    NotALiteral = "E0207", "an attribute must be a literal";
+    /// A required attribute is missing.
+    MissingAttribute = "E0208", "a required attribute is missing";
+    /// An attribute that config, output and pulumi blocks ignore.
+    IgnoredAttribute = "W0209", "an attribute the block ignores";
+
+    // ---- 03: expressions and types -------------------------------------------------------
+    /// A name that is not defined in scope.
+    UndefinedVariable = "E0301", "undefined variable";
+    /// A call to a function that does not exist.
+    UnknownFunction = "E0302", "unknown function";
+    /// A call with too few or too many arguments.
+    ArgumentCount = "E0303", "wrong number of arguments";
+    /// A value whose type does not convert to the type expected.
+    TypeMismatch = "E0304", "a value does not convert to the type expected";
+    /// An attribute or key that the object does not have.
+    UnknownProperty = "E0305", "unknown property";
+    /// An object constructor key that is not a string.
+    NonStringKey = "E0306", "an object key is not a string";
+    /// `for`, `range` or a builtin iterating over something that is not a collection.
+    NotIterable = "E0307", "iteration over a value that is not a collection";
+    /// An index or attribute access the value does not support.
+    InvalidTraversal = "E0308", "a value cannot be traversed this way";
+    /// A builtin function argument of the wrong shape (`element` of a non-list, ...).
+    InvalidArgument = "E0309", "a function argument has the wrong shape";
+    /// A property matched only when ignoring case.
+    CaseInsensitiveProperty = "W0310", "a property matched only when ignoring case";
+    /// A function removed from PCL.
+    RemovedFunction = "E0311", "a function that PCL no longer has";
+    /// A `for` expression whose two variables have the same name.
+    DuplicateVariable = "E0312", "a variable is defined twice in one scope";
+    /// A type expression in a config or output label that is not a type.
+    InvalidTypeExpression = "E0313", "an invalid type expression";
+    /// A traversal of a value that is always null.
+    TraversalOfNone = "W0314", "a traversal of a value that is always null";
+    /// A numeric literal that cannot be represented.
+    InvalidLiteral = "E0315", "an invalid literal";
+
+    // ---- 04: program structure -----------------------------------------------------------
+    /// Nodes whose values depend on each other.
+    CircularReference = "E0401", "circular reference between nodes";
+}
+
+impl Code {
+    /// The severity a diagnostic of this code has unless a mode changes it.
+    pub fn default_severity(self) -> Severity {
+        if self.as_str().starts_with('W') {
+            Severity::Warning
+        } else {
+            Severity::Error
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            let text = code.as_str();
+            assert!(seen.insert(&text[1..]), "number of {text} used twice");
+            assert_eq!(text.len(), 5, "{text}");
+            assert!(text.starts_with('E') || text.starts_with('W'), "{text}");
+            assert!(text[1..].bytes().all(|b| b.is_ascii_digit()), "{text}");
+        }
+    }
+}

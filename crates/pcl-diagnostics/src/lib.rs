@@ -1,0 +1,164 @@
+//! The diagnostic model shared by every layer of pcl: syntax, types, binding, the command line
+//! and the language server.
+//!
+//! This crate owns:
+//!
+//! * [`Code`]: one stable code per kind of problem (`E0203`), with its default [`Severity`]. The
+//!   registry is the single list that `docs/diagnostics.md` documents (a test keeps them equal).
+//! * [`Diagnostic`]: a code, a severity, a message, a primary range, related ranges ("first
+//!   defined here"), help lines and an optional [`Fix`] (text edits a quick fix applies).
+//! * [`suggest`]: the one edit-distance "did you mean" helper every layer uses.
+//!
+//! Ranges are byte ranges in one file. Layers that must stay position-free (inference, binding)
+//! store their own position-free problems and build [`Diagnostic`]s only at the edge.
+
+mod codes;
+pub mod suggest;
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use codes::Code;
+pub use text_size::{TextRange, TextSize};
+
+/// How bad a problem is. Errors make a check fail; warnings do not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A secondary location: "first defined here", "declared here".
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Related {
+    /// The file, when it is not the diagnostic's own file.
+    pub file: Option<Arc<str>>,
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// A replacement of one range of the diagnostic's file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TextEdit {
+    pub range: TextRange,
+    pub replacement: String,
+}
+
+/// A fix a quick fix can apply: a title and the edits, which do not overlap.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+}
+
+/// One problem in one file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// The primary range, in the file the diagnostic belongs to.
+    pub range: TextRange,
+    pub related: Vec<Related>,
+    /// Extra lines shown after the source excerpt (`help: ...`).
+    pub help: Vec<String>,
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity.
+    pub fn new(code: Code, range: TextRange, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            range,
+            related: Vec::new(),
+            help: Vec::new(),
+            fix: None,
+        }
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Diagnostic {
+        self.severity = severity;
+        self
+    }
+
+    /// Adds a related location in the same file.
+    pub fn with_related(mut self, range: TextRange, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related {
+            file: None,
+            range,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Adds a related location in another file.
+    pub fn with_related_in(
+        mut self,
+        file: Arc<str>,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        self.related.push(Related {
+            file: Some(file),
+            range,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help.push(help.into());
+        self
+    }
+
+    /// A fix that replaces `range` with `replacement`.
+    pub fn with_fix(
+        mut self,
+        title: impl Into<String>,
+        range: TextRange,
+        replacement: impl Into<String>,
+    ) -> Diagnostic {
+        self.fix = Some(Fix {
+            title: title.into(),
+            edits: vec![TextEdit {
+                range,
+                replacement: replacement.into(),
+            }],
+        });
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Orders diagnostics for output: by position, then code, then message.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.range.start(), a.range.end(), a.code, &a.message).cmp(&(
+            b.range.start(),
+            b.range.end(),
+            b.code,
+            &b.message,
+        ))
+    });
+}

@@ -1,0 +1,82 @@
+//! "Did you mean ...?": the closest candidate to a misspelt name.
+//!
+//! One helper for every layer (keywords, variables, functions, properties, tokens), so that
+//! suggestions follow one rule: an exact case-insensitive match wins, then the smallest edit
+//! distance within a third of the name's length (at least one edit), ties broken by the
+//! candidate order given.
+
+/// The Levenshtein distance between two strings, counted in characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+/// The largest distance accepted for a name of `len` characters.
+pub fn threshold(len: usize) -> usize {
+    (len / 3).max(1)
+}
+
+/// The best candidate for `name`, if any is close enough. `name` itself is never suggested.
+pub fn best_match<'c>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    let limit = threshold(name.chars().count());
+    let mut best: Option<(usize, &'c str)> = None;
+    for candidate in candidates {
+        if candidate == name {
+            continue;
+        }
+        let distance = if candidate.eq_ignore_ascii_case(name) {
+            0
+        } else {
+            // Lengths that differ by more than the limit cannot be within it.
+            let (a, b) = (candidate.chars().count(), name.chars().count());
+            if a.abs_diff(b) > limit {
+                continue;
+            }
+            edit_distance(name, candidate)
+        };
+        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("", ""), 0);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("lenght", "length"), 2);
+        assert_eq!(edit_distance("héllo", "hello"), 1);
+    }
+
+    #[test]
+    fn suggestions() {
+        let names = ["length", "lookup", "element", "entries"];
+        assert_eq!(best_match("lenght", names), Some("length"));
+        assert_eq!(best_match("LOOKUP", names), Some("lookup"));
+        assert_eq!(best_match("elemnt", names), Some("element"));
+        assert_eq!(best_match("xyz", names), None);
+        assert_eq!(best_match("length", names), None);
+        // Short names accept one edit only.
+        assert_eq!(best_match("ab", ["ac", "xy"]), Some("ac"));
+        assert_eq!(best_match("ab", ["xy"]), None);
+    }
+}
