@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod check;
 mod parse;
 mod render;
 mod schema;
@@ -20,6 +21,8 @@ struct Cli {
 enum Command {
     /// Parse files and report syntax errors (exit status 1 if any).
     Parse(parse::ParseArgs),
+    /// Check programs: syntax, names, types (exit status 1 if there are errors).
+    Check(check::CheckArgs),
     /// Benchmarks, printed in the format of the peer-parser anchors.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Parse(args) => parse::run(args),
+        Command::Check(args) => check::run(args),
         Command::Bench(cmd) => bench::run(cmd),
         Command::Schema(cmd) => schema::run(cmd),
     }

@@ -146,6 +146,41 @@ impl<'a> Renderer<'a> {
     }
 }
 
+impl Renderer<'_> {
+    /// A diagnostic of the shared model: `path:line:col: error[E0301]: message`, the source
+    /// line with carets, then related locations and help lines.
+    pub fn render_diagnostic(&mut self, diagnostic: &pcl_diagnostics::Diagnostic) -> String {
+        let severity = match diagnostic.severity {
+            pcl_diagnostics::Severity::Error => "error",
+            pcl_diagnostics::Severity::Warning => "warning",
+        };
+        let label = format!(
+            "{severity}[{}]: {}",
+            diagnostic.code.as_str(),
+            diagnostic.message
+        );
+        let mut out = self.render_labelled(diagnostic.range, &label);
+        for related in &diagnostic.related {
+            match &related.file {
+                None => out.push_str(
+                    &self.render_labelled(related.range, &format!("note: {}", related.message)),
+                ),
+                Some(file) => out.push_str(&format!("{file}: note: {}\n", related.message)),
+            }
+        }
+        for help in &diagnostic.help {
+            out.push_str(&format!("  = help: {help}\n"));
+        }
+        out
+    }
+
+    fn render_labelled(&mut self, range: TextRange, label: &str) -> String {
+        // `render` prints `severity: message`; the label already holds both.
+        let rendered = self.render(range, Severity::Error, label);
+        rendered.replacen(&format!("error: {label}"), label, 1)
+    }
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;

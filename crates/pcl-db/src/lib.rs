@@ -1,7 +1,7 @@
 //! The salsa database of the pcl frontend.
 //!
 //! This crate owns the incremental inputs (one [`SourceFile`] per file, text set by the host) and
-//! the per-file [`parse`] query. Semantic crates layer their own queries on the [`Db`] trait.
+//! the per-file [`parse`] query, and the [`Program`] input (which files share a root scope). Semantic crates layer their own queries on the [`Db`] trait.
 //! Hosts (the CLI, the language server) use [`RootDatabase`] and its [`Files`] registry, which
 //! turns "this path now has this text" into an input write, skipping writes that change nothing
 //! (salsa setters do not compare, and a needless write would invalidate every reader).
@@ -26,6 +26,17 @@ pub struct SourceFile {
     pub path: PathBuf,
     #[returns(ref)]
     pub text: String,
+}
+
+/// A program: the files that share one root scope (a directory of `.pp` files, or one file).
+/// Its file list changes only when a file is added or removed.
+#[salsa::input(debug)]
+pub struct Program {
+    #[returns(ref)]
+    pub root: PathBuf,
+    /// Sorted by path.
+    #[returns(ref)]
+    pub files: Vec<SourceFile>,
 }
 
 /// The syntax tree and syntax errors of a file.
@@ -66,6 +77,7 @@ type EventLog = Arc<Mutex<Option<Vec<String>>>>;
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     files: Files,
+    programs: Arc<Mutex<FxHashMap<PathBuf, Program>>>,
     executed: EventLog,
 }
 
@@ -84,6 +96,7 @@ impl Default for RootDatabase {
         RootDatabase {
             storage,
             files: Files::default(),
+            programs: Arc::default(),
             executed,
         }
     }
@@ -114,6 +127,37 @@ impl RootDatabase {
             .new(self);
         self.files.lock().insert(path.to_path_buf(), file);
         file
+    }
+
+    /// The program rooted at `root`, creating it on first use, with these files (sorted by path
+    /// here). Writing the file list a program already has is a no-op.
+    pub fn set_program_files(&mut self, root: &Path, mut files: Vec<SourceFile>) -> Program {
+        files.sort_by(|a, b| a.path(self).cmp(b.path(self)));
+        files.dedup();
+        let existing = self
+            .programs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(root)
+            .copied();
+        if let Some(program) = existing {
+            if program.files(self) != &files {
+                program
+                    .set_files(self)
+                    .with_durability(Durability::MEDIUM)
+                    .to(files);
+            }
+            return program;
+        }
+        let program = Program::builder(root.to_path_buf(), files)
+            .root_durability(Durability::NEVER_CHANGE)
+            .files_durability(Durability::MEDIUM)
+            .new(self);
+        self.programs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(root.to_path_buf(), program);
+        program
     }
 
     /// Starts recording which queries execute (for incrementality tests).

@@ -42,6 +42,9 @@ macro_rules! codes {
 }
 
 codes! {
+    /// Any syntax error (until syntax errors get kinds of their own).
+    SyntaxError = "E0000", "a syntax error";
+
     // ---- 02: declarations ----------------------------------------------------------------
     /// A block with the wrong number of labels for its type.
     WrongLabelCount = "E0201", "a block has the wrong number of labels";

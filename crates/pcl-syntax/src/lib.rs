@@ -12,6 +12,7 @@ mod validate;
 use std::sync::Arc;
 
 pub use pcl_parser::SyntaxKind;
+pub use rowan::ast::{AstNode, AstPtr};
 pub use rowan::{TextRange, TextSize};
 
 pub use dump::{debug_tree, json_tree};

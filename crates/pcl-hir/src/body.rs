@@ -1,0 +1,475 @@
+//! Position-free bodies: the expressions of one node in an arena, and the node's attributes
+//! and nested blocks, with a separate [`BodySourceMap`] from ids to syntax ranges.
+//!
+//! Nothing here holds a position, so a body compares equal after an edit that only moves it
+//! (a blank line above it), and nothing that reads it re-runs.
+
+use pcl_syntax::TextRange;
+use pcl_types::ConstValue;
+
+use crate::name::Name;
+
+/// An expression of a body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(u32);
+
+impl ExprId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A local variable: a `for` variable, `range`, a hook's `args`, `recover`'s `error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BindingId(u32);
+
+impl BindingId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// An attribute of the node's body or of one of its nested blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AttrId(u32);
+
+impl AttrId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A nested block (`options { }`) of the node's body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(u32);
+
+impl BlockId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl BinaryOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "||",
+            BinaryOp::And => "&&",
+            BinaryOp::Eq => "==",
+            BinaryOp::NotEq => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::LtEq => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::GtEq => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Mod => "%",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+}
+
+/// What a variable refers to, decided by lexical scoping at lowering time.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Resolution {
+    /// A local variable of this body.
+    Local(BindingId),
+    /// Not bound locally: a top-level name of the program (or undefined).
+    Root,
+}
+
+/// A part of a template.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TemplatePart {
+    /// Literal text, unescaped, with heredoc indentation and `~` strip markers applied.
+    Literal(Box<str>),
+    /// `${expr}`.
+    Interpolation(ExprId),
+    /// `%{if cond}then%{else}else%{endif}`.
+    If {
+        condition: ExprId,
+        then_parts: Box<[TemplatePart]>,
+        else_parts: Box<[TemplatePart]>,
+    },
+    /// `%{for key, value in collection}body%{endfor}`.
+    For {
+        key: Option<BindingId>,
+        value: BindingId,
+        collection: ExprId,
+        body: Box<[TemplatePart]>,
+    },
+}
+
+/// An object constructor item.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ObjectItem {
+    /// The key: a bare identifier or a literal string is a string literal expression.
+    pub key: ExprId,
+    pub value: ExprId,
+}
+
+/// An expression, with its children as ids into the same arena.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    /// Something the parser could not read (it reported why).
+    Missing,
+    /// `null`, `true`, a number (exact, `-` folded in) or a string without interpolations.
+    Literal(ConstValue),
+    /// A template with interpolations or directives (quoted or heredoc).
+    Template(Box<[TemplatePart]>),
+    Variable {
+        name: Name,
+        resolution: Resolution,
+    },
+    /// The element a splat is applied to (HCL's anonymous symbol).
+    SplatItem,
+    Call {
+        name: Name,
+        args: Box<[ExprId]>,
+        /// `f(a, xs...)`: the last argument is expanded.
+        expand_final: bool,
+    },
+    Paren(ExprId),
+    Tuple(Box<[ExprId]>),
+    Object(Box<[ObjectItem]>),
+    For {
+        key_var: Option<BindingId>,
+        value_var: BindingId,
+        collection: ExprId,
+        /// `k` in `{for ... : k => v}`; `None` for a tuple `for`.
+        key: Option<ExprId>,
+        value: ExprId,
+        condition: Option<ExprId>,
+        /// `{for ... : k => v...}`.
+        grouping: bool,
+        /// `{for ...}` rather than `[for ...]`.
+        object: bool,
+    },
+    Conditional {
+        condition: ExprId,
+        then_expr: ExprId,
+        else_expr: ExprId,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: ExprId,
+    },
+    GetAttr {
+        receiver: ExprId,
+        name: Name,
+    },
+    Index {
+        receiver: ExprId,
+        index: ExprId,
+    },
+    /// `source[*].each` / `source.*.each`: `each` is evaluated per element, with
+    /// [`Expr::SplatItem`] standing for the element.
+    Splat {
+        source: ExprId,
+        each: ExprId,
+    },
+}
+
+/// What introduces a local variable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BindingKind {
+    /// The key variable of a `for` expression or directive (the `for` is its owner).
+    ForKey,
+    /// The value variable of a `for` expression or directive.
+    ForValue,
+    /// `range` in the body of a ranged resource or component.
+    Range,
+    /// `args` in a hook's `command`.
+    HookArgs,
+    /// `error` in the second argument of `recover`.
+    RecoverError,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Binding {
+    pub name: Name,
+    pub kind: BindingKind,
+}
+
+/// An attribute of the node's body (`block: None`) or of a nested block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Attr {
+    pub name: Name,
+    pub value: ExprId,
+    pub block: Option<BlockId>,
+}
+
+/// A nested block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NestedBlock {
+    pub type_name: Name,
+    pub labels: Box<[Option<Box<str>>]>,
+    pub parent: Option<BlockId>,
+}
+
+/// The position-free content of one node.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Body {
+    exprs: Vec<Expr>,
+    bindings: Vec<Binding>,
+    pub attrs: Vec<Attr>,
+    pub blocks: Vec<NestedBlock>,
+    /// The value of a top-level attribute (a local).
+    pub value: Option<ExprId>,
+    /// The type expression of a config or output label.
+    pub type_expr: Option<ExprId>,
+}
+
+impl Body {
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.index()]
+    }
+
+    pub fn exprs(&self) -> impl Iterator<Item = (ExprId, &Expr)> {
+        self.exprs
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (ExprId(i as u32), e))
+    }
+
+    pub fn expr_count(&self) -> usize {
+        self.exprs.len()
+    }
+
+    pub fn binding(&self, id: BindingId) -> &Binding {
+        &self.bindings[id.index()]
+    }
+
+    pub fn bindings(&self) -> impl Iterator<Item = (BindingId, &Binding)> {
+        self.bindings
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (BindingId(i as u32), b))
+    }
+
+    pub fn attr(&self, id: AttrId) -> &Attr {
+        &self.attrs[id.index()]
+    }
+
+    pub fn attr_ids(&self) -> impl Iterator<Item = AttrId> {
+        (0..self.attrs.len() as u32).map(AttrId)
+    }
+
+    /// The attributes directly in `block` (`None`: the node's own body), in source order.
+    pub fn attrs_in(&self, block: Option<BlockId>) -> impl Iterator<Item = (AttrId, &Attr)> {
+        self.attrs
+            .iter()
+            .enumerate()
+            .filter(move |(_, a)| a.block == block)
+            .map(|(i, a)| (AttrId(i as u32), a))
+    }
+
+    /// The attribute `name` directly in `block`.
+    pub fn find_attr(&self, block: Option<BlockId>, name: &str) -> Option<(AttrId, &Attr)> {
+        self.attrs_in(block).find(|(_, a)| a.name.as_str() == name)
+    }
+
+    pub fn block(&self, id: BlockId) -> &NestedBlock {
+        &self.blocks[id.index()]
+    }
+
+    /// The nested blocks directly in `parent`, in source order.
+    pub fn blocks_in(
+        &self,
+        parent: Option<BlockId>,
+    ) -> impl Iterator<Item = (BlockId, &NestedBlock)> {
+        self.blocks
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.parent == parent)
+            .map(|(i, b)| (BlockId(i as u32), b))
+    }
+
+    pub(crate) fn alloc_expr(&mut self, expr: Expr) -> ExprId {
+        self.exprs.push(expr);
+        ExprId(self.exprs.len() as u32 - 1)
+    }
+
+    pub(crate) fn alloc_binding(&mut self, binding: Binding) -> BindingId {
+        self.bindings.push(binding);
+        BindingId(self.bindings.len() as u32 - 1)
+    }
+
+    pub(crate) fn alloc_attr(&mut self, attr: Attr) -> AttrId {
+        self.attrs.push(attr);
+        AttrId(self.attrs.len() as u32 - 1)
+    }
+
+    pub(crate) fn alloc_block(&mut self, block: NestedBlock) -> BlockId {
+        self.blocks.push(block);
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+
+    /// Calls `f` on each direct child expression of `id`.
+    pub fn for_each_child(&self, id: ExprId, mut f: impl FnMut(ExprId)) {
+        fn walk(parts: &[TemplatePart], f: &mut impl FnMut(ExprId)) {
+            for part in parts {
+                match part {
+                    TemplatePart::Literal(_) => {}
+                    TemplatePart::Interpolation(e) => f(*e),
+                    TemplatePart::If {
+                        condition,
+                        then_parts,
+                        else_parts,
+                    } => {
+                        f(*condition);
+                        walk(then_parts, f);
+                        walk(else_parts, f);
+                    }
+                    TemplatePart::For {
+                        collection, body, ..
+                    } => {
+                        f(*collection);
+                        walk(body, f);
+                    }
+                }
+            }
+        }
+        match self.expr(id) {
+            Expr::Missing | Expr::Literal(_) | Expr::Variable { .. } | Expr::SplatItem => {}
+            Expr::Template(p) => walk(p, &mut f),
+            Expr::Call { args, .. } => args.iter().copied().for_each(f),
+            Expr::Paren(e) => f(*e),
+            Expr::Tuple(es) => es.iter().copied().for_each(f),
+            Expr::Object(items) => {
+                for item in items.iter() {
+                    f(item.key);
+                    f(item.value);
+                }
+            }
+            Expr::For {
+                collection,
+                key,
+                value,
+                condition,
+                ..
+            } => {
+                f(*collection);
+                if let Some(k) = key {
+                    f(*k);
+                }
+                f(*value);
+                if let Some(c) = condition {
+                    f(*c);
+                }
+            }
+            Expr::Conditional {
+                condition,
+                then_expr,
+                else_expr,
+            } => {
+                f(*condition);
+                f(*then_expr);
+                f(*else_expr);
+            }
+            Expr::Binary { lhs, rhs, .. } => {
+                f(*lhs);
+                f(*rhs);
+            }
+            Expr::Unary { operand, .. } => f(*operand),
+            Expr::GetAttr { receiver, .. } => f(*receiver),
+            Expr::Index { receiver, index } => {
+                f(*receiver);
+                f(*index);
+            }
+            Expr::Splat { source, each } => {
+                f(*source);
+                f(*each);
+            }
+        }
+    }
+}
+
+/// Where the parts of a body are in the file. Only edge queries (diagnostics, IDE) read it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BodySourceMap {
+    /// The syntax range of each expression.
+    exprs: Vec<TextRange>,
+    /// The name token of each binding.
+    bindings: Vec<TextRange>,
+    /// Per attribute: the name token and the whole attribute.
+    attr_names: Vec<TextRange>,
+    attr_ranges: Vec<TextRange>,
+    /// Per nested block: the type keyword and the whole block.
+    block_types: Vec<TextRange>,
+    block_ranges: Vec<TextRange>,
+}
+
+impl BodySourceMap {
+    pub fn expr(&self, id: ExprId) -> TextRange {
+        self.exprs[id.index()]
+    }
+    pub fn binding(&self, id: BindingId) -> TextRange {
+        self.bindings[id.index()]
+    }
+    pub fn attr_name(&self, id: AttrId) -> TextRange {
+        self.attr_names[id.index()]
+    }
+    pub fn attr(&self, id: AttrId) -> TextRange {
+        self.attr_ranges[id.index()]
+    }
+    pub fn block_type(&self, id: BlockId) -> TextRange {
+        self.block_types[id.index()]
+    }
+    pub fn block(&self, id: BlockId) -> TextRange {
+        self.block_ranges[id.index()]
+    }
+
+    /// The innermost expression whose range contains `offset` (for hover).
+    pub fn expr_at(&self, offset: pcl_syntax::TextSize) -> Option<ExprId> {
+        self.exprs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.contains_inclusive(offset))
+            .min_by_key(|(_, r)| r.len())
+            .map(|(i, _)| ExprId(i as u32))
+    }
+
+    pub(crate) fn push_expr(&mut self, range: TextRange) {
+        self.exprs.push(range);
+    }
+    pub(crate) fn push_binding(&mut self, range: TextRange) {
+        self.bindings.push(range);
+    }
+    pub(crate) fn push_attr(&mut self, name: TextRange, whole: TextRange) {
+        self.attr_names.push(name);
+        self.attr_ranges.push(whole);
+    }
+    pub(crate) fn push_block(&mut self, type_name: TextRange, whole: TextRange) {
+        self.block_types.push(type_name);
+        self.block_ranges.push(whole);
+    }
+}

@@ -1,0 +1,238 @@
+//! Top-level nodes of a program, their identities, and the program's root scope.
+//!
+//! A node is identified by its file, kind and name, never by its position: editing one node's
+//! body, or inserting a blank line above it, keeps every node's identity, and only readers of
+//! a field that really changed re-run.
+
+use std::sync::Arc;
+
+use pcl_db::{Program, SourceFile};
+use pcl_diagnostics::Diagnostic;
+use pcl_syntax::TextRange;
+
+use crate::body::{Body, BodySourceMap};
+use crate::name::Name;
+
+/// A file seen as part of a program (a file belongs to the program of its directory).
+#[salsa::interned(debug)]
+pub struct ProgramFile<'db> {
+    #[returns(copy)]
+    pub program: Program,
+    #[returns(copy)]
+    pub file: SourceFile,
+}
+
+/// The kinds of top-level nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeKind {
+    /// `name = expr` at the top level.
+    Local,
+    /// `resource name "token" { }`.
+    Resource,
+    /// `read name "token" { id = ... }`.
+    Read,
+    /// `config name "type" { }`.
+    Config,
+    /// `output name "type" { value = ... }`: in the outputs namespace.
+    Output,
+    /// `component name "./dir" { }`.
+    Component,
+    /// `hook kind name { command = [...] }`.
+    Hook,
+    /// `pulumi { requiredVersionRange = "..." }`.
+    Pulumi,
+    /// `package "name" { }`: a package descriptor, not a value.
+    Package,
+}
+
+impl NodeKind {
+    /// The block keyword (`local` for top-level attributes).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            NodeKind::Local => "local",
+            NodeKind::Resource => "resource",
+            NodeKind::Read => "read",
+            NodeKind::Config => "config",
+            NodeKind::Output => "output",
+            NodeKind::Component => "component",
+            NodeKind::Hook => "hook",
+            NodeKind::Pulumi => "pulumi",
+            NodeKind::Package => "package",
+        }
+    }
+
+    pub fn from_keyword(keyword: &str) -> Option<NodeKind> {
+        Some(match keyword {
+            "resource" => NodeKind::Resource,
+            "read" => NodeKind::Read,
+            "config" => NodeKind::Config,
+            "output" => NodeKind::Output,
+            "component" => NodeKind::Component,
+            "hook" => NodeKind::Hook,
+            "pulumi" => NodeKind::Pulumi,
+            "package" => NodeKind::Package,
+            _ => return None,
+        })
+    }
+
+    /// The block keywords PCL knows.
+    pub const BLOCK_KEYWORDS: &'static [&'static str] = &[
+        "resource",
+        "read",
+        "config",
+        "output",
+        "component",
+        "hook",
+        "pulumi",
+        "package",
+    ];
+
+    /// Whether the node's name is visible to expressions (package blocks are not values).
+    pub fn is_value(self) -> bool {
+        self != NodeKind::Package
+    }
+}
+
+/// The labels of a node, position-free: a resource's token, a config's type text, a
+/// component's source, a hook's kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Signature {
+    /// Every label's decoded value (`None` for a label that is not a plain string).
+    pub labels: Box<[Option<Box<str>>]>,
+}
+
+impl Signature {
+    pub fn label(&self, index: usize) -> Option<&str> {
+        self.labels.get(index)?.as_deref()
+    }
+}
+
+/// Where a node's parts are in its file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeSourceMap {
+    /// The whole block or attribute.
+    pub range: TextRange,
+    /// The block type keyword, or the attribute name of a local.
+    pub keyword: TextRange,
+    /// The name: a label, or the attribute name.
+    pub name: TextRange,
+    pub labels: Vec<TextRange>,
+    /// The body's `{` (where "missing attribute" is reported, as the reference does).
+    pub open_brace: Option<TextRange>,
+    pub body: BodySourceMap,
+}
+
+/// A top-level node. Identity: (file, kind, name), plus salsa's occurrence count for
+/// duplicates. Content lives in tracked fields, so an edit invalidates only what changed.
+#[salsa::tracked(debug)]
+pub struct Node<'db> {
+    #[returns(copy)]
+    pub file: ProgramFile<'db>,
+    #[returns(copy)]
+    pub kind: NodeKind,
+    #[returns(ref)]
+    pub name: Name,
+    #[tracked]
+    #[returns(ref)]
+    pub signature: Signature,
+    #[tracked]
+    #[returns(ref)]
+    pub body: Arc<Body>,
+    /// Positions; read only at the edge.
+    #[tracked]
+    #[returns(ref)]
+    pub source_map: Arc<NodeSourceMap>,
+}
+
+/// The nodes of one file and the problems found while lowering it (label counts, unknown
+/// blocks, attributes a block does not take). The diagnostics hold positions, so this value
+/// changes on every edit; readers that need only the nodes use [`file_nodes`].
+#[derive(Debug, salsa::SalsaValue)]
+pub struct LoweredFile<'db> {
+    pub nodes: Vec<Node<'db>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn lower_file<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> LoweredFile<'db> {
+    crate::lower::lower_file(db, file)
+}
+
+/// The nodes of a file, in source order. Backdates when only bodies or positions changed.
+#[salsa::tracked(returns(ref))]
+pub fn file_nodes<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Vec<Node<'db>> {
+    lower_file(db, file).nodes.clone()
+}
+
+/// The program's root scope: every top-level name of every file.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct ProgramScope<'db> {
+    /// Config, locals, resources, components, hooks and the pulumi block, sorted by name.
+    defs: Vec<(Name, Node<'db>)>,
+    /// Outputs, sorted by name.
+    outputs: Vec<(Name, Node<'db>)>,
+    /// Later declarations of a name already declared: (first, duplicate).
+    pub duplicates: Vec<(Node<'db>, Node<'db>)>,
+    /// Every node of the program, files in path order, nodes in source order.
+    pub nodes: Vec<Node<'db>>,
+}
+
+impl<'db> ProgramScope<'db> {
+    /// `defs`, then `outputs`, as the reference looks names up.
+    pub fn lookup(&self, name: &str) -> Option<Node<'db>> {
+        find(&self.defs, name).or_else(|| find(&self.outputs, name))
+    }
+
+    /// The value names of the program (for suggestions).
+    pub fn names(&self) -> impl Iterator<Item = &Name> {
+        self.defs.iter().chain(&self.outputs).map(|(n, _)| n)
+    }
+}
+
+fn find<'db>(entries: &[(Name, Node<'db>)], name: &str) -> Option<Node<'db>> {
+    entries
+        .binary_search_by(|(n, _)| n.as_str().cmp(name))
+        .ok()
+        .map(|i| entries[i].1)
+}
+
+/// The root scope of a program. Re-runs only when a file's node list changes (a node added,
+/// removed or renamed), not when a body changes.
+#[salsa::tracked(returns(ref))]
+pub fn program_scope<'db>(db: &'db dyn pcl_db::Db, program: Program) -> ProgramScope<'db> {
+    let mut defs: Vec<(Name, Node<'db>)> = Vec::new();
+    let mut outputs: Vec<(Name, Node<'db>)> = Vec::new();
+    let mut nodes = Vec::new();
+    for &file in program.files(db) {
+        let pf = ProgramFile::new(db, program, file);
+        for &node in file_nodes(db, pf) {
+            nodes.push(node);
+            match node.kind(db) {
+                NodeKind::Package => {}
+                NodeKind::Output => outputs.push((node.name(db).clone(), node)),
+                _ => defs.push((node.name(db).clone(), node)),
+            }
+        }
+    }
+    let mut duplicates = Vec::new();
+    let mut dedup = |table: &mut Vec<(Name, Node<'db>)>| {
+        // Stable: the first declaration (files in path order, then source order) wins.
+        table.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut kept: Vec<(Name, Node<'db>)> = Vec::with_capacity(table.len());
+        for (name, node) in table.drain(..) {
+            match kept.last() {
+                Some((last, first)) if *last == name => duplicates.push((*first, node)),
+                _ => kept.push((name, node)),
+            }
+        }
+        *table = kept;
+    };
+    dedup(&mut defs);
+    dedup(&mut outputs);
+    ProgramScope {
+        defs,
+        outputs,
+        duplicates,
+        nodes,
+    }
+}

@@ -1,0 +1,27 @@
+//! The semantic model of PCL programs.
+//!
+//! This crate owns the layer between syntax and types, as salsa queries:
+//!
+//! * [`lower_file`] / [`file_nodes`]: per file, one [`Node`] per top-level construct,
+//!   identified by file, kind and name (never by position), with a position-free [`Body`]
+//!   (an expression arena: names interned, literals exact, templates unescaped) and a
+//!   separate source map. Structural problems (labels, unknown blocks, attributes a block
+//!   does not take) are found here.
+//! * Scopes: variables are resolved while lowering (`for` variables, `range`, hook `args`,
+//!   `recover`'s `error`); everything else is looked up in the [`program_scope`], the
+//!   top-level names of every file of the program.
+//!
+//! Types live in `pcl-ty`, which reads bodies and never syntax.
+
+mod body;
+mod item;
+mod lower;
+mod name;
+
+pub use body::*;
+pub use item::{
+    file_nodes, lower_file, program_scope, LoweredFile, Node, NodeKind, NodeSourceMap, ProgramFile,
+    ProgramScope, Signature,
+};
+pub use lower::RESOURCE_OPTIONS;
+pub use name::Name;

@@ -1,0 +1,165 @@
+//! The edge: position-free problems joined with source maps into ranged diagnostics.
+//!
+//! This is the only query that reads positions, so it re-runs on every edit of its file; it
+//! is a cheap join over memoized results.
+
+use std::sync::Arc;
+
+use pcl_diagnostics::{Code, Diagnostic, TextRange};
+use pcl_hir::{lower_file, program_scope, Expr, Node, NodeSourceMap, ProgramFile, Resolution};
+
+use crate::{infer_node, program_cycles, InferDiagnostic, Target};
+
+/// Every diagnostic of one file of a program, sorted by position.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Vec<Diagnostic> {
+    let program = file.program(db);
+    let lowered = lower_file(db, file);
+    let mut out: Vec<Diagnostic> = pcl_db::parse(db, file.file(db))
+        .errors()
+        .iter()
+        .map(|e| Diagnostic::new(Code::SyntaxError, e.range, e.message.clone()))
+        .collect();
+    out.extend(lowered.diagnostics.iter().cloned());
+    for &node in &lowered.nodes {
+        let map = node.source_map(db);
+        for problem in &infer_node(db, node).diagnostics {
+            out.push(convert(db, node, map, problem));
+        }
+    }
+    let scope = program_scope(db, program);
+    for (first, duplicate) in &scope.duplicates {
+        if duplicate.file(db) != file {
+            continue;
+        }
+        let name = duplicate.name(db);
+        let mut diagnostic = Diagnostic::new(
+            Code::DuplicateName,
+            duplicate.source_map(db).name,
+            format!("\"{name}\" already declared"),
+        );
+        let first_range = first.source_map(db).name;
+        diagnostic = if first.file(db) == file {
+            diagnostic.with_related(first_range, "first declared here")
+        } else {
+            diagnostic.with_related_in(path_of(db, *first), first_range, "first declared here")
+        };
+        out.push(diagnostic);
+    }
+    for cycle in &program_cycles(db, program).cycles {
+        let head = cycle[0];
+        if head.file(db) != file {
+            continue;
+        }
+        out.push(cycle_diagnostic(db, file, cycle));
+    }
+    pcl_diagnostics::sort(&mut out);
+    out
+}
+
+fn path_of(db: &dyn pcl_db::Db, node: Node<'_>) -> Arc<str> {
+    node.file(db).file(db).path(db).display().to_string().into()
+}
+
+const MAX_NAMED: usize = 12;
+
+/// "circular reference: a -> b -> a", at the first node, with each step's reference.
+fn cycle_diagnostic<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+    cycle: &[Node<'db>],
+) -> Diagnostic {
+    let names: Vec<String> = cycle.iter().map(|n| n.name(db).to_string()).collect();
+    let shown = if names.len() > MAX_NAMED {
+        let mut shown = names[..MAX_NAMED / 2].to_vec();
+        shown.push(format!("... ({} more) ...", names.len() - MAX_NAMED));
+        shown.extend(names[names.len() - MAX_NAMED / 2..].iter().cloned());
+        shown
+    } else {
+        names.clone()
+    };
+    let head = cycle[0];
+    let mut diagnostic = Diagnostic::new(
+        Code::CircularReference,
+        head.source_map(db).name,
+        format!("circular reference: {}", shown.join(" -> ")),
+    );
+    for pair in cycle.windows(2).take(MAX_NAMED) {
+        let (from, to) = (pair[0], pair[1]);
+        let Some(range) = reference_range(db, from, to) else {
+            continue;
+        };
+        let message = format!("{} refers to {} here", from.name(db), to.name(db));
+        diagnostic = if from.file(db) == file {
+            diagnostic.with_related(range, message)
+        } else {
+            diagnostic.with_related_in(path_of(db, from), range, message)
+        };
+    }
+    diagnostic.with_help("break the cycle: a node cannot depend on its own value")
+}
+
+/// The first expression of `from` that refers to `to`.
+fn reference_range<'db>(
+    db: &'db dyn pcl_db::Db,
+    from: Node<'db>,
+    to: Node<'db>,
+) -> Option<TextRange> {
+    let body = from.body(db);
+    let target = to.name(db);
+    body.exprs()
+        .find(|(_, e)| matches!(e, Expr::Variable { name, resolution: Resolution::Root } if name == target))
+        .map(|(id, _)| from.source_map(db).body.expr(id))
+}
+
+fn target_range(node_map: &NodeSourceMap, body: &pcl_hir::Body, target: &Target) -> TextRange {
+    let map = &node_map.body;
+    match target {
+        Target::Expr(id) => map.expr(*id),
+        Target::Accessor { expr, receiver } => {
+            let whole = map.expr(*expr);
+            let start = map.expr(*receiver).end();
+            if whole.contains_inclusive(start) && start < whole.end() {
+                TextRange::new(start, whole.end())
+            } else {
+                whole
+            }
+        }
+        Target::CallName(id) => {
+            let whole = map.expr(*id);
+            match body.expr(*id) {
+                Expr::Call { name, .. } => {
+                    let len = pcl_diagnostics::TextSize::of(name.as_str());
+                    TextRange::at(whole.start(), len.min(whole.len()))
+                }
+                _ => whole,
+            }
+        }
+        Target::AttrName(id) => map.attr_name(*id),
+        Target::Binding(id) => map.binding(*id),
+        Target::NodeName => node_map.name,
+        Target::TypeLabel => node_map.labels.get(1).copied().unwrap_or(node_map.name),
+    }
+}
+
+fn convert<'db>(
+    db: &'db dyn pcl_db::Db,
+    node: Node<'db>,
+    map: &NodeSourceMap,
+    problem: &InferDiagnostic,
+) -> Diagnostic {
+    let range = target_range(map, node.body(db), &problem.target);
+    let mut diagnostic = Diagnostic::new(problem.code, range, problem.message.clone())
+        .with_severity(problem.severity);
+    if let Some(help) = &problem.help {
+        diagnostic = diagnostic.with_help(help.clone());
+    }
+    if let Some(replacement) = &problem.fix {
+        diagnostic = diagnostic.with_fix(
+            format!("replace with '{replacement}'"),
+            range,
+            replacement.clone(),
+        );
+    }
+    diagnostic
+}

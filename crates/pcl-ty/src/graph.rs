@@ -1,0 +1,236 @@
+//! The dependency graph between nodes: which nodes each node's expressions refer to, and the
+//! cycles among them.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use pcl_db::Program;
+use pcl_hir::{program_scope, Body, Expr, ExprId, Node, NodeKind, Resolution};
+
+/// Options whose values are property paths of the resource itself, not references.
+pub(crate) const PROPERTY_PATH_OPTIONS: &[&str] = &[
+    "additionalSecretOutputs",
+    "hideDiffs",
+    "ignoreChanges",
+    "replaceOnChanges",
+];
+
+/// The nodes whose values `node` uses, in the order first used. Names bound locally (`for`
+/// variables, `range`, ...) are not references, unlike in the reference implementation,
+/// whose syntactic walk also counts them. Backdates while the set is unchanged, so editing a
+/// literal does not re-run the cycle search.
+#[salsa::tracked(returns(ref))]
+pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Node<'db>> {
+    let body = node.body(db);
+    let scope = program_scope(db, node.file(db).program(db));
+    let mut seen = FxHashSet::default();
+    let mut out = Vec::new();
+    for root in reference_roots(node.kind(db), body) {
+        walk(body, root, &mut |id| {
+            if let Expr::Variable {
+                name,
+                resolution: Resolution::Root,
+            } = body.expr(id)
+            {
+                if let Some(target) = scope.lookup(name) {
+                    if seen.insert(target) {
+                        out.push(target);
+                    }
+                }
+            }
+        });
+    }
+    out
+}
+
+/// The expressions whose references count: every attribute (except property-path options
+/// of resources) and the value; not the type label, which is in the type scope.
+fn reference_roots(kind: NodeKind, body: &Body) -> Vec<ExprId> {
+    let mut roots = Vec::new();
+    for attr in &body.attrs {
+        if let Some(block) = attr.block {
+            let in_options = body.block(block).type_name.as_str() == "options";
+            if in_options
+                && matches!(kind, NodeKind::Resource | NodeKind::Read)
+                && PROPERTY_PATH_OPTIONS.contains(&attr.name.as_str())
+            {
+                continue;
+            }
+        }
+        roots.push(attr.value);
+    }
+    roots.extend(body.value);
+    roots
+}
+
+/// Visits `root` and every expression below it, without recursion (bodies can be deep).
+fn walk(body: &Body, root: ExprId, f: &mut impl FnMut(ExprId)) {
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        f(id);
+        body.for_each_child(id, |child| stack.push(child));
+    }
+}
+
+/// The reference cycles of a program.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct ProgramCycles<'db> {
+    /// Each cycle as a path that starts and ends at its first node in program order
+    /// (`a -> b -> a`); one per strongly connected component.
+    pub cycles: Vec<Vec<Node<'db>>>,
+    members: FxHashSet<Node<'db>>,
+}
+
+impl<'db> ProgramCycles<'db> {
+    /// Whether `node` is part of a cycle.
+    pub fn contains(&self, node: Node<'db>) -> bool {
+        self.members.contains(&node)
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn program_cycles<'db>(db: &'db dyn pcl_db::Db, program: Program) -> ProgramCycles<'db> {
+    let nodes = &program_scope(db, program).nodes;
+    let index: FxHashMap<Node<'db>, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let edges: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|n| {
+            node_references(db, *n)
+                .iter()
+                .filter_map(|t| index.get(t).copied())
+                .collect()
+        })
+        .collect();
+    let mut cycles = Vec::new();
+    let mut members = FxHashSet::default();
+    for component in strongly_connected(&edges) {
+        let first = *component.iter().min().expect("components are not empty");
+        let self_loop = edges[first].contains(&first);
+        if component.len() == 1 && !self_loop {
+            continue;
+        }
+        let path = cycle_through(first, &component, &edges);
+        members.extend(component.iter().map(|&i| nodes[i]));
+        cycles.push(path.into_iter().map(|i| nodes[i]).collect());
+    }
+    cycles.sort_by_key(|c: &Vec<Node<'db>>| index[&c[0]]);
+    ProgramCycles { cycles, members }
+}
+
+/// Tarjan's algorithm, iterative: the strongly connected components of a graph.
+fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    const UNVISITED: usize = usize::MAX;
+    let n = edges.len();
+    let mut order = vec![UNVISITED; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut components = Vec::new();
+    let mut counter = 0;
+    // (node, index of the next edge to visit)
+    let mut work: Vec<(usize, usize)> = Vec::new();
+    for start in 0..n {
+        if order[start] != UNVISITED {
+            continue;
+        }
+        work.push((start, 0));
+        while let Some(&mut (v, ref mut next)) = work.last_mut() {
+            if *next == 0 && order[v] == UNVISITED {
+                order[v] = counter;
+                low[v] = counter;
+                counter += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = edges[v].get(*next) {
+                *next += 1;
+                if order[w] == UNVISITED {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(order[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == order[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                components.push(component);
+            }
+        }
+    }
+    components
+}
+
+/// A shortest path from `start` back to itself inside its component.
+fn cycle_through(start: usize, component: &[usize], edges: &[Vec<usize>]) -> Vec<usize> {
+    let inside: FxHashSet<usize> = component.iter().copied().collect();
+    let mut previous: FxHashMap<usize, usize> = FxHashMap::default();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(v) = queue.pop_front() {
+        for &w in &edges[v] {
+            if !inside.contains(&w) {
+                continue;
+            }
+            if w == start {
+                // Walk back from v to start, then read the path forwards.
+                let mut path = vec![start];
+                let mut at = v;
+                while at != start {
+                    path.push(at);
+                    at = previous[&at];
+                }
+                path.push(start);
+                path.reverse();
+                return path;
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = previous.entry(w) {
+                e.insert(v);
+                queue.push_back(w);
+            }
+        }
+    }
+    vec![start, start]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn components_and_cycle_paths() {
+        // 0 -> 1 -> 2 -> 0, 3 -> 3, 4 -> 0
+        let edges = vec![vec![1], vec![2], vec![0], vec![3], vec![0]];
+        let mut components: Vec<Vec<usize>> = strongly_connected(&edges)
+            .into_iter()
+            .map(|mut c| {
+                c.sort();
+                c
+            })
+            .collect();
+        components.sort();
+        assert_eq!(components, vec![vec![0, 1, 2], vec![3], vec![4]]);
+        assert_eq!(cycle_through(0, &[0, 1, 2], &edges), vec![0, 1, 2, 0]);
+        assert_eq!(cycle_through(3, &[3], &edges), vec![3, 3]);
+    }
+
+    #[test]
+    fn long_chains_do_not_recurse() {
+        let n = 200_000;
+        let edges: Vec<Vec<usize>> = (0..n)
+            .map(|i| if i + 1 < n { vec![i + 1] } else { vec![0] })
+            .collect();
+        let components = strongly_connected(&edges);
+        assert_eq!(components.len(), 1);
+        assert_eq!(cycle_through(0, &components[0], &edges).len(), n + 1);
+    }
+}

@@ -1,0 +1,939 @@
+//! The inferencer: types every expression of one node's body.
+
+use pcl_diagnostics::{suggest, Code, Severity};
+use pcl_hir::{
+    program_scope, AttrId, BinaryOp, BindingId, BindingKind, Body, Expr, ExprId, Node, NodeKind,
+    ObjectItem, ProgramScope, Resolution, TemplatePart, UnaryOp,
+};
+use pcl_types::{
+    unify_all, ConstValue, ConversionKind, ReasonKind, Severity as TraversalSeverity, Traverser,
+    Type, TypeKind,
+};
+
+use crate::graph::PROPERTY_PATH_OPTIONS;
+use crate::{node_type, InferDiagnostic, NodeInference, Target};
+
+pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
+    let body = node.body(db);
+    let scope = program_scope(db, node.file(db).program(db));
+    let mut cx = Infer {
+        db,
+        kind: node.kind(db),
+        body,
+        scope,
+        expr_types: vec![None; body.expr_count()],
+        binding_types: vec![Type::dynamic(); body.bindings().count()],
+        range_over_bool: false,
+        diagnostics: Vec::new(),
+        splat_items: Vec::new(),
+    };
+    let node_type = cx.infer_node();
+    // Every expression gets a type, including those of attributes no rule looked at.
+    for attr in cx.body.attr_ids() {
+        let value = cx.body.attr(attr).value;
+        if cx.expr_types[value.index()].is_none() {
+            cx.infer_expr(value);
+        }
+    }
+    NodeInference {
+        expr_types: cx
+            .expr_types
+            .into_iter()
+            .map(|t| t.unwrap_or_else(Type::dynamic))
+            .collect(),
+        binding_types: cx.binding_types,
+        diagnostics: cx.diagnostics,
+        node_type,
+    }
+}
+
+/// `T` with every literal type replaced by its underlying type, deeply: what a reference to a
+/// local sees. So editing a literal does not change the local's type, and its users do not
+/// re-infer.
+pub fn widen_literals(ty: Type) -> Type {
+    fn widen(ty: Type, depth: usize) -> Type {
+        if depth > 64 {
+            return ty;
+        }
+        let d = depth + 1;
+        match ty.kind() {
+            TypeKind::Const(c) => c.ty,
+            TypeKind::List(e) => Type::list(widen(*e, d)),
+            TypeKind::Map(e) => Type::map(widen(*e, d)),
+            TypeKind::Set(e) => Type::set(widen(*e, d)),
+            TypeKind::Tuple(es) => Type::tuple(es.iter().map(|e| widen(*e, d))),
+            TypeKind::Union(es) => Type::union(es.iter().map(|e| widen(*e, d))),
+            TypeKind::Output(e) => Type::output(widen(*e, d)),
+            TypeKind::Promise(e) => Type::promise(widen(*e, d)),
+            TypeKind::Object(o) if !o.is_deferred() => Type::object_with(
+                o.properties()
+                    .iter()
+                    .map(|(k, t)| (k.clone(), widen(*t, d))),
+                o.strict(),
+                o.annotations().to_vec(),
+            ),
+            _ => ty,
+        }
+    }
+    widen(ty, 0)
+}
+
+pub(crate) struct Infer<'a, 'db> {
+    pub(crate) db: &'db dyn pcl_db::Db,
+    kind: NodeKind,
+    pub(crate) body: &'a pcl_hir::Body,
+    pub(crate) scope: &'a ProgramScope<'db>,
+    expr_types: Vec<Option<Type>>,
+    binding_types: Vec<Type>,
+    /// A resource ranged over a bool has no `range` variable.
+    range_over_bool: bool,
+    pub(crate) diagnostics: Vec<InferDiagnostic>,
+    splat_items: Vec<Type>,
+}
+
+/// The collection typing of `for`, `range` and friends: key and value types.
+pub(crate) fn collection_types(ty: Type) -> Option<(Type, Type)> {
+    let inner = ty.unwrap_eventual().without_none().strip_const();
+    Some(match inner.kind() {
+        TypeKind::List(e) => (Type::int(), *e),
+        TypeKind::Map(e) => (Type::string(), *e),
+        TypeKind::Tuple(es) => (Type::int(), unify_all(es.iter().copied()).safe),
+        TypeKind::Object(o) => (
+            Type::string(),
+            unify_all(o.properties().iter().map(|(_, t)| *t)).safe,
+        ),
+        TypeKind::Dynamic => (Type::dynamic(), Type::dynamic()),
+        _ => return None,
+    })
+}
+
+/// Wraps `result` in the outermost output or promise of `source`.
+pub(crate) fn rewrap(source: Type, result: Type) -> Type {
+    match source.kind() {
+        TypeKind::Output(_) => Type::output(result),
+        TypeKind::Promise(_) => Type::promise(result),
+        _ => result,
+    }
+}
+
+pub(crate) fn show(ty: Type) -> String {
+    ty.display_readable_with(pcl_types::NamedObjects::Never)
+}
+
+impl<'a, 'db> Infer<'a, 'db> {
+    pub(crate) fn report(&mut self, code: Code, target: Target, message: impl Into<String>) {
+        self.diagnostics.push(InferDiagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            target,
+            help: None,
+            fix: None,
+        });
+    }
+
+    pub(crate) fn report_with(
+        &mut self,
+        code: Code,
+        severity: Severity,
+        target: Target,
+        message: impl Into<String>,
+        help: Option<String>,
+        fix: Option<String>,
+    ) {
+        self.diagnostics.push(InferDiagnostic {
+            code,
+            severity,
+            message: message.into(),
+            target,
+            help,
+            fix,
+        });
+    }
+
+    /// Checks that the value of `expr` (of type `src`) can be used where `dest` is expected
+    /// (outputs of `dest` are accepted, as everywhere in PCL). Reports why not.
+    pub(crate) fn expect(&mut self, expr: ExprId, src: Type, dest: Type, context: &str) -> bool {
+        let conversion = dest.input_type().conversion_from(src);
+        if conversion.kind != ConversionKind::None {
+            return true;
+        }
+        // Explain against the plain destination: its reason names the real types.
+        let plain = dest.conversion_from(src.resolve_outputs());
+        let reason = plain
+            .reason
+            .filter(|_| plain.kind == ConversionKind::None)
+            .or(conversion.reason);
+        let why = reason.map_or_else(
+            || {
+                format!(
+                    "cannot assign value of type {} to type {}",
+                    show(src),
+                    show(dest)
+                )
+            },
+            |r| r.to_string(),
+        );
+        self.report(
+            Code::TypeMismatch,
+            Target::Expr(expr),
+            format!("{context}: {why}"),
+        );
+        false
+    }
+
+    pub(crate) fn set(&mut self, id: ExprId, ty: Type) -> Type {
+        self.expr_types[id.index()] = Some(ty);
+        ty
+    }
+
+    fn set_binding(&mut self, id: BindingId, ty: Type) {
+        self.binding_types[id.index()] = ty;
+    }
+
+    // ---- nodes ---------------------------------------------------------------------------
+
+    fn attr_value(&self, name: &str) -> Option<(AttrId, ExprId)> {
+        self.body
+            .find_attr(None, name)
+            .map(|(id, attr)| (id, attr.value))
+    }
+
+    fn infer_node(&mut self) -> Type {
+        match self.kind {
+            NodeKind::Local => match self.body.value {
+                Some(value) => self.infer_expr(value),
+                None => Type::dynamic(),
+            },
+            NodeKind::Config => self.infer_config(),
+            NodeKind::Output => self.infer_output(),
+            NodeKind::Resource | NodeKind::Read | NodeKind::Component => {
+                self.infer_resource_like();
+                Type::dynamic()
+            }
+            NodeKind::Hook => {
+                self.infer_hook();
+                Type::dynamic()
+            }
+            NodeKind::Pulumi => {
+                if let Some((_, value)) = self.attr_value("requiredVersionRange") {
+                    let ty = self.infer_expr(value);
+                    self.expect(
+                        value,
+                        ty,
+                        Type::string(),
+                        "requiredVersionRange must be a string",
+                    );
+                }
+                Type::dynamic()
+            }
+            NodeKind::Package => Type::dynamic(),
+        }
+    }
+
+    fn declared_type(&mut self) -> Option<Type> {
+        let id = self.body.type_expr?;
+        let ty = crate::type_expr::eval(self, id);
+        Some(ty)
+    }
+
+    fn infer_config(&mut self) -> Type {
+        let mut declared = self
+            .declared_type()
+            .map(optional_object_properties)
+            .unwrap_or_else(Type::dynamic);
+        if let Some((_, default)) = self.attr_value("default") {
+            let ty = self.infer_expr(default);
+            if matches!(self.body.expr(default), Expr::Literal(ConstValue::Null)) {
+                if !declared.is_optional() && !declared.is_dynamic() {
+                    declared = Type::optional(declared);
+                }
+            } else {
+                self.expect(
+                    default,
+                    ty,
+                    declared,
+                    &format!(
+                        "the default value does not fit the config's type {}",
+                        show(declared)
+                    ),
+                );
+            }
+        }
+        if let Some((_, secret)) = self.attr_value("secret") {
+            self.infer_expr(secret);
+            if matches!(
+                self.body.expr(secret),
+                Expr::Literal(ConstValue::Bool(true))
+            ) {
+                declared = Type::output(declared);
+            }
+        }
+        declared
+    }
+
+    fn infer_output(&mut self) -> Type {
+        let declared = self.declared_type();
+        let value = self
+            .attr_value("value")
+            .map(|(_, v)| (v, self.infer_expr(v)));
+        match (declared, value) {
+            (Some(declared), Some((expr, ty))) => {
+                self.expect(
+                    expr,
+                    ty,
+                    declared,
+                    &format!(
+                        "the value does not fit the output's type {}",
+                        show(declared)
+                    ),
+                );
+                declared
+            }
+            (Some(declared), None) => declared,
+            // Deliberately more precise than the reference, whose untyped outputs are dynamic.
+            (None, Some((_, ty))) => ty,
+            (None, None) => Type::dynamic(),
+        }
+    }
+
+    fn options_block(&self) -> Option<pcl_hir::BlockId> {
+        self.body
+            .blocks_in(None)
+            .find(|(_, b)| b.type_name.as_str() == "options")
+            .map(|(id, _)| id)
+    }
+
+    fn infer_resource_like(&mut self) {
+        let options = self.options_block();
+        if let Some(options) = options {
+            let attrs: Vec<(AttrId, pcl_hir::Attr)> = self
+                .body
+                .attrs_in(Some(options))
+                .map(|(id, a)| (id, a.clone()))
+                .collect();
+            // `range` first: the body's `range` variable depends on it.
+            if let Some((_, attr)) = attrs.iter().find(|(_, a)| a.name.as_str() == "range") {
+                let ty = self.infer_expr(attr.value);
+                self.bind_range(attr.value, ty);
+            }
+            for (_, attr) in &attrs {
+                let name = attr.name.as_str();
+                if name == "range" {
+                    continue;
+                }
+                if PROPERTY_PATH_OPTIONS.contains(&name) && self.kind != NodeKind::Component {
+                    // Property paths of the resource's own inputs: bound by the binder against
+                    // the schema, not as expressions.
+                    self.mark_property_paths(attr.value);
+                    continue;
+                }
+                let ty = self.infer_expr(attr.value);
+                if let Some(expected) = option_type(name) {
+                    self.expect(
+                        attr.value,
+                        ty,
+                        expected,
+                        &format!("the option {name} must be of type {}", show(expected)),
+                    );
+                }
+            }
+        }
+        let attrs: Vec<ExprId> = self.body.attrs_in(None).map(|(_, a)| a.value).collect();
+        for value in attrs {
+            self.infer_expr(value);
+        }
+    }
+
+    fn mark_property_paths(&mut self, root: ExprId) {
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            self.set(id, Type::opaque("Property"));
+            self.body.for_each_child(id, |c| stack.push(c));
+        }
+        self.set(root, Type::list(Type::opaque("Property")));
+    }
+
+    fn bind_range(&mut self, expr: ExprId, ty: Type) {
+        let expected = Type::union([
+            Type::bool(),
+            Type::number(),
+            Type::list(Type::dynamic()),
+            Type::map(Type::dynamic()),
+        ]);
+        if !self.expect(
+            expr,
+            ty,
+            expected,
+            "range must be a bool, a number, a list or a map",
+        ) {
+            return;
+        }
+        let resolved = ty.resolve_outputs().without_none();
+        let safe =
+            |dest: Type| dest.input_type().conversion_from(resolved).kind == ConversionKind::Safe;
+        let range_type = if resolved.is_dynamic() {
+            Type::object([("key", Type::dynamic()), ("value", Type::dynamic())])
+        } else if safe(Type::bool()) {
+            self.range_over_bool = true;
+            Type::dynamic()
+        } else if safe(Type::number()) {
+            Type::object([("value", Type::int())])
+        } else {
+            match collection_types(resolved) {
+                Some((key, value)) => Type::object([("key", key), ("value", value)]),
+                None => {
+                    self.report(
+                        Code::NotIterable,
+                        Target::Expr(expr),
+                        format!("cannot iterate over a value of type {}", show(ty)),
+                    );
+                    Type::object([("key", Type::dynamic()), ("value", Type::dynamic())])
+                }
+            }
+        };
+        let bindings: Vec<BindingId> = self
+            .body
+            .bindings()
+            .filter(|(_, b)| b.kind == BindingKind::Range)
+            .map(|(id, _)| id)
+            .collect();
+        for binding in bindings {
+            self.set_binding(binding, range_type);
+        }
+    }
+
+    fn infer_hook(&mut self) {
+        let args = Type::object([
+            ("urn", Type::string()),
+            ("id", Type::opaque("id")),
+            ("name", Type::string()),
+            ("type", Type::string()),
+            ("newInputs", Type::map(Type::dynamic())),
+            ("oldInputs", Type::map(Type::dynamic())),
+            ("oldOutputs", Type::map(Type::dynamic())),
+            ("newOutputs", Type::map(Type::dynamic())),
+        ]);
+        let bindings: Vec<BindingId> = self
+            .body
+            .bindings()
+            .filter(|(_, b)| b.kind == BindingKind::HookArgs)
+            .map(|(id, _)| id)
+            .collect();
+        for binding in bindings {
+            self.set_binding(binding, args);
+        }
+        let attrs: Vec<(pcl_hir::Name, ExprId)> = self
+            .body
+            .attrs_in(None)
+            .map(|(_, a)| (a.name.clone(), a.value))
+            .collect();
+        for (name, value) in attrs {
+            let ty = self.infer_expr(value);
+            match name.as_str() {
+                "command" => {
+                    self.expect(
+                        value,
+                        ty,
+                        Type::list(Type::string()),
+                        "command must be a list of strings",
+                    );
+                }
+                "onDryRun" | "ignoreErrors" => {
+                    self.expect(value, ty, Type::bool(), &format!("{name} must be a bool"));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    // ---- expressions ---------------------------------------------------------------------
+
+    pub(crate) fn infer_expr(&mut self, id: ExprId) -> Type {
+        if let Some(ty) = self.expr_types[id.index()] {
+            return ty;
+        }
+        let ty = self.infer_expr_inner(id);
+        self.set(id, ty)
+    }
+
+    fn infer_expr_inner(&mut self, id: ExprId) -> Type {
+        let body: &'a Body = self.body;
+        match body.expr(id) {
+            Expr::Missing => Type::dynamic(),
+            Expr::Literal(value) => value.clone().literal_type(),
+            Expr::Template(parts) => {
+                if let [TemplatePart::Interpolation(inner)] = &**parts {
+                    // `"${x}"` is `x` itself (HCL's template wrap).
+                    return self.infer_expr(*inner);
+                }
+                let mut lift = Vec::new();
+                self.infer_template_parts(parts, &mut lift);
+                Type::lift(Type::string(), lift)
+            }
+            Expr::Variable { name, resolution } => self.infer_variable(id, name, resolution),
+            Expr::SplatItem => self
+                .splat_items
+                .last()
+                .copied()
+                .unwrap_or_else(Type::dynamic),
+            Expr::Call {
+                name,
+                args,
+                expand_final,
+            } => crate::builtins::infer_call(self, id, name, args, *expand_final),
+            Expr::Paren(inner) => self.infer_expr(*inner),
+            Expr::Tuple(elements) => {
+                let types: Vec<Type> = elements.iter().map(|e| self.infer_expr(*e)).collect();
+                Type::tuple(types)
+            }
+            Expr::Object(items) => self.infer_object(items),
+            Expr::For {
+                key_var,
+                value_var,
+                collection,
+                key,
+                value,
+                condition,
+                grouping,
+                object,
+            } => {
+                let coll = self.infer_expr(*collection);
+                let (k, v) = self.iterate(*collection, coll);
+                if let Some(key_var) = key_var {
+                    self.set_binding(*key_var, k);
+                }
+                self.set_binding(*value_var, v);
+                let mut lift = Vec::new();
+                let key_ty = key.map(|k| {
+                    let ty = self.infer_expr(k);
+                    self.expect(
+                        k,
+                        ty,
+                        Type::string(),
+                        "the key of a for expression must be a string",
+                    );
+                    lift.push(ty);
+                    ty
+                });
+                let value_ty = self.infer_expr(*value);
+                if let Some(c) = condition {
+                    let ty = self.infer_expr(*c);
+                    self.expect(
+                        *c,
+                        ty,
+                        Type::bool(),
+                        "the condition of a for expression must be a bool",
+                    );
+                    lift.push(ty);
+                }
+                let result = match (object, key_ty) {
+                    (true, _) if *grouping => Type::map(Type::list(value_ty)),
+                    (true, _) => Type::map(value_ty),
+                    (false, _) => Type::list(value_ty),
+                };
+                Type::lift(rewrap(coll, result), lift)
+            }
+            Expr::Conditional {
+                condition,
+                then_expr,
+                else_expr,
+            } => {
+                let c = self.infer_expr(*condition);
+                self.expect(*condition, c, Type::bool(), "the condition must be a bool");
+                let t = self.infer_expr(*then_expr);
+                let e = self.infer_expr(*else_expr);
+                Type::lift(unify_all([t, e]).safe, [c])
+            }
+            Expr::Binary { op, lhs, rhs } => self.infer_binary(*op, *lhs, *rhs),
+            Expr::Unary { op, operand } => {
+                let ty = self.infer_expr(*operand);
+                let result = match op {
+                    UnaryOp::Not => {
+                        self.expect(
+                            *operand,
+                            ty,
+                            Type::bool(),
+                            "the operand of ! must be a bool",
+                        );
+                        Type::bool()
+                    }
+                    UnaryOp::Neg => {
+                        self.expect(
+                            *operand,
+                            ty,
+                            Type::number(),
+                            "the operand of - must be a number",
+                        );
+                        if is_int(ty) {
+                            Type::int()
+                        } else {
+                            Type::number()
+                        }
+                    }
+                };
+                Type::lift(result, [ty])
+            }
+            Expr::GetAttr { receiver, name } => {
+                let ty = self.infer_expr(*receiver);
+                self.traverse(id, *receiver, ty, &Traverser::attr(name))
+            }
+            Expr::Index { receiver, index } => self.infer_index(id, *receiver, *index),
+            Expr::Splat { source, each } => {
+                let src = self.infer_expr(*source);
+                let inner = src.unwrap_eventual().without_none();
+                let item = match inner.kind() {
+                    TypeKind::List(e) | TypeKind::Set(e) => *e,
+                    TypeKind::Tuple(es) => unify_all(es.iter().copied()).safe,
+                    _ => inner,
+                };
+                self.splat_items.push(item);
+                let each_ty = self.infer_expr(*each);
+                self.splat_items.pop();
+                rewrap(src, Type::list(each_ty))
+            }
+        }
+    }
+
+    fn infer_template_parts(&mut self, parts: &[TemplatePart], lift: &mut Vec<Type>) {
+        for part in parts {
+            match part {
+                TemplatePart::Literal(_) => {}
+                TemplatePart::Interpolation(e) => {
+                    let ty = self.infer_expr(*e);
+                    self.expect(
+                        *e,
+                        ty,
+                        Type::string(),
+                        "an interpolated value must convert to a string",
+                    );
+                    lift.push(ty);
+                }
+                TemplatePart::If {
+                    condition,
+                    then_parts,
+                    else_parts,
+                } => {
+                    let ty = self.infer_expr(*condition);
+                    self.expect(
+                        *condition,
+                        ty,
+                        Type::bool(),
+                        "the condition of an if directive must be a bool",
+                    );
+                    lift.push(ty);
+                    self.infer_template_parts(then_parts, lift);
+                    self.infer_template_parts(else_parts, lift);
+                }
+                TemplatePart::For {
+                    key,
+                    value,
+                    collection,
+                    body,
+                } => {
+                    let coll = self.infer_expr(*collection);
+                    let (k, v) = self.iterate(*collection, coll);
+                    if let Some(key) = key {
+                        self.set_binding(*key, k);
+                    }
+                    self.set_binding(*value, v);
+                    lift.push(coll);
+                    self.infer_template_parts(body, lift);
+                }
+            }
+        }
+    }
+
+    /// The key and value types of iterating over `ty`; reports a value that is no collection.
+    pub(crate) fn iterate(&mut self, expr: ExprId, ty: Type) -> (Type, Type) {
+        match collection_types(ty) {
+            Some(kv) => kv,
+            None => {
+                self.report(
+                    Code::NotIterable,
+                    Target::Expr(expr),
+                    format!(
+                        "cannot iterate over a value of type {}: expected a list, tuple, map or object",
+                        show(ty)
+                    ),
+                );
+                (Type::dynamic(), Type::dynamic())
+            }
+        }
+    }
+
+    fn infer_variable(
+        &mut self,
+        id: ExprId,
+        name: &pcl_hir::Name,
+        resolution: &Resolution,
+    ) -> Type {
+        match resolution {
+            Resolution::Local(binding) => {
+                let b = self.body.binding(*binding);
+                if b.kind == BindingKind::Range && self.range_over_bool {
+                    self.report(
+                        Code::UndefinedVariable,
+                        Target::Expr(id),
+                        "undefined variable range: a resource whose range is a bool has no range variable",
+                    );
+                    return Type::dynamic();
+                }
+                self.binding_types[binding.index()]
+            }
+            Resolution::Root => match self.scope.lookup(name) {
+                Some(target) => match target.kind(self.db) {
+                    NodeKind::Pulumi => {
+                        self.report(
+                            Code::InvalidTraversal,
+                            Target::Expr(id),
+                            "the pulumi block is not a value and cannot be referenced",
+                        );
+                        Type::dynamic()
+                    }
+                    _ => node_type(self.db, target),
+                },
+                None => {
+                    self.undefined_variable(id, name);
+                    Type::dynamic()
+                }
+            },
+        }
+    }
+
+    fn undefined_variable(&mut self, id: ExprId, name: &str) {
+        let mut candidates: Vec<&str> = self.scope.names().map(|n| n.as_str()).collect();
+        let locals: Vec<pcl_hir::Name> =
+            self.body.bindings().map(|(_, b)| b.name.clone()).collect();
+        candidates.extend(locals.iter().map(|n| n.as_str()));
+        let suggestion = suggest::best_match(name, candidates.iter().copied()).map(str::to_string);
+        let help = if crate::builtins::is_builtin(name) {
+            Some(format!("'{name}' is a function: call it as {name}(...)"))
+        } else {
+            suggestion.as_ref().map(|s| format!("did you mean '{s}'?"))
+        };
+        self.report_with(
+            Code::UndefinedVariable,
+            Severity::Error,
+            Target::Expr(id),
+            format!("undefined variable {name}"),
+            help,
+            suggestion,
+        );
+    }
+
+    fn infer_object(&mut self, items: &[ObjectItem]) -> Type {
+        let mut keys = Vec::new();
+        let mut literal_keys = true;
+        let mut properties = Vec::new();
+        let mut values = Vec::new();
+        for item in items {
+            let key_ty = self.infer_expr(item.key);
+            let value_ty = self.infer_expr(item.value);
+            values.push(value_ty);
+            keys.push(key_ty);
+            let converts =
+                Type::string().input_type().conversion_from(key_ty).kind != ConversionKind::None;
+            if !converts {
+                self.report(
+                    Code::NonStringKey,
+                    Target::Expr(item.key),
+                    format!(
+                        "object keys must be strings: a value of type {} is not",
+                        show(key_ty)
+                    ),
+                );
+                literal_keys = false;
+                continue;
+            }
+            match key_ty.kind() {
+                TypeKind::Const(c) => match key_text(&c.value) {
+                    Some(text) => properties.push((text, value_ty)),
+                    None => literal_keys = false,
+                },
+                _ => literal_keys = false,
+            }
+        }
+        let result = if literal_keys {
+            Type::object(properties)
+        } else {
+            Type::map(unify_all(values).safe)
+        };
+        Type::lift(result, keys)
+    }
+
+    fn infer_binary(&mut self, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Type {
+        let l = self.infer_expr(lhs);
+        let r = self.infer_expr(rhs);
+        let (param, result) = match op {
+            BinaryOp::And | BinaryOp::Or => (Some(Type::bool()), Type::bool()),
+            BinaryOp::Eq | BinaryOp::NotEq => (None, Type::bool()),
+            BinaryOp::Lt | BinaryOp::LtEq | BinaryOp::Gt | BinaryOp::GtEq => {
+                (Some(Type::number()), Type::bool())
+            }
+            // Division is never integral, unlike the reference's typing of int / int.
+            BinaryOp::Div => (Some(Type::number()), Type::number()),
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Mod => {
+                let result = if is_int(l) && is_int(r) {
+                    Type::int()
+                } else {
+                    Type::number()
+                };
+                (Some(Type::number()), result)
+            }
+        };
+        if let Some(param) = param {
+            let context = format!(
+                "the operands of {} must be of type {}",
+                op.as_str(),
+                show(param)
+            );
+            self.expect(lhs, l, param, &context);
+            self.expect(rhs, r, param, &context);
+        }
+        Type::lift(result, [l, r])
+    }
+
+    fn infer_index(&mut self, id: ExprId, receiver: ExprId, index: ExprId) -> Type {
+        let recv = self.infer_expr(receiver);
+        let key = self.infer_expr(index);
+        if matches!(key.kind(), TypeKind::Const(_)) {
+            // A literal key is a traversal step, as in HCL: precise element types and
+            // range checks.
+            return self.traverse(id, receiver, recv, &Traverser::Index(key));
+        }
+        let inner = recv.unwrap_eventual().without_none();
+        let (key_type, value) = match (inner.kind(), collection_types(inner)) {
+            // Sets cannot be indexed.
+            (TypeKind::Set(_), _) | (_, None) if !inner.is_dynamic() => {
+                self.report(
+                    Code::InvalidTraversal,
+                    Target::Accessor { expr: id, receiver },
+                    format!("cannot index a value of type {}", show(recv)),
+                );
+                return Type::dynamic();
+            }
+            (_, Some(kv)) => kv,
+            (_, None) => (Type::dynamic(), Type::dynamic()),
+        };
+        self.expect(
+            index,
+            key,
+            key_type,
+            &format!("the index must be of type {}", show(key_type)),
+        );
+        Type::lift(rewrap(recv, value), [key])
+    }
+
+    fn traverse(&mut self, id: ExprId, receiver: ExprId, ty: Type, traverser: &Traverser) -> Type {
+        let traversal = ty.traverse(traverser);
+        if let Some((severity, reason)) = &traversal.diagnostic {
+            let severity = match severity {
+                TraversalSeverity::Error => Severity::Error,
+                TraversalSeverity::Warning => Severity::Warning,
+            };
+            let (code, fix) = match &reason.kind {
+                ReasonKind::UnknownProperty { suggestion, .. } => (
+                    Code::UnknownProperty,
+                    suggestion.as_ref().map(|s| s.to_string()),
+                ),
+                ReasonKind::CaseInsensitiveMatch { matched, .. } => {
+                    (Code::CaseInsensitiveProperty, Some(matched.to_string()))
+                }
+                ReasonKind::CannotTraverse { receiver } if receiver.is_none() => {
+                    (Code::TraversalOfNone, None)
+                }
+                _ => (Code::InvalidTraversal, None),
+            };
+            let severity = if code.default_severity() == Severity::Warning {
+                Severity::Warning
+            } else {
+                severity
+            };
+            let fix = fix.map(|name| match traverser {
+                Traverser::Attr(_) => format!(".{name}"),
+                Traverser::Index(_) => format!("[\"{name}\"]"),
+            });
+            self.report_with(
+                code,
+                severity,
+                Target::Accessor { expr: id, receiver },
+                reason.to_string(),
+                None,
+                fix,
+            );
+        }
+        traversal.ty
+    }
+}
+
+/// Whether a type is `int` (a literal int counts: `1 + 2` is int, deliberately).
+fn is_int(ty: Type) -> bool {
+    ty.resolve_outputs().strip_const() == Type::int()
+}
+
+/// The text of a literal key: strings as they are, numbers and bools as HCL prints them.
+fn key_text(value: &ConstValue) -> Option<String> {
+    match value {
+        ConstValue::String(s) => Some(s.to_string()),
+        ConstValue::Int(i) => Some(i.to_string()),
+        ConstValue::Number(d) => Some(d.to_string()),
+        ConstValue::Bool(b) => Some(b.to_string()),
+        ConstValue::Null => None,
+    }
+}
+
+/// Config object types get optional properties (`makeObjectPropertiesOptional`): the top
+/// level of `object`, `list(object)` and `map(object)`.
+fn optional_object_properties(ty: Type) -> Type {
+    let optional = |object: Type| match object.kind() {
+        TypeKind::Object(o) if !o.is_deferred() => Type::object_with(
+            o.properties().iter().map(|(k, t)| {
+                let t = if t.is_optional() {
+                    *t
+                } else {
+                    Type::optional(*t)
+                };
+                (k.clone(), t)
+            }),
+            o.strict(),
+            o.annotations().to_vec(),
+        ),
+        _ => object,
+    };
+    match ty.kind() {
+        TypeKind::Object(_) => optional(ty),
+        TypeKind::List(e) => Type::list(optional(*e)),
+        TypeKind::Map(e) => Type::map(optional(*e)),
+        _ => ty,
+    }
+}
+
+/// The type each resource option takes (`bindResourceOptions`).
+fn option_type(name: &str) -> Option<Type> {
+    let optional_string = || Type::optional(Type::string());
+    Some(match name {
+        "parent" | "provider" | "deletedWith" | "replacementTrigger" => Type::dynamic(),
+        "providers" => Type::union([Type::map(Type::dynamic()), Type::list(Type::dynamic())]),
+        "dependsOn" | "replaceWith" => Type::list(Type::dynamic()),
+        "protect" | "retainOnDelete" | "deleteBeforeReplace" => Type::bool(),
+        "version" | "pluginDownloadURL" | "import" => Type::string(),
+        "customTimeouts" => Type::object([
+            ("create", optional_string()),
+            ("update", optional_string()),
+            ("delete", optional_string()),
+            ("read", optional_string()),
+        ]),
+        "aliases" => Type::list(Type::union([
+            Type::string(),
+            Type::object([
+                ("name", optional_string()),
+                ("type", optional_string()),
+                ("noParent", Type::optional(Type::bool())),
+                ("parent", Type::dynamic()),
+            ]),
+        ])),
+        "envVarMappings" => Type::map(Type::string()),
+        _ => return None,
+    })
+}

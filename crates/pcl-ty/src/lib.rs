@@ -1,0 +1,103 @@
+//! Type inference for PCL programs.
+//!
+//! This crate owns the types of nodes and expressions, as salsa queries over `pcl-hir`:
+//!
+//! * [`infer_node`]: one query per node. It types every expression of the node's body and
+//!   records problems against expression ids (never positions), so moving a node re-runs no
+//!   inference.
+//! * [`node_type`]: the small fact other nodes read (a local's value type with literal types
+//!   widened, a config's declared type). It backdates when an edit does not change it, so
+//!   the users of a node re-infer only when its type really changed.
+//! * [`node_references`] and [`program_cycles`]: the dependency graph, so that nodes in a cycle
+//!   are reported once and typed `dynamic` instead of recursing.
+//! * [`file_diagnostics`]: the edge, joining problems with source maps into
+//!   `pcl_diagnostics::Diagnostic`s for one file.
+//! * [`check_program`]: the whole-program entry point the CLI and tests use.
+
+mod builtins;
+mod check;
+mod edge;
+mod graph;
+mod infer;
+mod type_expr;
+
+use pcl_diagnostics::{Code, Severity};
+use pcl_hir::{AttrId, BindingId, ExprId, Node};
+use pcl_types::Type;
+
+pub use builtins::BUILTIN_NAMES;
+pub use check::{check_program, CheckedFile, NodeTypeLine, ProgramReport};
+pub use edge::file_diagnostics;
+pub use graph::{node_references, program_cycles, ProgramCycles};
+pub use infer::widen_literals;
+
+/// Where a problem is, by position-free ids.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Expr(ExprId),
+    /// The part of a traversal after its receiver: `.name` or `[key]`.
+    Accessor {
+        expr: ExprId,
+        receiver: ExprId,
+    },
+    /// The name of a called function.
+    CallName(ExprId),
+    /// An attribute's name.
+    AttrName(AttrId),
+    Binding(BindingId),
+    /// The node's name (label or attribute name).
+    NodeName,
+    /// The node's type label.
+    TypeLabel,
+}
+
+/// A problem found by inference, free of positions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InferDiagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub target: Target,
+    pub help: Option<String>,
+    /// A replacement for the target's text (a did-you-mean).
+    pub fix: Option<String>,
+}
+
+/// Everything inference knows about one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeInference {
+    /// The type of each expression, by id.
+    pub expr_types: Vec<Type>,
+    /// The type of each local variable, by id.
+    pub binding_types: Vec<Type>,
+    pub diagnostics: Vec<InferDiagnostic>,
+    /// The node's own type, before literal types are widened.
+    pub node_type: Type,
+}
+
+impl NodeInference {
+    pub fn expr_type(&self, id: ExprId) -> Type {
+        self.expr_types[id.index()]
+    }
+}
+
+/// Types one node: every expression of its body, and its own type.
+#[salsa::tracked(returns(ref))]
+pub fn infer_node<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
+    infer::infer(db, node)
+}
+
+/// The type other nodes see when they refer to `node`. A node in a reference cycle is
+/// `dynamic` (the cycle is reported once by the edge).
+#[salsa::tracked(returns(clone), cycle_result = node_type_cycle)]
+pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
+    let program = node.file(db).program(db);
+    if program_cycles(db, program).contains(node) {
+        return Type::dynamic();
+    }
+    widen_literals(infer_node(db, node).node_type)
+}
+
+fn node_type_cycle<'db>(_db: &'db dyn pcl_db::Db, _id: salsa::Id, _node: Node<'db>) -> Type {
+    Type::dynamic()
+}
