@@ -236,3 +236,29 @@ pub fn program_scope<'db>(db: &'db dyn pcl_db::Db, program: Program) -> ProgramS
         nodes,
     }
 }
+
+/// A top-level name of a program: the key of [`resolve_root`].
+#[salsa::interned(debug)]
+pub struct RootName<'db> {
+    #[returns(copy)]
+    pub program: Program,
+    #[returns(ref)]
+    pub name: Name,
+}
+
+/// The node a top-level name refers to. A narrow projection of [`program_scope`]: a node
+/// that uses `x` depends only on what `x` means, so adding, removing or renaming other nodes
+/// re-runs nothing of it.
+#[salsa::tracked(returns(copy))]
+pub fn resolve_root<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Node<'db>> {
+    program_scope(db, key.program(db)).lookup(key.name(db))
+}
+
+/// [`resolve_root`] for a program and a name.
+pub fn lookup_root<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+    name: &Name,
+) -> Option<Node<'db>> {
+    resolve_root(db, RootName::new(db, program, name.clone()))
+}

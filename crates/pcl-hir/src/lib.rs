@@ -20,8 +20,8 @@ mod name;
 
 pub use body::*;
 pub use item::{
-    file_nodes, lower_file, program_scope, LoweredFile, Node, NodeKind, NodeSourceMap, ProgramFile,
-    ProgramScope, Signature,
+    file_nodes, lookup_root, lower_file, program_scope, resolve_root, LoweredFile, Node, NodeKind,
+    NodeSourceMap, ProgramFile, ProgramScope, RootName, Signature,
 };
 pub use lower::RESOURCE_OPTIONS;
 pub use name::Name;

@@ -474,7 +474,9 @@ pub(crate) fn infer_call(
             let number = args
                 .types()
                 .iter()
-                .any(|t| t.resolve_outputs() == Type::number());
+                // A number literal counts too (the reference looks only for the exact
+                // type, so `max(1, 2.5)` would be typed int).
+                .any(|t| t.resolve_outputs().strip_const() == Type::number());
             let t = if number { Type::number() } else { Type::int() };
             general(cx, id, f, &args, &[p("first", t)], Some(p("rest", t)), t)
         }
@@ -576,7 +578,7 @@ pub(crate) fn infer_call(
         _ => {
             let suggestion =
                 suggest::best_match(f, BUILTIN_NAMES.iter().copied()).map(str::to_string);
-            let help = match (&suggestion, cx.scope.lookup(f)) {
+            let help = match (&suggestion, cx.lookup_root(name)) {
                 (Some(s), _) => Some(format!("did you mean '{s}'?")),
                 (None, Some(_)) => Some(format!("'{f}' is a variable, not a function")),
                 _ => None,

@@ -32,6 +32,13 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         if duplicate.file(db) != file {
             continue;
         }
+        // Two top-level attributes of one file: the syntax layer already reports them.
+        if first.file(db) == file
+            && first.kind(db) == pcl_hir::NodeKind::Local
+            && duplicate.kind(db) == pcl_hir::NodeKind::Local
+        {
+            continue;
+        }
         let name = duplicate.name(db);
         let mut diagnostic = Diagnostic::new(
             Code::DuplicateName,

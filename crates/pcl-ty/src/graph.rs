@@ -4,7 +4,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use pcl_db::Program;
-use pcl_hir::{program_scope, Body, Expr, ExprId, Node, NodeKind, Resolution};
+use pcl_hir::{lookup_root, program_scope, Body, Expr, ExprId, Node, NodeKind, Resolution};
 
 /// Options whose values are property paths of the resource itself, not references.
 pub(crate) const PROPERTY_PATH_OPTIONS: &[&str] = &[
@@ -21,7 +21,7 @@ pub(crate) const PROPERTY_PATH_OPTIONS: &[&str] = &[
 #[salsa::tracked(returns(ref))]
 pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Node<'db>> {
     let body = node.body(db);
-    let scope = program_scope(db, node.file(db).program(db));
+    let program = node.file(db).program(db);
     let mut seen = FxHashSet::default();
     let mut out = Vec::new();
     for root in reference_roots(node.kind(db), body) {
@@ -31,7 +31,7 @@ pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Nod
                 resolution: Resolution::Root,
             } = body.expr(id)
             {
-                if let Some(target) = scope.lookup(name) {
+                if let Some(target) = lookup_root(db, program, name) {
                     if seen.insert(target) {
                         out.push(target);
                     }
@@ -107,6 +107,14 @@ pub fn program_cycles<'db>(db: &'db dyn pcl_db::Db, program: Program) -> Program
         let first = *component.iter().min().expect("components are not empty");
         let self_loop = edges[first].contains(&first);
         if component.len() == 1 && !self_loop {
+            continue;
+        }
+        // Components may depend on each other (each is its own program; the reference
+        // allows it), but not on themselves.
+        let only_components = component
+            .iter()
+            .all(|&i| nodes[i].kind(db) == NodeKind::Component);
+        if only_components && component.iter().all(|&i| !edges[i].contains(&i)) {
             continue;
         }
         let path = cycle_through(first, &component, &edges);

@@ -3,7 +3,7 @@
 use pcl_diagnostics::{suggest, Code, Severity};
 use pcl_hir::{
     program_scope, AttrId, BinaryOp, BindingId, BindingKind, Body, Expr, ExprId, Node, NodeKind,
-    ObjectItem, ProgramScope, Resolution, TemplatePart, UnaryOp,
+    ObjectItem, Resolution, TemplatePart, UnaryOp,
 };
 use pcl_types::{
     unify_all, ConstValue, ConversionKind, ReasonKind, Severity as TraversalSeverity, Traverser,
@@ -15,18 +15,27 @@ use crate::{node_type, InferDiagnostic, NodeInference, Target};
 
 pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
     let body = node.body(db);
-    let scope = program_scope(db, node.file(db).program(db));
     let mut cx = Infer {
         db,
+        program: node.file(db).program(db),
         kind: node.kind(db),
         body,
-        scope,
         expr_types: vec![None; body.expr_count()],
         binding_types: vec![Type::dynamic(); body.bindings().count()],
         range_over_bool: false,
+        hook_is_error: node.kind(db) == NodeKind::Hook
+            && node.signature(db).label(0) == Some("error"),
         diagnostics: Vec::new(),
         splat_items: Vec::new(),
     };
+    let recover_errors: Vec<BindingId> = body
+        .bindings()
+        .filter(|(_, b)| b.kind == BindingKind::RecoverError)
+        .map(|(id, _)| id)
+        .collect();
+    for binding in recover_errors {
+        cx.set_binding(binding, Type::string());
+    }
     let node_type = cx.infer_node();
     // Every expression gets a type, including those of attributes no rule looked at.
     for attr in cx.body.attr_ids() {
@@ -62,7 +71,8 @@ pub fn widen_literals(ty: Type) -> Type {
             TypeKind::Map(e) => Type::map(widen(*e, d)),
             TypeKind::Set(e) => Type::set(widen(*e, d)),
             TypeKind::Tuple(es) => Type::tuple(es.iter().map(|e| widen(*e, d))),
-            TypeKind::Union(es) => Type::union(es.iter().map(|e| widen(*e, d))),
+            // Widened members unify as HCL would at run time: `1 | 2.5` is number.
+            TypeKind::Union(es) => unify_all(es.iter().map(|e| widen(*e, d))).safe,
             TypeKind::Output(e) => Type::output(widen(*e, d)),
             TypeKind::Promise(e) => Type::promise(widen(*e, d)),
             TypeKind::Object(o) if !o.is_deferred() => Type::object_with(
@@ -82,11 +92,13 @@ pub(crate) struct Infer<'a, 'db> {
     pub(crate) db: &'db dyn pcl_db::Db,
     kind: NodeKind,
     pub(crate) body: &'a pcl_hir::Body,
-    pub(crate) scope: &'a ProgramScope<'db>,
+    program: pcl_db::Program,
     expr_types: Vec<Option<Type>>,
     binding_types: Vec<Type>,
     /// A resource ranged over a bool has no `range` variable.
     range_over_bool: bool,
+    /// `hook error name { }`: its `args` have no `newOutputs`.
+    hook_is_error: bool,
     pub(crate) diagnostics: Vec<InferDiagnostic>,
     splat_items: Vec<Type>,
 }
@@ -94,6 +106,11 @@ pub(crate) struct Infer<'a, 'db> {
 /// The collection typing of `for`, `range` and friends: key and value types.
 pub(crate) fn collection_types(ty: Type) -> Option<(Type, Type)> {
     let inner = ty.unwrap_eventual().without_none().strip_const();
+    // A union with a dynamic member is not known well enough to reject (the reference
+    // does reject it; we avoid the false positive).
+    if inner.union_elements().len() > 1 && inner.union_elements().iter().any(|t| t.is_dynamic()) {
+        return Some((Type::dynamic(), Type::dynamic()));
+    }
     Some(match inner.kind() {
         TypeKind::List(e) => (Type::int(), *e),
         TypeKind::Map(e) => (Type::string(), *e),
@@ -116,8 +133,9 @@ pub(crate) fn rewrap(source: Type, result: Type) -> Type {
     }
 }
 
+/// A type for a message: literal types are shown as their underlying types.
 pub(crate) fn show(ty: Type) -> String {
-    ty.display_readable_with(pcl_types::NamedObjects::Never)
+    widen_literals(ty).display_readable_with(pcl_types::NamedObjects::Never)
 }
 
 impl<'a, 'db> Infer<'a, 'db> {
@@ -155,7 +173,19 @@ impl<'a, 'db> Infer<'a, 'db> {
     /// (outputs of `dest` are accepted, as everywhere in PCL). Reports why not.
     pub(crate) fn expect(&mut self, expr: ExprId, src: Type, dest: Type, context: &str) -> bool {
         let conversion = dest.input_type().conversion_from(src);
-        if conversion.kind != ConversionKind::None {
+        if conversion.kind == ConversionKind::Safe {
+            return true;
+        }
+        if conversion.kind == ConversionKind::Unsafe {
+            // An unsafe conversion of a literal can be decided now: "abc" is never a number.
+            if let Some(problem) = literal_conversion_problem(src, dest) {
+                self.report(
+                    Code::TypeMismatch,
+                    Target::Expr(expr),
+                    format!("{context}: {problem}"),
+                );
+                return false;
+            }
             return true;
         }
         // Explain against the plain destination: its reason names the real types.
@@ -212,7 +242,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 Type::dynamic()
             }
             NodeKind::Hook => {
-                self.infer_hook();
+                self.infer_hook(!self.hook_is_error);
                 Type::dynamic()
             }
             NodeKind::Pulumi => {
@@ -369,7 +399,10 @@ impl<'a, 'db> Infer<'a, 'db> {
         ) {
             return;
         }
-        let resolved = ty.resolve_outputs().without_none();
+        let mut resolved = ty.resolve_outputs().without_none();
+        if resolved.union_elements().iter().any(|t| t.is_dynamic()) {
+            resolved = Type::dynamic();
+        }
         let safe =
             |dest: Type| dest.input_type().conversion_from(resolved).kind == ConversionKind::Safe;
         let range_type = if resolved.is_dynamic() {
@@ -403,8 +436,8 @@ impl<'a, 'db> Infer<'a, 'db> {
         }
     }
 
-    fn infer_hook(&mut self) {
-        let args = Type::object([
+    fn infer_hook(&mut self, resource_hook: bool) {
+        let mut properties = vec![
             ("urn", Type::string()),
             ("id", Type::opaque("id")),
             ("name", Type::string()),
@@ -412,8 +445,11 @@ impl<'a, 'db> Infer<'a, 'db> {
             ("newInputs", Type::map(Type::dynamic())),
             ("oldInputs", Type::map(Type::dynamic())),
             ("oldOutputs", Type::map(Type::dynamic())),
-            ("newOutputs", Type::map(Type::dynamic())),
-        ]);
+        ];
+        if resource_hook {
+            properties.push(("newOutputs", Type::map(Type::dynamic())));
+        }
+        let args = Type::object(properties);
         let bindings: Vec<BindingId> = self
             .body
             .bindings()
@@ -681,7 +717,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 }
                 self.binding_types[binding.index()]
             }
-            Resolution::Root => match self.scope.lookup(name) {
+            Resolution::Root => match self.lookup_root(name) {
                 Some(target) => match target.kind(self.db) {
                     NodeKind::Pulumi => {
                         self.report(
@@ -701,13 +737,22 @@ impl<'a, 'db> Infer<'a, 'db> {
         }
     }
 
+    /// The node a top-level name refers to (a narrow query: see `pcl_hir::resolve_root`).
+    pub(crate) fn lookup_root(&self, name: &pcl_hir::Name) -> Option<Node<'db>> {
+        pcl_hir::lookup_root(self.db, self.program, name)
+    }
+
     fn undefined_variable(&mut self, id: ExprId, name: &str) {
-        let mut candidates: Vec<&str> = self.scope.names().map(|n| n.as_str()).collect();
+        // Only a node with an undefined name depends on every name of the program.
+        let scope = program_scope(self.db, self.program);
+        let mut candidates: Vec<&str> = scope.names().map(|n| n.as_str()).collect();
         let locals: Vec<pcl_hir::Name> =
             self.body.bindings().map(|(_, b)| b.name.clone()).collect();
         candidates.extend(locals.iter().map(|n| n.as_str()));
         let suggestion = suggest::best_match(name, candidates.iter().copied()).map(str::to_string);
-        let help = if crate::builtins::is_builtin(name) {
+        let help = if name == "range" {
+            Some("range is defined only in the body of a resource or component whose options set range".to_string())
+        } else if crate::builtins::is_builtin(name) {
             Some(format!("'{name}' is a function: call it as {name}(...)"))
         } else {
             suggestion.as_ref().map(|s| format!("did you mean '{s}'?"))
@@ -864,6 +909,37 @@ impl<'a, 'db> Infer<'a, 'db> {
             );
         }
         traversal.ty
+    }
+}
+
+/// Why a literal of type `src` cannot convert to the primitive `dest` at run time, if it
+/// cannot: a string that is no number or bool, a fraction where an int is expected.
+fn literal_conversion_problem(src: Type, dest: Type) -> Option<String> {
+    let TypeKind::Const(c) = src.resolve_outputs().kind() else {
+        return None;
+    };
+    let dest = dest.resolve_outputs().without_none();
+    let value = &c.value;
+    match (dest.kind(), value) {
+        (TypeKind::Int | TypeKind::Number, ConstValue::String(text)) => {
+            match ConstValue::parse_number(text.trim()) {
+                Ok(ConstValue::Int(_)) => None,
+                Ok(ConstValue::Number(_)) if matches!(dest.kind(), TypeKind::Number) => None,
+                Ok(_) => Some(format!("the string {value} is not a whole number")),
+                Err(_) => Some(format!("the string {value} is not a number")),
+            }
+        }
+        (TypeKind::Int, ConstValue::Number(_)) => Some(format!("{value} is not a whole number")),
+        (TypeKind::Bool, ConstValue::String(text)) if !matches!(&**text, "true" | "false") => Some(
+            format!("the string {value} is not a bool (\"true\" or \"false\")"),
+        ),
+        (TypeKind::Bool, ConstValue::Int(_) | ConstValue::Number(_)) => {
+            Some(format!("the number {value} is not a bool"))
+        }
+        (TypeKind::Int | TypeKind::Number, ConstValue::Bool(_)) => {
+            Some(format!("the bool {value} is not a number"))
+        }
+        _ => None,
     }
 }
 

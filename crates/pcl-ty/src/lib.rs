@@ -82,15 +82,44 @@ impl NodeInference {
 }
 
 /// Types one node: every expression of its body, and its own type.
-#[salsa::tracked(returns(ref))]
+#[salsa::tracked(returns(ref), cycle_result = infer_node_cycle)]
 pub fn infer_node<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
     infer::infer(db, node)
+}
+
+/// A safety net: cycles between nodes are found by [`program_cycles`] and never entered, so
+/// this fallback (everything `dynamic`) is not expected to be used.
+fn infer_node_cycle<'db>(
+    db: &'db dyn pcl_db::Db,
+    _id: salsa::Id,
+    node: Node<'db>,
+) -> NodeInference {
+    let body = node.body(db);
+    NodeInference {
+        expr_types: vec![Type::dynamic(); body.expr_count()],
+        binding_types: vec![Type::dynamic(); body.bindings().count()],
+        diagnostics: Vec::new(),
+        node_type: Type::dynamic(),
+    }
 }
 
 /// The type other nodes see when they refer to `node`. A node in a reference cycle is
 /// `dynamic` (the cycle is reported once by the edge).
 #[salsa::tracked(returns(clone), cycle_result = node_type_cycle)]
 pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
+    use pcl_hir::NodeKind;
+    match node.kind(db) {
+        NodeKind::Local | NodeKind::Config | NodeKind::Output => {}
+        // Typed from their schema or component program, never from their bodies, so an
+        // edit inside a resource's body never re-infers its users. (The binder types them;
+        // until then they are dynamic.)
+        NodeKind::Resource
+        | NodeKind::Read
+        | NodeKind::Component
+        | NodeKind::Hook
+        | NodeKind::Pulumi
+        | NodeKind::Package => return Type::dynamic(),
+    }
     let program = node.file(db).program(db);
     if program_cycles(db, program).contains(node) {
         return Type::dynamic();

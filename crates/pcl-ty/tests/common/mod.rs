@@ -1,0 +1,142 @@
+//! Test helpers: fixtures of one or more files, a database over them, and a readable dump of
+//! what inference found (types of nodes and expressions, diagnostics).
+#![allow(dead_code)]
+
+use std::fmt::Write;
+use std::path::Path;
+
+use pcl_db::{Program, RootDatabase};
+use pcl_diagnostics::{Diagnostic, TextRange};
+use pcl_hir::{file_nodes, ProgramFile};
+
+/// Splits a fixture into files: a line `#- name.pp` starts a file; text before any marker is
+/// `main.pp`.
+pub fn split_fixture(text: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut current = ("main.pp".to_string(), String::new());
+    let mut seen_marker = false;
+    for line in text.split_inclusive('\n') {
+        if let Some(name) = line.strip_prefix("#- ") {
+            if seen_marker || !current.1.trim().is_empty() {
+                files.push(std::mem::take(&mut current));
+            }
+            seen_marker = true;
+            current = (name.trim().to_string(), String::new());
+        } else {
+            current.1.push_str(line);
+        }
+    }
+    files.push(current);
+    files
+}
+
+pub fn load(db: &mut RootDatabase, files: &[(String, String)]) -> Program {
+    let inputs: Vec<_> = files
+        .iter()
+        .map(|(name, text)| db.set_file_text(Path::new(name), text.clone()))
+        .collect();
+    db.set_program_files(Path::new("/program"), inputs)
+}
+
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+fn span(text: &str, range: TextRange) -> String {
+    let (l1, c1) = line_col(text, range.start().into());
+    let (l2, c2) = line_col(text, range.end().into());
+    format!("{l1}:{c1}-{l2}:{c2}")
+}
+
+fn snippet(text: &str, range: TextRange) -> String {
+    let start = usize::from(range.start()).min(text.len());
+    let end = usize::from(range.end()).clamp(start, text.len());
+    let raw = text.get(start..end).unwrap_or("?");
+    let collapsed: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() > 60 {
+        let cut: String = collapsed.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        collapsed
+    }
+}
+
+pub fn render_diagnostic(out: &mut String, file: &str, text: &str, d: &Diagnostic) {
+    let _ = writeln!(
+        out,
+        "{file}:{}: {}[{}]: {}",
+        span(text, d.range),
+        d.severity,
+        d.code.as_str(),
+        d.message
+    );
+    for related in &d.related {
+        let where_ = match &related.file {
+            Some(f) => format!("{f}:{}", u32::from(related.range.start())),
+            None => span(text, related.range),
+        };
+        let _ = writeln!(out, "    note {where_}: {}", related.message);
+    }
+    for help in &d.help {
+        let _ = writeln!(out, "    help: {help}");
+    }
+    if let Some(fix) = &d.fix {
+        for edit in &fix.edits {
+            let _ = writeln!(
+                out,
+                "    fix: {} -> {:?}",
+                span(text, edit.range),
+                edit.replacement
+            );
+        }
+    }
+}
+
+/// Types, expressions and diagnostics of a program, as the inference snapshots print them.
+pub fn dump(db: &RootDatabase, program: Program, with_exprs: bool) -> String {
+    let report = pcl_ty::check_program(db, program);
+    let mut out = String::new();
+    out.push_str("-- types --\n");
+    for line in &report.types {
+        let _ = writeln!(out, "{} {}: {}", line.kind.keyword(), line.name, line.ty);
+    }
+    if with_exprs {
+        out.push_str("-- expressions --\n");
+        for &file in program.files(db) {
+            let text = file.text(db);
+            let pf = ProgramFile::new(db, program, file);
+            for &node in file_nodes(db, pf) {
+                let _ = writeln!(out, "{} {}", node.kind(db).keyword(), node.name(db));
+                let inference = pcl_ty::infer_node(db, node);
+                let map = &node.source_map(db).body;
+                for (id, expr) in node.body(db).exprs() {
+                    if matches!(expr, pcl_hir::Expr::SplatItem) {
+                        continue;
+                    }
+                    let _ = writeln!(
+                        out,
+                        "  {} : {}",
+                        snippet(text, map.expr(id)),
+                        inference.expr_type(id).display_readable()
+                    );
+                }
+            }
+        }
+    }
+    out.push_str("-- diagnostics --\n");
+    for file in &report.files {
+        let name = file.path.display().to_string();
+        let text = db
+            .files()
+            .get(&file.path)
+            .map(|f| f.text(db).clone())
+            .unwrap_or_default();
+        for d in &file.diagnostics {
+            render_diagnostic(&mut out, &name, &text, d);
+        }
+    }
+    out
+}
