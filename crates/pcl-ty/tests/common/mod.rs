@@ -10,14 +10,20 @@ use pcl_diagnostics::{Diagnostic, TextRange};
 use pcl_hir::{file_nodes, ProgramFile};
 
 /// Splits a fixture into files: a line `#- name.pp` starts a file; text before any marker is
-/// `main.pp`.
+/// `main.pp` (or, when it is only comments and a marker follows, the fixture's description).
 pub fn split_fixture(text: &str) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = Vec::new();
     let mut current = ("main.pp".to_string(), String::new());
     let mut seen_marker = false;
     for line in text.split_inclusive('\n') {
         if let Some(name) = line.strip_prefix("#- ") {
-            if seen_marker || !current.1.trim().is_empty() {
+            // Before the first marker, only comments (the fixture's description) may be
+            // dropped; anything else is a file of its own.
+            let only_comments = current
+                .1
+                .lines()
+                .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+            if seen_marker || !only_comments {
                 files.push(std::mem::take(&mut current));
             }
             seen_marker = true;

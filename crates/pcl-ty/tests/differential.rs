@@ -1,0 +1,252 @@
+//! Differential test: random edits (insertions and deletions anywhere, edits that break the
+//! syntax and edits that repair it) applied to one long-lived database must give the same
+//! diagnostics and node types as a fresh database built from the same text.
+//!
+//! Seeds: the inference fixtures (`test_data/infer`) and, when present, the corpus programs.
+//! `PCL_DIFF_EDITS` sets the number of edits per program (default 12); `PCL_DIFF_SEED` the
+//! random seed. `docs/testing.md` records long runs.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use pcl_db::{Program, RootDatabase};
+
+/// xorshift64*: deterministic and dependency-free.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const SNIPPETS: &[&str] = &[
+    "\"",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "=",
+    "\n",
+    " ",
+    "x",
+    " + 1",
+    "${",
+    "}\"",
+    "\"a\"",
+    "null",
+    "# c\n",
+    "for ",
+    " in ",
+    ":",
+    "=>",
+    "...",
+    ",",
+    "?",
+    "-",
+    "!",
+    "1.5",
+    "<<EOT\n",
+    "EOT\n",
+    "%{",
+    "range",
+    "output o {\n value = x\n}\n",
+    "x = y\n",
+    "y = x\n",
+    "z = [for v in x : v]\n",
+    "resource r \"t:m:T\" {\n}\n",
+    "config c int {\n default = \"s\"\n}\n",
+    "length(",
+    "secret(",
+];
+
+/// The state of a program as the check reports it: every diagnostic and every node type.
+fn observe(db: &RootDatabase, program: Program) -> String {
+    let report = pcl_ty::check_program(db, program);
+    let mut out = String::new();
+    for file in &report.files {
+        for d in &file.diagnostics {
+            out.push_str(&format!(
+                "{} {:?} {} {} {}\n",
+                file.path.display(),
+                d.range,
+                d.severity,
+                d.code.as_str(),
+                d.message
+            ));
+        }
+    }
+    for line in &report.types {
+        out.push_str(&format!(
+            "{} {}: {}\n",
+            line.kind.keyword(),
+            line.name,
+            line.ty
+        ));
+    }
+    out
+}
+
+fn fresh(files: &[(PathBuf, String)]) -> String {
+    let mut db = RootDatabase::default();
+    let inputs: Vec<_> = files
+        .iter()
+        .map(|(p, t)| db.set_file_text(p, t.clone()))
+        .collect();
+    let program = db.set_program_files(Path::new("/program"), inputs);
+    observe(&db, program)
+}
+
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// One random edit of `text`.
+fn edit(rng: &mut Rng, text: &str) -> String {
+    let at = floor_boundary(text, rng.below(text.len() + 1));
+    match rng.below(3) {
+        0 => {
+            let end = floor_boundary(text, (at + 1 + rng.below(12)).min(text.len()));
+            format!("{}{}", &text[..at], &text[end.max(at)..])
+        }
+        1 => {
+            let snippet = SNIPPETS[rng.below(SNIPPETS.len())];
+            format!("{}{snippet}{}", &text[..at], &text[at..])
+        }
+        _ => {
+            // Copy a piece of the file elsewhere: realistic, and often repairs what broke.
+            let from = floor_boundary(text, rng.below(text.len() + 1));
+            let to = floor_boundary(text, (from + rng.below(40)).min(text.len()));
+            let piece = text[from..to.max(from)].to_string();
+            format!("{}{piece}{}", &text[..at], &text[at..])
+        }
+    }
+}
+
+fn run(name: &str, mut files: Vec<(PathBuf, String)>, edits: usize, seed: u64) {
+    let mut db = RootDatabase::default();
+    let inputs: Vec<_> = files
+        .iter()
+        .map(|(p, t)| db.set_file_text(p, t.clone()))
+        .collect();
+    let program = db.set_program_files(Path::new("/program"), inputs);
+    assert_eq!(
+        observe(&db, program),
+        fresh(&files),
+        "{name}: initial state"
+    );
+    let mut rng = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut undo: Option<(usize, String)> = None;
+    for step in 0..edits {
+        let (index, text) = match undo.take() {
+            // Repair: go back to the text before a breaking edit.
+            Some((index, previous)) if rng.below(3) == 0 => (index, previous),
+            _ => {
+                let index = rng.below(files.len());
+                let previous = files[index].1.clone();
+                let text = edit(&mut rng, &previous);
+                undo = Some((index, previous));
+                (index, text)
+            }
+        };
+        files[index].1 = text.clone();
+        db.set_file_text(&files[index].0, text);
+        let incremental = observe(&db, program);
+        let expected = fresh(&files);
+        assert_eq!(
+            incremental, expected,
+            "{name}: step {step} (seed {seed}): the incremental result differs from a fresh one\n--- file {} ---\n{}",
+            files[index].0.display(),
+            files[index].1
+        );
+    }
+}
+
+fn settings() -> (usize, u64) {
+    let edits = std::env::var("PCL_DIFF_EDITS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
+    let seed = std::env::var("PCL_DIFF_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    (edits, seed)
+}
+
+#[test]
+fn fixtures_incremental_equals_fresh() {
+    let (edits, seed) = settings();
+    let dir = pcl_test_support::workspace_root().join("test_data/infer");
+    let mut cases: Vec<_> = fs::read_dir(&dir)
+        .expect("test_data/infer")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pp"))
+        .collect();
+    cases.sort();
+    for (i, case) in cases.iter().enumerate() {
+        let text = fs::read_to_string(case).expect("UTF-8");
+        let files: Vec<(PathBuf, String)> = common::split_fixture(&text)
+            .into_iter()
+            .map(|(n, t)| (PathBuf::from(n), t))
+            .collect();
+        run(
+            &case.display().to_string(),
+            files,
+            edits * 2,
+            seed + i as u64,
+        );
+    }
+}
+
+#[test]
+fn corpus_incremental_equals_fresh() {
+    let Some(root) = pcl_test_support::corpus("corpus/pulumi/programs") else {
+        return;
+    };
+    let (edits, seed) = settings();
+    let mut dirs = Vec::new();
+    for set in ["codegen-new", "codegen-old"] {
+        for entry in fs::read_dir(root.join(set)).expect("corpus set") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            }
+        }
+    }
+    dirs.sort();
+    for (i, dir) in dirs.iter().enumerate() {
+        let mut files: Vec<(PathBuf, String)> = fs::read_dir(dir)
+            .expect("program directory")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"))
+            .map(|p| {
+                let text = fs::read_to_string(&p).expect("UTF-8");
+                (p, text)
+            })
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            continue;
+        }
+        run(
+            &dir.display().to_string(),
+            files,
+            edits,
+            seed + 1000 + i as u64,
+        );
+    }
+}
