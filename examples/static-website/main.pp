@@ -15,7 +15,7 @@ resource siteBucket "aws:s3/bucket:Bucket" {
     indexDocument = "index.html"
     errorDocument = "404.html"
   }
-  tags = { for key, value in commonTags : key => upper(value) }
+  tags = { for key, value in commonTags : key => "${value}-${siteName}" }
 }
 
 resource pageObjects "aws:s3/bucketObject:BucketObject" {
@@ -26,7 +26,7 @@ resource pageObjects "aws:s3/bucketObject:BucketObject" {
   bucket      = siteBucket.id
   key         = pages[range.value]
   source      = fileAsset("./www/${pages[range.value]}")
-  contentType = endswith(pages[range.value], ".html") ? "text/html" : "application/octet-stream"
+  contentType = pages[range.value] == "404.html" ? "text/html; charset=utf-8" : "text/html"
 }
 
 commonTags = {
