@@ -25,3 +25,5 @@ attrSplatIndex = people.*.name[0]
 legacyIndex = tuple.0
 notTraversable = count.foo
 nullTraversal = null.foo
+caseMismatch = object.A
+hugeExponent = 1e99999999999999999999

@@ -688,8 +688,19 @@ impl<'d> Lowerer<'d> {
                 let value = match lit.kind() {
                     Some(ast::LiteralKind::Null) => Some(ConstValue::Null),
                     Some(ast::LiteralKind::Bool(b)) => Some(ConstValue::Bool(b)),
-                    // A malformed number was reported by the syntax validator.
-                    Some(ast::LiteralKind::Number(text)) => ConstValue::parse_number(&text).ok(),
+                    Some(ast::LiteralKind::Number(text)) => match ConstValue::parse_number(&text) {
+                        Ok(value) => Some(value),
+                        // A malformed number was reported by the syntax validator.
+                        Err(pcl_types::LiteralError::Malformed(_)) => None,
+                        Err(error) => {
+                            self.diagnostics.push(Diagnostic::new(
+                                Code::InvalidLiteral,
+                                self.range(range),
+                                error.to_string(),
+                            ));
+                            None
+                        }
+                    },
                     None => None,
                 };
                 match value {
