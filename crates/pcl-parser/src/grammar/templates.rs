@@ -5,6 +5,8 @@
 
 use super::expr;
 use super::expressions::{recover_in_list, too_deep};
+use pcl_diagnostics::suggest::edit_distance;
+
 use crate::error::SyntaxErrorKind;
 use crate::parser::{CompletedMarker, Parser, MAX_DEPTH};
 use crate::syntax_kind::SyntaxKind::{self, *};
@@ -265,7 +267,9 @@ fn template_for(p: &mut Parser<'_>) {
     m.complete(p, TEMPLATE_FOR);
 }
 
-/// The directive keyword closest in spelling to `word`, for "did you mean".
+/// The directive keyword closest in spelling to `word`, for "did you mean". Keywords are short,
+/// so up to two edits are accepted (a swapped pair of letters, `esle`, costs two); ties go to
+/// the alphabetically first keyword.
 fn closest_keyword(word: &str) -> Option<&'static str> {
     if word.is_empty() {
         return None;
@@ -276,19 +280,4 @@ fn closest_keyword(word: &str) -> Option<&'static str> {
         .filter(|&(d, _)| d <= 2)
         .min()
         .map(|(_, kw)| kw)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
