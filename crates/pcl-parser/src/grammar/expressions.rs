@@ -25,7 +25,15 @@ fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     }
     let m = condition.precede(p);
     p.bump(QUESTION);
-    expr(p);
+    if p.at(COLON) {
+        // `c ? : b`: the true branch is missing; the false one is still read as such.
+        p.error(
+            SyntaxErrorKind::ExpectedExpression,
+            "Missing true expression in conditional: expected a value before `:`",
+        );
+    } else {
+        expr(p);
+    }
     if p.eat(COLON) {
         expr(p);
     } else {
@@ -457,8 +465,19 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
 fn object_item(p: &mut Parser<'_>) {
     let item = p.start();
     let key = p.start();
-    let parsed = expr(p).is_some();
-    key.complete(p, OBJECT_KEY);
+    let parsed = if p.at(EQ) || p.at(COLON) {
+        // `{ = 1 }`: the key is missing; the value is still read as such.
+        p.error(
+            SyntaxErrorKind::ExpectedExpression,
+            format!("Missing key: expected a key before `{}`", p.current_text()),
+        );
+        key.abandon(p);
+        false
+    } else {
+        let parsed = expr(p).is_some();
+        key.complete(p, OBJECT_KEY);
+        parsed
+    };
     if p.at(EQ) || p.at(COLON) {
         p.bump_any();
         if expr(p).is_none() {
@@ -479,8 +498,9 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
     let errors_before = p.error_count();
     let intro = p.start();
     p.bump_remap(FOR_KW);
-    if p.eat(IDENT) {
-        if p.eat(COMMA) && !p.eat(IDENT) {
+    if at_for_variable(p) {
+        p.bump(IDENT);
+        if p.eat(COMMA) && !eat_for_variable(p) {
             p.error(
                 SyntaxErrorKind::InvalidForExpression,
                 "Invalid for expression: expected a value variable name after `,`",
@@ -494,7 +514,14 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
     }
     if p.at_ident("in") {
         p.bump_remap(IN_KW);
-        expr(p);
+        if p.at(COLON) {
+            p.error(
+                SyntaxErrorKind::InvalidForExpression,
+                "Invalid for expression: expected a collection after `in`",
+            );
+        } else {
+            expr(p);
+        }
     } else {
         p.error(
             SyntaxErrorKind::InvalidForExpression,
@@ -518,6 +545,15 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
             SyntaxErrorKind::InvalidForExpression,
             "Invalid for expression: expected a result expression after `:`",
         );
+    } else if p.at(FAT_ARROW) {
+        // `{for k, v in m : => v}`: the key is missing; the value is still read as such. (In a
+        // tuple, the `=>` itself is the error, reported below.)
+        if is_object {
+            p.error(
+                SyntaxErrorKind::InvalidForExpression,
+                "Invalid for expression: expected a key expression before `=>`",
+            );
+        }
     } else {
         expr(p);
     }
@@ -552,6 +588,22 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
         );
         skip_to_closer(p, closer);
     }
+}
+
+/// Whether the current token is a for-variable name. `in` is one only where a name is followed by
+/// `,` or by the keyword `in` (`for in in xs`); elsewhere it is the keyword, and the name before
+/// it is missing (`for in xs`, `for k, in m`).
+pub(crate) fn at_for_variable(p: &Parser<'_>) -> bool {
+    p.at(IDENT) && (!p.at_ident("in") || p.nth(1) == COMMA || p.nth_at_ident(1, "in"))
+}
+
+/// Consumes a for-variable name, if there is one.
+pub(crate) fn eat_for_variable(p: &mut Parser<'_>) -> bool {
+    let at = at_for_variable(p);
+    if at {
+        p.bump(IDENT);
+    }
+    at
 }
 
 /// Skips everything up to `closer` at depth zero (commas included), into ERROR nodes.

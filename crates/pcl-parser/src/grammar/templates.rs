@@ -4,7 +4,7 @@
 //! directives and `TEMPLATE_BODY`s) in one pass, instead of hclsyntax's flatten-then-match.
 
 use super::expr;
-use super::expressions::{recover_in_list, too_deep};
+use super::expressions::{eat_for_variable, recover_in_list, too_deep};
 use pcl_diagnostics::suggest::edit_distance;
 
 use crate::error::SyntaxErrorKind;
@@ -170,8 +170,8 @@ fn directive(p: &mut Parser<'_>, keyword: SyntaxKind) -> u32 {
                 expr(p);
             }
             FOR_KW => {
-                if p.eat(IDENT) {
-                    if p.eat(COMMA) && !p.eat(IDENT) {
+                if eat_for_variable(p) {
+                    if p.eat(COMMA) && !eat_for_variable(p) {
                         p.error(SyntaxErrorKind::InvalidDirective, "Invalid for directive: expected a value variable name after `,`");
                     }
                 } else {
