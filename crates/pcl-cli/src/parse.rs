@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use pcl_diagnostics::{Code, Diagnostic};
+use pcl_diagnostics::Diagnostic;
+use pcl_syntax::{SyntaxError, SyntaxErrorKind};
 
 use crate::render::{read_source, Renderer, Source};
 
@@ -79,14 +80,12 @@ pub fn run(args: ParseArgs) -> ExitCode {
         }
         let mut diagnostics = parse.diagnostics();
         if let Some(range) = source.encoding_error {
-            diagnostics.insert(
-                0,
-                Diagnostic::new(
-                    Code::InvalidEncoding,
-                    range,
-                    "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
-                ),
+            let error = SyntaxError::new(
+                SyntaxErrorKind::InvalidEncoding,
+                range,
+                "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
             );
+            diagnostics.insert(0, error.to_diagnostic());
         }
         had_syntax_error |= diagnostics.iter().any(Diagnostic::is_error);
         let mut renderer = Renderer::new(path, &source.text).with_other_files(&lookup);
