@@ -3,10 +3,10 @@
 //! Accessors return `Option` because a tree built from broken input may lack any part. They find
 //! each child relative to the operator or keyword token that introduces it, never by its position
 //! among its siblings, so a part missing from broken input is `None` and never shifts another part
-//! into its role: in `c ? : b` the true branch is missing (and `b`, which recovery leaves outside
-//! the conditional, is not taken for it); in `x[]` the index is missing, not the receiver; in
-//! `for k, in m` `k` stays the key variable. Tokens that recovery put inside an `ERROR` node
-//! do not count, so what follows them is not taken for a part either.
+//! into its role: in `c ? : b` the true branch is missing and `b` is the false branch; in `x[]`
+//! the index is missing, not the receiver; in `for k, in m` `k` stays the key variable. Tokens
+//! that recovery put inside an `ERROR` node do not count, so what follows them is not taken for
+//! the part they introduce either (`1 + + 2` has no right operand).
 //!
 //! Every node type here, and every enum over node types ([`Expr`], [`BodyItem`],
 //! [`TemplateSequence`]), implements rowan's [`AstNode`], so a source map can hold an
