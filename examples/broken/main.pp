@@ -13,6 +13,7 @@ resource object "aws:s3/bucketObject:BucketObject" {
   bucket = bucket.id
   key    = "index.html"
   size   = 10 ** 2
+  key    = "error.html"
 }
 
 output url {

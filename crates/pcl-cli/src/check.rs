@@ -80,25 +80,36 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         };
         let report = pcl_ty::check_program(&db, loaded.program);
-        for file in &report.files {
-            let text = db
-                .files()
-                .get(&file.path)
-                .map(|f| f.text(&db).clone())
-                .unwrap_or_default();
-            let path_text = file.path.display().to_string();
-            let mut renderer = Renderer::new(&path_text, &text);
+        // Every file's text, for excerpts of related locations in other files.
+        let texts: Vec<(String, String)> = report
+            .files
+            .iter()
+            .map(|f| {
+                let text = db
+                    .files()
+                    .get(&f.path)
+                    .map(|s| s.text(&db).clone())
+                    .unwrap_or_default();
+                (f.path.display().to_string(), text)
+            })
+            .collect();
+        let lookup = |name: &str| {
+            texts
+                .iter()
+                .find(|(p, _)| p == name)
+                .map(|(_, t)| t.as_str())
+        };
+        for (file, (path_text, text)) in report.files.iter().zip(&texts) {
+            let mut renderer = Renderer::new(path_text, text).with_other_files(&lookup);
             let mut diagnostics: Vec<Diagnostic> = file.diagnostics.clone();
             for (bad, range) in &loaded.encoding_errors {
                 if bad == &file.path {
-                    diagnostics.insert(
-                        0,
-                        Diagnostic::new(
-                            pcl_diagnostics::Code::SyntaxError,
-                            *range,
-                            "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
-                        ),
+                    let error = pcl_syntax::SyntaxError::new(
+                        pcl_syntax::SyntaxErrorKind::InvalidEncoding,
+                        *range,
+                        "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
                     );
+                    diagnostics.insert(0, error.to_diagnostic());
                 }
             }
             for diagnostic in &diagnostics {
@@ -106,7 +117,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     Severity::Error => errors += 1,
                     Severity::Warning => warnings += 1,
                 }
-                let _ = err.write_all(renderer.render_diagnostic(diagnostic).as_bytes());
+                let _ = err.write_all(renderer.render(diagnostic).as_bytes());
             }
         }
         if args.emit_types {

@@ -1,12 +1,16 @@
 //! `pcl parse [--tree[=text|json]] FILE...`: report syntax errors, optionally print trees.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::render::{read_source, Renderer, Severity};
+use pcl_diagnostics::Diagnostic;
+use pcl_syntax::{SyntaxError, SyntaxErrorKind};
+
+use crate::render::{read_source, Renderer, Source};
 
 #[derive(Args)]
 pub struct ParseArgs {
@@ -44,8 +48,19 @@ pub fn run(args: ParseArgs) -> ExitCode {
             files.push(path.clone());
         }
     }
-    for path in &files {
-        let source = match read_source(path) {
+    // Every file is read first, so that a diagnostic of one file can show a related location
+    // in another (a program and its components).
+    let sources: Vec<(String, Result<Source, String>)> = files
+        .iter()
+        .map(|path| (path.display().to_string(), read_source(path)))
+        .collect();
+    let by_name: HashMap<&str, &str> = sources
+        .iter()
+        .filter_map(|(name, source)| Some((name.as_str(), source.as_ref().ok()?.text.as_str())))
+        .collect();
+    let lookup = |name: &str| by_name.get(name).copied();
+    for (path, source) in &sources {
+        let source = match source {
             Ok(source) => source,
             Err(message) => {
                 let _ = writeln!(err, "error: {message}");
@@ -63,25 +78,19 @@ pub fn run(args: ParseArgs) -> ExitCode {
             }
             None => {}
         }
-        let mut errors: Vec<(pcl_syntax::TextRange, &str)> = parse
-            .errors()
-            .iter()
-            .map(|e| (e.range, e.message.as_str()))
-            .collect();
+        let mut diagnostics = parse.diagnostics();
         if let Some(range) = source.encoding_error {
-            errors.insert(
-                0,
-                (
-                    range,
-                    "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
-                ),
+            let error = SyntaxError::new(
+                SyntaxErrorKind::InvalidEncoding,
+                range,
+                "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
             );
+            diagnostics.insert(0, error.to_diagnostic());
         }
-        had_syntax_error |= !errors.is_empty();
-        let path = path.display().to_string();
-        let mut renderer = Renderer::new(&path, &source.text);
-        for (range, message) in errors {
-            let _ = err.write_all(renderer.render(range, Severity::Error, message).as_bytes());
+        had_syntax_error |= diagnostics.iter().any(Diagnostic::is_error);
+        let mut renderer = Renderer::new(path, &source.text).with_other_files(&lookup);
+        for diagnostic in &diagnostics {
+            let _ = err.write_all(renderer.render(diagnostic).as_bytes());
         }
     }
     if had_io_error {

@@ -1,10 +1,11 @@
 //! Reading source files and rendering diagnostics the way rustc does:
-//! `path:line:col: error: message`, the source line, and a caret line under the range.
+//! `path:line:col: error[E0005]: message`, the source line, and a caret line under the range;
+//! then a note block for each related location, and help lines.
 
 use std::fmt::Write;
 use std::path::Path;
 
-use pcl_syntax::{TextRange, TextSize};
+use pcl_diagnostics::{Diagnostic, Related, TextRange, TextSize};
 
 pub struct Source {
     pub text: String,
@@ -40,18 +41,35 @@ pub fn read_source(path: &Path) -> Result<Source, String> {
     }
 }
 
-#[derive(Clone, Copy)]
-pub enum Severity {
-    Error,
-}
+/// Text of other files, by the name a related location gives (for notes in other files).
+pub type FileLookup<'a> = &'a dyn Fn(&str) -> Option<&'a str>;
 
 /// Renders the diagnostics of one file. Diagnostics come sorted by position, so line and column
 /// are found by walking forward from the previous one, and only a window of the source line is
 /// looked at: rendering stays linear even for thousands of errors on one very long line.
+///
+/// The form is rustc's, one block per diagnostic:
+///
+/// ```text
+/// main.pp:3:1: error[E0025]: Attribute redefined: `a` is already set in this body; ...
+///   |
+/// 3 | a = 2
+///   | ^
+/// main.pp:1:1: note: `a` is first set here
+///   |
+/// 1 | a = 1
+///   | ^
+/// help: ...
+/// ```
 pub struct Renderer<'a> {
     path: &'a str,
     text: &'a str,
+    /// Where the last primary range was found.
     cursor: Cursor,
+    /// Where the last related range of this file was found (related ranges often point back,
+    /// to a first definition, so they walk on their own).
+    related_cursor: Cursor,
+    others: Option<FileLookup<'a>>,
 }
 
 /// A located position: byte offset, 1-based line and column (in characters), line start.
@@ -79,106 +97,133 @@ impl<'a> Renderer<'a> {
             path,
             text,
             cursor: START,
+            related_cursor: START,
+            others: None,
         }
     }
 
-    fn locate(&mut self, offset: usize) -> Cursor {
-        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
-        let mut cursor = if offset < self.cursor.offset {
-            START
-        } else {
-            self.cursor
-        };
-        for (i, c) in self.text[cursor.offset..offset].char_indices() {
-            if c == '\n' {
-                cursor.line += 1;
-                cursor.col = 1;
-                cursor.line_start = cursor.offset + i + 1;
-            } else {
-                cursor.col += 1;
-            }
-        }
-        cursor.offset = offset;
-        self.cursor = cursor;
-        cursor
+    /// Gives the texts of other files, for related locations outside this file.
+    pub fn with_other_files(mut self, lookup: FileLookup<'a>) -> Renderer<'a> {
+        self.others = Some(lookup);
+        self
     }
 
-    pub fn render(&mut self, range: TextRange, severity: Severity, message: &str) -> String {
-        let text = self.text;
-        let severity = match severity {
-            Severity::Error => "error",
-        };
-        let at = self.locate(usize::from(range.start()));
-        let start = at.offset;
-        let mut out = format!(
-            "{}:{}:{}: {severity}: {message}\n",
-            self.path, at.line, at.col
-        );
-        let from =
-            floor_char_boundary(text, start.saturating_sub(MAX_SHOWN / 2).max(at.line_start));
-        let window_end = floor_char_boundary(text, (from + MAX_SHOWN).min(text.len()).max(start));
-        let to = text[start..window_end]
-            .find('\n')
-            .map_or(window_end, |i| start + i);
-        let shown = &text[from..to];
-        let gutter = at.line.to_string();
-        let pad = " ".repeat(gutter.len());
-        let _ = writeln!(out, "{pad} |");
+    /// One diagnostic: its header and excerpt, a note block per related location, then its
+    /// help lines (or, without any, its fix's title as a help line).
+    pub fn render(&mut self, diagnostic: &Diagnostic) -> String {
+        let mut out = String::new();
+        let at = locate(self.text, &mut self.cursor, diagnostic.range.start());
         let _ = writeln!(
             out,
-            "{gutter} | {}",
-            shown.trim_end_matches('\r').replace('\t', " ")
-        );
-        let caret_col = text[from..start].chars().count();
-        let end = floor_char_boundary(text, usize::from(range.end()).clamp(start, to));
-        let width = text[start..end]
-            .trim_end_matches('\r')
-            .chars()
-            .count()
-            .max(1);
-        let _ = writeln!(
-            out,
-            "{pad} | {}{}",
-            " ".repeat(caret_col),
-            "^".repeat(width)
-        );
-        out
-    }
-}
-
-impl Renderer<'_> {
-    /// A diagnostic of the shared model: `path:line:col: error[E0301]: message`, the source
-    /// line with carets, then related locations and help lines.
-    pub fn render_diagnostic(&mut self, diagnostic: &pcl_diagnostics::Diagnostic) -> String {
-        let severity = match diagnostic.severity {
-            pcl_diagnostics::Severity::Error => "error",
-            pcl_diagnostics::Severity::Warning => "warning",
-        };
-        let label = format!(
-            "{severity}[{}]: {}",
+            "{}:{}:{}: {}[{}]: {}",
+            self.path,
+            at.line,
+            at.col,
+            diagnostic.severity,
             diagnostic.code.as_str(),
             diagnostic.message
         );
-        let mut out = self.render_labelled(diagnostic.range, &label);
+        excerpt(&mut out, self.text, at, diagnostic.range);
         for related in &diagnostic.related {
-            match &related.file {
-                None => out.push_str(
-                    &self.render_labelled(related.range, &format!("note: {}", related.message)),
-                ),
-                Some(file) => out.push_str(&format!("{file}: note: {}\n", related.message)),
-            }
+            self.render_related(&mut out, related);
         }
         for help in &diagnostic.help {
-            out.push_str(&format!("  = help: {help}\n"));
+            let _ = writeln!(out, "help: {help}");
+        }
+        // A fix's title says what the help lines already say when there are any.
+        if let Some(fix) = diagnostic
+            .fix
+            .as_ref()
+            .filter(|_| diagnostic.help.is_empty())
+        {
+            let _ = writeln!(out, "help: {}", fix.title);
         }
         out
     }
 
-    fn render_labelled(&mut self, range: TextRange, label: &str) -> String {
-        // `render` prints `severity: message`; the label already holds both.
-        let rendered = self.render(range, Severity::Error, label);
-        rendered.replacen(&format!("error: {label}"), label, 1)
+    fn render_related(&mut self, out: &mut String, related: &Related) {
+        let mut other_file_cursor = START;
+        let (path, text, cursor) = match related.file.as_deref() {
+            None => (self.path, self.text, &mut self.related_cursor),
+            Some(file) if file == self.path => (self.path, self.text, &mut self.related_cursor),
+            Some(file) => match self.others.and_then(|lookup| lookup(file)) {
+                Some(text) => (file, text, &mut other_file_cursor),
+                None => {
+                    // The file is not at hand: name the place without an excerpt.
+                    let _ = writeln!(
+                        out,
+                        "{file}: note: {} (at bytes {}..{})",
+                        related.message,
+                        u32::from(related.range.start()),
+                        u32::from(related.range.end())
+                    );
+                    return;
+                }
+            },
+        };
+        let at = locate(text, cursor, related.range.start());
+        let _ = writeln!(
+            out,
+            "{path}:{}:{}: note: {}",
+            at.line, at.col, related.message
+        );
+        excerpt(out, text, at, related.range);
     }
+}
+
+/// Finds `offset` in `text`, walking forward from `cursor` when it is not past it, and leaves the
+/// cursor there.
+fn locate(text: &str, cursor: &mut Cursor, offset: TextSize) -> Cursor {
+    let offset = floor_char_boundary(text, usize::from(offset).min(text.len()));
+    let mut at = if offset < cursor.offset {
+        START
+    } else {
+        *cursor
+    };
+    for (i, c) in text[at.offset..offset].char_indices() {
+        if c == '\n' {
+            at.line += 1;
+            at.col = 1;
+            at.line_start = at.offset + i + 1;
+        } else {
+            at.col += 1;
+        }
+    }
+    at.offset = offset;
+    *cursor = at;
+    at
+}
+
+/// The gutter, the source line (a window of it when it is long) and a caret line under `range`.
+fn excerpt(out: &mut String, text: &str, at: Cursor, range: TextRange) {
+    let start = at.offset;
+    let from = floor_char_boundary(text, start.saturating_sub(MAX_SHOWN / 2).max(at.line_start));
+    let window_end = floor_char_boundary(text, (from + MAX_SHOWN).min(text.len()).max(start));
+    let to = text[start..window_end]
+        .find('\n')
+        .map_or(window_end, |i| start + i);
+    let shown = &text[from..to];
+    let gutter = at.line.to_string();
+    let pad = " ".repeat(gutter.len());
+    let _ = writeln!(out, "{pad} |");
+    let _ = writeln!(
+        out,
+        "{gutter} | {}",
+        shown.trim_end_matches('\r').replace('\t', " ")
+    );
+    let caret_col = text[from..start].chars().count();
+    let end = floor_char_boundary(text, usize::from(range.end()).clamp(start, to));
+    let width = text[start..end]
+        .trim_end_matches('\r')
+        .chars()
+        .count()
+        .max(1);
+    let _ = writeln!(
+        out,
+        "{pad} | {}{}",
+        " ".repeat(caret_col),
+        "^".repeat(width)
+    );
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -186,4 +231,65 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use expect_test::expect;
+    use pcl_diagnostics::{Code, Diagnostic, Severity, TextRange};
+
+    use super::Renderer;
+
+    fn range(start: u32, end: u32) -> TextRange {
+        TextRange::new(start.into(), end.into())
+    }
+
+    #[test]
+    fn related_locations_help_and_warnings() {
+        let main = "a = 1\nb = {\n  c = 2\n}\na = 3\n";
+        let other = "# component\nresource r \"t\" {}\n";
+        let lookup = |name: &str| (name == "component.pp").then_some(other);
+        let mut renderer = Renderer::new("main.pp", main).with_other_files(&lookup);
+        let duplicate = Diagnostic::new(Code::DuplicateAttribute, range(22, 23), "`a` again")
+            .with_related(range(0, 1), "first set here")
+            .with_related_in(Arc::from("component.pp"), range(21, 22), "declared here")
+            .with_related_in(Arc::from("absent.pp"), range(3, 5), "and here")
+            .with_help("remove one of them");
+        let warning = Diagnostic::new(Code::UnknownBlockType, range(14, 19), "unknown block")
+            .with_fix("remove the block", range(14, 19), "");
+        let downgraded = Diagnostic::new(Code::InvalidNumber, range(16, 17), "odd")
+            .with_severity(Severity::Warning);
+        let text = [duplicate, warning, downgraded]
+            .iter()
+            .map(|d| renderer.render(d))
+            .collect::<String>();
+        expect![[r#"
+            main.pp:5:1: error[E0025]: `a` again
+              |
+            5 | a = 3
+              | ^
+            main.pp:1:1: note: first set here
+              |
+            1 | a = 1
+              | ^
+            component.pp:2:10: note: declared here
+              |
+            2 | resource r "t" {}
+              |          ^
+            absent.pp: note: and here (at bytes 3..5)
+            help: remove one of them
+            main.pp:3:3: warning[W0202]: unknown block
+              |
+            3 |   c = 2
+              |   ^^^^^
+            help: remove the block
+            main.pp:3:5: warning[E0007]: odd
+              |
+            3 |   c = 2
+              |     ^
+        "#]]
+        .assert_eq(&text);
+    }
 }

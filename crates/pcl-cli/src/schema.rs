@@ -1,12 +1,16 @@
-//! `pcl schema check` and `pcl schema show`: argument parsing only; the work is done by
-//! `pcl_schema::{run_check, run_show, run_list}`.
+//! `pcl schema check` and `pcl schema show`: arguments, loading, error reporting and exit
+//! statuses. The descriptions themselves are `pcl_schema::describe`'s.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use pcl_schema::{run_check, run_list, run_show, Outcome, SchemaRegistry};
+use pcl_schema::token::{closest_tokens, package_of_token};
+use pcl_schema::{
+    check_package, describe, has_errors, load_schema_file, LoadError, Package, SchemaRegistry,
+    Severity,
+};
 
 #[derive(Subcommand)]
 pub enum SchemaCommand {
@@ -76,6 +80,203 @@ pub fn run(cmd: SchemaCommand) -> ExitCode {
             ExitCode::from(Outcome::UsageOrIo.exit_code())
         }
     }
+}
+
+/// How a command ended, mapped to the exit status by the CLI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Exit 0.
+    Ok,
+    /// Exit 1: a schema has errors, or a token or package is unknown.
+    Problems,
+    /// Exit 2: usage or I/O error.
+    UsageOrIo,
+}
+
+impl Outcome {
+    fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Ok => 0,
+            Outcome::Problems => 1,
+            Outcome::UsageOrIo => 2,
+        }
+    }
+}
+
+/// `pcl schema check`: checks `files`, or every schema file of `dirs` if no file is named.
+/// Writes each problem as `file: /json/path: message` to `out` and a summary to `err`.
+fn run_check(
+    dirs: &[PathBuf],
+    files: &[PathBuf],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<Outcome> {
+    if dirs.is_empty() && files.is_empty() {
+        writeln!(
+            err,
+            "error: name schema files, or directories with --schemas"
+        )?;
+        return Ok(Outcome::UsageOrIo);
+    }
+    let registry = SchemaRegistry::from_dirs(dirs);
+    let mut io_error = false;
+    for d in registry.scan_diagnostics() {
+        writeln!(out, "{d}")?;
+        io_error = true;
+    }
+    let targets: Vec<PathBuf> = if files.is_empty() {
+        registry.files().map(|f| f.path.clone()).collect()
+    } else {
+        files.to_vec()
+    };
+    let (mut errors, mut warnings, mut failed) = (0, 0, 0);
+    for path in &targets {
+        let diagnostics = match load_schema_file(path) {
+            Ok(package) => check_package(&package, &registry),
+            Err(diagnostics) => {
+                if !path.is_file() {
+                    io_error = true;
+                }
+                diagnostics
+            }
+        };
+        for d in &diagnostics {
+            writeln!(out, "{d}")?;
+            match d.severity {
+                Severity::Error => errors += 1,
+                Severity::Warning => warnings += 1,
+            }
+        }
+        if has_errors(&diagnostics) {
+            failed += 1;
+        }
+    }
+    writeln!(
+        err,
+        "checked {} schema file{}: {failed} with errors ({errors} errors, {warnings} warnings)",
+        targets.len(),
+        if targets.len() == 1 { "" } else { "s" },
+    )?;
+    Ok(if io_error {
+        Outcome::UsageOrIo
+    } else if failed > 0 {
+        Outcome::Problems
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// `pcl schema show TOKEN...`: describes each token as a program sees it.
+fn run_show(
+    registry: &SchemaRegistry,
+    tokens: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<Outcome> {
+    let mut outcome = Outcome::Ok;
+    let mut shown = 0;
+    for token in tokens {
+        let Some(package) = load_package_for(registry, token, err)? else {
+            outcome = Outcome::Problems;
+            continue;
+        };
+        match package.lookup_any(token) {
+            Ok(found) => {
+                if shown > 0 {
+                    writeln!(out)?;
+                }
+                shown += 1;
+                out.write_all(describe(registry, &package, &found).as_bytes())?;
+            }
+            Err(unknown) => {
+                writeln!(err, "error: {unknown}")?;
+                outcome = Outcome::Problems;
+            }
+        }
+    }
+    Ok(outcome)
+}
+
+/// `pcl schema show --list PACKAGE`: every token of a package, as programs write them.
+fn run_list(
+    registry: &SchemaRegistry,
+    package_name: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<Outcome> {
+    let package = match registry.package(package_name, None) {
+        Ok(p) => p,
+        Err(e) => {
+            report_load_error(registry, package_name, &e, err)?;
+            return Ok(Outcome::Problems);
+        }
+    };
+    header(&package, out)?;
+    writeln!(out, "resources:")?;
+    if package.has_provider() {
+        writeln!(out, "  {}", package.provider_token())?;
+    }
+    for token in package.resource_tokens() {
+        writeln!(out, "  {}", package.canonicalize(token))?;
+    }
+    writeln!(out, "functions:")?;
+    for token in package.function_tokens() {
+        writeln!(out, "  {}", package.canonicalize(token))?;
+    }
+    writeln!(out, "types:")?;
+    for token in package.type_tokens() {
+        writeln!(out, "  {}", package.canonicalize(token))?;
+    }
+    Ok(Outcome::Ok)
+}
+
+fn load_package_for(
+    registry: &SchemaRegistry,
+    token: &str,
+    err: &mut dyn Write,
+) -> io::Result<Option<std::sync::Arc<Package>>> {
+    let Some(name) = package_of_token(token) else {
+        writeln!(
+            err,
+            "error: malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"
+        )?;
+        return Ok(None);
+    };
+    match registry.package(name, None) {
+        Ok(p) => Ok(Some(p)),
+        Err(e) => {
+            report_load_error(registry, name, &e, err)?;
+            Ok(None)
+        }
+    }
+}
+
+fn report_load_error(
+    registry: &SchemaRegistry,
+    name: &str,
+    error: &LoadError,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(err, "error: {error}")?;
+    if let LoadError::NotFound { .. } = error {
+        let mut names: Vec<&str> = registry.files().map(|f| f.name.as_str()).collect();
+        names.dedup();
+        let close = closest_tokens(&[name], names, 3);
+        if !close.is_empty() {
+            writeln!(err, "  packages with close names: {}", close.join(", "))?;
+        }
+    }
+    Ok(())
+}
+
+fn header(package: &Package, out: &mut dyn Write) -> io::Result<()> {
+    let version = package.version().unwrap_or("(no version)");
+    writeln!(
+        out,
+        "package {} {version} ({})",
+        package.name(),
+        package.file()
+    )
 }
 
 /// Stdout that treats a closed pipe as the end of the output: the write that finds the pipe

@@ -77,16 +77,20 @@ fn errors_are_rendered_rustc_style_and_exit_1() {
           |
         4 | size = lenght(names)
           |        ^^^^^^
-          = help: did you mean 'length'?
-        ./names.pp:2:1: error[E0000]: Attribute redefined: `names` is already set in this body; each argument may be set only once
+        help: did you mean 'length'?
+        ./names.pp:2:1: error[E0025]: Attribute redefined: `names` is already set in this body; each argument may be set only once
           |
         2 | names = 1
+          | ^^^^^
+        ./names.pp:1:1: note: `names` is first set here
+          |
+        1 | names = ["a", "b"]
           | ^^^^^
         ./names.pp:4:1: warning[W0202]: unknown block type 'resourse'; the block is ignored
           |
         4 | resourse x "t" {}
           | ^^^^^^^^
-          = help: did you mean 'resource'?
+        help: did you mean 'resource'?
         3 errors, 1 warning
     "#]]
     .assert_eq(&err);

@@ -42,8 +42,58 @@ macro_rules! codes {
 }
 
 codes! {
-    /// Any syntax error (until syntax errors get kinds of their own).
-    SyntaxError = "E0000", "a syntax error";
+    // ---- 00: syntax ----------------------------------------------------------------------
+    /// A file that is not valid UTF-8 (the bad bytes are read as U+FFFD).
+    InvalidEncoding = "E0001", "the file is not valid UTF-8";
+    /// A character that starts no token: a stray control character, `;`, a misplaced byte order
+    /// mark, a carriage return without a line feed.
+    InvalidCharacter = "E0002", "a character that is not valid here";
+    /// A string written in single quotes, backticks or curly quotes.
+    InvalidQuote = "E0003", "a string in quotes that HCL does not use";
+    /// `&`, `|`, `^`, `~` or `**`: operators HCL does not have.
+    UnsupportedOperator = "E0004", "an operator that HCL does not have";
+    /// A quoted string without its closing `"` on the same line.
+    UnterminatedString = "E0005", "a quoted string is not closed on its line";
+    /// A backslash escape that is not one of HCL's.
+    InvalidEscape = "E0006", "an invalid escape sequence in a string";
+    /// A number literal in a form HCL does not accept (`1.2.3`, `.5`).
+    InvalidNumber = "E0007", "an invalid number literal";
+    /// A heredoc introducer with text after its marker.
+    InvalidHeredoc = "E0008", "a heredoc marker that does not end its line";
+    /// A heredoc that no line holding only its marker closes.
+    UnterminatedHeredoc = "E0009", "a heredoc is not closed by its marker";
+    /// A token where the grammar expects something else; the message says what.
+    UnexpectedToken = "E0010", "a token that does not fit here";
+    /// An expression is missing, or what follows cannot start one.
+    ExpectedExpression = "E0011", "an expression is expected";
+    /// Two elements, arguments, items, or a key and its value, without their separator.
+    MissingSeparator = "E0012", "a separator (`,`, `=`, `:` or a newline) is missing";
+    /// An argument or block that does not end its line.
+    MissingNewline = "E0013", "an argument or block does not end its line";
+    /// An opening `(`, `[`, `{`, `${` or `%{` that nothing closes.
+    UnclosedBracket = "E0014", "an opening bracket that nothing closes";
+    /// A block whose `{` no `}` closes.
+    UnclosedBlock = "E0015", "a block that no `}` closes";
+    /// A block header or one-line block body that is not well formed.
+    InvalidBlock = "E0016", "a malformed block definition";
+    /// A block label that is a number, or a string with template sequences.
+    MalformedLabel = "E0017", "a block label that is not an identifier or a literal string";
+    /// An argument name written as a string.
+    QuotedArgumentName = "E0018", "an argument name in quotes";
+    /// A malformed `.name`, `.0`, `[*]` or splat step.
+    MalformedTraversal = "E0019", "a malformed attribute access, index or splat";
+    /// A `[for ...]` or `{for ...}` expression that is not well formed.
+    InvalidForExpression = "E0020", "a malformed for expression";
+    /// A template directive (`%{ ... }`) that is not well formed.
+    InvalidDirective = "E0021", "a malformed template directive";
+    /// `%{ else }`, `%{ endif }` or `%{ endfor }` without its opening directive.
+    UnexpectedDirective = "E0022", "a template directive without its opening directive";
+    /// `%{ if }` or `%{ for }` without its `%{ endif }` or `%{ endfor }`.
+    UnclosedDirective = "E0023", "a template directive without its closing directive";
+    /// Expressions, templates or blocks nested more than 256 levels deep.
+    NestingTooDeep = "E0024", "nesting too deep";
+    /// An argument set twice in one body.
+    DuplicateAttribute = "E0025", "an argument is set twice in one body";
 
     // ---- 02: declarations ----------------------------------------------------------------
     /// A block with the wrong number of labels for its type.

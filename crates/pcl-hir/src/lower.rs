@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use pcl_diagnostics::{suggest, Code, Diagnostic};
 use pcl_syntax::ast;
-use pcl_syntax::AstNode;
+use pcl_syntax::ast::AstNode;
 use pcl_syntax::{SyntaxKind, SyntaxToken, TextRange, TextSize};
 use pcl_types::ConstValue;
 

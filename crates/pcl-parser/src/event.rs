@@ -3,6 +3,7 @@
 //! The parser never builds a tree itself (the design of rust-analyzer's `parser` crate): a tree
 //! layer replays these events over the token list and puts trivia back between tokens.
 
+use crate::error::SyntaxErrorKind;
 use crate::syntax_kind::SyntaxKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,9 +23,10 @@ pub enum Event {
     Tombstone,
 }
 
-/// A syntax error with its byte range.
+/// A syntax error with its kind and byte range.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ParseError {
+    pub kind: SyntaxErrorKind,
     pub start: u32,
     pub end: u32,
     pub message: String,

@@ -8,6 +8,7 @@
 
 use logos::Logos;
 
+use crate::error::SyntaxErrorKind;
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// The tokens of one input, trivia included, and the lexer's error messages.
@@ -23,6 +24,7 @@ pub struct Lexed<'a> {
 /// Why a span of input is an error token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LexError {
+    pub kind: SyntaxErrorKind,
     pub start: u32,
     pub end: u32,
     pub message: String,
@@ -47,6 +49,7 @@ impl<'a> Lexed<'a> {
                 starts: Vec::with_capacity(text.len() / 4 + 1),
                 errors: Vec::new(),
             },
+            in_invalid_run: false,
         };
         lexer.run();
         let mut out = lexer.out;
@@ -216,6 +219,9 @@ struct Lexer<'a> {
     pos: usize,
     modes: Vec<Mode>,
     out: Lexed<'a>,
+    /// Whether the last error is a run of plain invalid characters, which the next invalid
+    /// character right after it joins.
+    in_invalid_run: bool,
 }
 
 impl<'a> Lexer<'a> {
@@ -244,15 +250,18 @@ impl<'a> Lexer<'a> {
         self.pos += len;
     }
 
-    fn push_error(&mut self, len: usize, message: String) {
+    fn push_error(&mut self, kind: SyntaxErrorKind, len: usize, message: String) {
+        self.push_error_token(kind, len, message);
+        self.in_invalid_run = false;
+    }
+
+    /// A plain invalid character (no more specific explanation): runs of them (binary garbage)
+    /// become one token and one error.
+    fn push_invalid_char(&mut self, len: usize, message: String) {
         let start = self.pos as u32;
-        // Runs of invalid characters (binary garbage) become one token and one error.
-        let is_invalid_char = |m: &str| m.starts_with("Invalid character `");
-        if is_invalid_char(&message) && self.out.kinds.last() == Some(&ERROR_TOKEN) {
+        if self.in_invalid_run && self.out.kinds.last() == Some(&ERROR_TOKEN) {
             if let Some(last) = self.out.errors.last_mut() {
-                if last.end == start
-                    && (is_invalid_char(&last.message) || last.message == "Invalid characters")
-                {
+                if last.end == start {
                     self.pos += len;
                     last.end = self.pos as u32;
                     last.message = "Invalid characters".to_string();
@@ -260,7 +269,14 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
+        self.push_error_token(SyntaxErrorKind::InvalidCharacter, len, message);
+        self.in_invalid_run = true;
+    }
+
+    fn push_error_token(&mut self, kind: SyntaxErrorKind, len: usize, message: String) {
+        let start = self.pos as u32;
         self.out.errors.push(LexError {
+            kind,
             start,
             end: start + len as u32,
             message,
@@ -334,7 +350,9 @@ impl<'a> Lexer<'a> {
                     let line_end = self.pos + total;
                     let junk = self.src[junk_start..line_end].trim_end_matches(['\r', '\n']);
                     if !junk.is_empty() {
+                        self.in_invalid_run = false;
                         self.out.errors.push(LexError {
+                            kind: SyntaxErrorKind::InvalidHeredoc,
                             start: junk_start as u32,
                             end: (junk_start + junk.len()) as u32,
                             message: "Invalid heredoc introducer: the marker must be followed \
@@ -369,7 +387,11 @@ impl<'a> Lexer<'a> {
                 }
                 if token == T::TildeRBrace {
                     // `~}` outside a template sequence: report the `~`, then lex `}` normally.
-                    return self.push_error(1, unsupported_operator('~'));
+                    return self.push_error(
+                        SyntaxErrorKind::UnsupportedOperator,
+                        1,
+                        unsupported_operator('~'),
+                    );
                 }
                 R_BRACE
             }
@@ -399,13 +421,14 @@ impl<'a> Lexer<'a> {
             T::Colon => COLON,
             T::Colon2 => COLON2,
             T::FatArrow => FAT_ARROW,
-            T::Amp => return self.push_error(1, unsupported_operator('&')),
-            T::Pipe => return self.push_error(1, unsupported_operator('|')),
-            T::Caret => return self.push_error(1, unsupported_operator('^')),
-            T::Tilde => return self.push_error(1, unsupported_operator('~')),
+            T::Amp => return self.unsupported_operator('&'),
+            T::Pipe => return self.unsupported_operator('|'),
+            T::Caret => return self.unsupported_operator('^'),
+            T::Tilde => return self.unsupported_operator('~'),
             T::Apostrophe => {
                 let len = foreign_string_len(rest, '\'', '\'');
                 return self.push_error(
+                    SyntaxErrorKind::InvalidQuote,
                     len,
                     "Invalid character: single quotes are not valid; use double quotes (\") \
                      to write a string"
@@ -415,6 +438,7 @@ impl<'a> Lexer<'a> {
             T::Backtick => {
                 let len = foreign_string_len(rest, '`', '`');
                 return self.push_error(
+                    SyntaxErrorKind::InvalidQuote,
                     len,
                     "Invalid character: backticks are not valid; use double quotes (\") or a \
                      heredoc to write a string"
@@ -423,6 +447,7 @@ impl<'a> Lexer<'a> {
             }
             T::StarStar => {
                 return self.push_error(
+                    SyntaxErrorKind::UnsupportedOperator,
                     2,
                     "Unsupported operator `**`: there is no exponent operator; use the pow \
                      function"
@@ -431,6 +456,7 @@ impl<'a> Lexer<'a> {
             }
             T::Semicolon => {
                 return self.push_error(
+                    SyntaxErrorKind::InvalidCharacter,
                     1,
                     "Invalid character: semicolons are not valid; end an argument or block \
                      with a newline"
@@ -460,24 +486,38 @@ impl<'a> Lexer<'a> {
             // A string in curly quotes: one error for the whole string, not one per quote.
             let len = foreign_string_len(self.rest(), '\u{201c}', '\u{201d}');
             return self.push_error(
+                SyntaxErrorKind::InvalidQuote,
                 len,
                 "Invalid character: curly quotes are not valid; use straight double quotes (\") \
                  to write a string"
                     .into(),
             );
         }
-        let message = match c {
-            '\u{201c}' | '\u{201d}' => "Invalid character: curly quotes are not valid; use \
-                                        straight double quotes (\") to write a string"
-                .to_string(),
-            '\u{feff}' => "Invalid character: a byte order mark is only allowed at the very \
-                           start of the file"
-                .to_string(),
-            '\r' => "Invalid character: a carriage return must be followed by a line feed".into(),
-            c if c.is_control() => format!("Invalid character `{}`", c.escape_unicode()),
-            c => format!("Invalid character `{c}` (U+{:04X})", c as u32),
+        let (kind, message) = match c {
+            '\u{201d}' => (
+                SyntaxErrorKind::InvalidQuote,
+                "Invalid character: curly quotes are not valid; use straight double quotes (\") \
+                 to write a string",
+            ),
+            '\u{feff}' => (
+                SyntaxErrorKind::InvalidCharacter,
+                "Invalid character: a byte order mark is only allowed at the very start of the \
+                 file",
+            ),
+            '\r' => (
+                SyntaxErrorKind::InvalidCharacter,
+                "Invalid character: a carriage return must be followed by a line feed",
+            ),
+            c if c.is_control() => {
+                let message = format!("Invalid character `{}`", c.escape_unicode());
+                return self.push_invalid_char(c.len_utf8(), message);
+            }
+            c => {
+                let message = format!("Invalid character `{c}` (U+{:04X})", c as u32);
+                return self.push_invalid_char(c.len_utf8(), message);
+            }
         };
-        self.push_error(c.len_utf8(), message);
+        self.push_error(kind, c.len_utf8(), message.to_string());
     }
 
     fn lex_quoted(&mut self) {
@@ -684,6 +724,16 @@ fn foreign_string_len(s: &str, open: char, close: char) -> usize {
         }
     }
     open.len_utf8()
+}
+
+impl Lexer<'_> {
+    fn unsupported_operator(&mut self, op: char) {
+        self.push_error(
+            SyntaxErrorKind::UnsupportedOperator,
+            1,
+            unsupported_operator(op),
+        );
+    }
 }
 
 fn unsupported_operator(op: char) -> String {

@@ -3,14 +3,17 @@
 //! This crate owns the grammar and nothing else: it turns text into tokens ([`Lexed`]) and tokens
 //! into a flat list of tree-building events ([`Output`]). It knows nothing of rowan or salsa; the
 //! `pcl-syntax` crate replays the events into a lossless tree. The lexer and parser never fail:
-//! every input yields tokens covering every byte and a structurally sound event stream.
+//! every input yields tokens covering every byte and a structurally sound event stream. Every
+//! error has a [`SyntaxErrorKind`], which maps to a stable `pcl_diagnostics::Code`.
 
+mod error;
 mod event;
 mod grammar;
 mod lexer;
 mod parser;
 mod syntax_kind;
 
+pub use error::SyntaxErrorKind;
 pub use event::{Event, Output, ParseError, Step};
 pub use lexer::{LexError, Lexed};
 pub use parser::MAX_DEPTH;

@@ -1,5 +1,6 @@
 //! The parser cursor: lookahead over non-trivia tokens, markers for nodes, newline modes, errors.
 
+use crate::error::SyntaxErrorKind;
 use crate::event::{Event, Output, ParseError};
 use crate::lexer::Lexed;
 use crate::syntax_kind::SyntaxKind::{self, *};
@@ -247,14 +248,20 @@ impl<'a> Parser<'a> {
     }
 
     /// Reports an error at the current token.
-    pub(crate) fn error(&mut self, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, kind: SyntaxErrorKind, message: impl Into<String>) {
         let (start, end) = self.current_range();
-        self.error_at(start, end, message);
+        self.error_at(kind, start, end, message);
     }
 
     /// Reports an error with an explicit range. An error at an `ERROR_TOKEN` is dropped: the lexer
     /// already said what is wrong there, and a second message would only repeat it.
-    pub(crate) fn error_at(&mut self, start: u32, end: u32, message: impl Into<String>) {
+    pub(crate) fn error_at(
+        &mut self,
+        kind: SyntaxErrorKind,
+        start: u32,
+        end: u32,
+        message: impl Into<String>,
+    ) {
         if self.current() == ERROR_TOKEN && self.current_range().0 == start {
             return;
         }
@@ -265,6 +272,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.errors.push(ParseError {
+            kind,
             start,
             end,
             message: message.into(),

@@ -14,16 +14,17 @@
 //! It has no salsa inside: the binder's queries call it.
 
 mod check;
+mod describe;
 mod diagnostic;
 mod display;
 mod package;
 mod registry;
-mod show;
 pub mod spec;
 pub mod token;
 mod types;
 
 pub use check::{check_package, has_errors};
+pub use describe::describe;
 pub use diagnostic::{JsonPath, SchemaDiagnostic, Severity};
 pub use display::readable_type;
 pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
@@ -31,5 +32,4 @@ pub use registry::{
     load_schema_file, parse_schema_file_name, pulumi_builtin_package, LoadError, SchemaFile,
     SchemaRegistry,
 };
-pub use show::{run_check, run_list, run_show, Outcome};
 pub use types::{FunctionSignature, MethodError, MethodSignature, Shape, TypeMapper};

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use pcl_diagnostics::suggest;
+
 /// The three parts of a token. Two-part tokens (`pkg:Member`) and an empty module (`pkg::Member`)
 /// both mean the `index` module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,29 +210,11 @@ pub fn closest_tokens<'c>(
         .collect()
 }
 
-/// Levenshtein distance in which changing only the case of a character costs nothing at the
-/// character level but one in total, so `aws:s3:bucket` is closer to `aws:s3:Bucket` than any
-/// real typo.
+/// Twice the edit distance between the lowercased strings, plus one when they differ only in
+/// case: changing only the case of characters costs one in total, so `aws:s3:bucket` is closer
+/// to `aws:s3:Bucket` than any real typo.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = if ca == cb || ca.to_lowercase().eq(cb.to_lowercase()) {
-                0
-            } else {
-                1
-            };
-            current[j + 1] = (previous[j] + substitution)
-                .min(previous[j + 1] + 1)
-                .min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    let folded = previous[b.len()];
+    let folded = suggest::edit_distance(&a.to_lowercase(), &b.to_lowercase());
     folded * 2 + usize::from(folded == 0 && a != b)
 }
 

@@ -5,16 +5,24 @@
 use std::path::Path;
 
 use expect_test::expect_file;
-use pcl_schema::{run_show, SchemaRegistry};
+use pcl_schema::token::package_of_token;
+use pcl_schema::{describe, SchemaRegistry};
 
+/// The descriptions of `tokens`, separated by blank lines (as `pcl schema show` prints them).
 fn show(dir: &Path, tokens: &[&str]) -> String {
     let registry = SchemaRegistry::from_dirs([dir]);
-    let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    run_show(&registry, &tokens, &mut out, &mut err).unwrap();
-    let err = String::from_utf8(err).unwrap();
-    assert!(err.is_empty(), "{err}");
-    String::from_utf8(out).unwrap()
+    let descriptions: Vec<String> = tokens
+        .iter()
+        .map(|token| {
+            let name = package_of_token(token).expect("well-formed token");
+            let package = registry.package(name, None).expect("package loads");
+            let found = package
+                .lookup_any(token)
+                .unwrap_or_else(|e| panic!("{token}: {e}"));
+            describe(&registry, &package, &found)
+        })
+        .collect();
+    descriptions.join("\n")
 }
 
 #[test]

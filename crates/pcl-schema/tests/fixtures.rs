@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 
 use expect_test::{expect, Expect};
+use pcl_schema::token::package_of_token;
 use pcl_schema::{
-    check_package, load_schema_file, readable_type, run_show, LoadError, Package, SchemaRegistry,
+    check_package, describe, load_schema_file, readable_type, LoadError, Package, SchemaRegistry,
     Shape, TypeMapper,
 };
 
@@ -24,12 +25,20 @@ fn widgets(registry: &SchemaRegistry) -> std::sync::Arc<Package> {
     registry.package("widgets", None).expect("widgets loads")
 }
 
+/// The descriptions of `tokens`, separated by blank lines (as `pcl schema show` prints them).
 fn show(registry: &SchemaRegistry, tokens: &[&str], expect: Expect) {
-    let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    run_show(registry, &tokens, &mut out, &mut err).unwrap();
-    let text = String::from_utf8(out).unwrap() + &String::from_utf8(err).unwrap();
-    expect.assert_eq(&text);
+    let descriptions: Vec<String> = tokens
+        .iter()
+        .map(|token| {
+            let name = package_of_token(token).expect("well-formed token");
+            let package = registry.package(name, None).expect("package loads");
+            let found = package
+                .lookup_any(token)
+                .unwrap_or_else(|e| panic!("{token}: {e}"));
+            describe(registry, &package, &found)
+        })
+        .collect();
+    expect.assert_eq(&descriptions.join("\n"));
 }
 
 #[test]

@@ -1,12 +1,32 @@
 //! Typed views over the syntax tree: zero-cost wrappers with accessors.
 //!
-//! Accessors return `Option` because a tree built from broken input may lack any part.
+//! Accessors return `Option` because a tree built from broken input may lack any part. They find
+//! each child relative to the operator or keyword token that introduces it, never by its position
+//! among its siblings, so a part missing from broken input is `None` and never shifts another part
+//! into its role: in `c ? : b` the true branch is missing and `b` is the false branch; in `x[]`
+//! the index is missing, not the receiver; in `for k, in m` `k` stays the key variable. Tokens
+//! that recovery put inside an `ERROR` node do not count, so what follows them is not taken for
+//! the part they introduce either (`1 + + 2` has no right operand).
+//!
+//! Every node type here, and every enum over node types ([`Expr`], [`BodyItem`],
+//! [`TemplateSequence`]), implements rowan's [`AstNode`], so a source map can hold an
+//! [`AstPtr`] to any of them and get the typed node back from the tree.
 
-use rowan::ast::AstNode;
+pub use rowan::ast::AstNode;
 
-use crate::{PclLanguage, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use crate::{PclLanguage, SyntaxElement, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
-pub use rowan::ast::AstNode as _;
+/// A pointer to a typed node that outlives the tree: its kind and range. `ptr.to_node(&root)`
+/// gives the node back from the same tree.
+pub type AstPtr<N> = rowan::ast::AstPtr<N>;
+
+/// A pointer to any node that outlives the tree.
+pub type SyntaxNodePtr = rowan::ast::SyntaxNodePtr<PclLanguage>;
+
+/// A pointer to a typed node (`AstPtr::new(node)`), for source maps.
+pub fn ptr<N: AstNode<Language = PclLanguage>>(node: &N) -> AstPtr<N> {
+    AstPtr::new(node)
+}
 
 macro_rules! ast_node {
     ($(#[$doc:meta])* $name:ident, $kind:ident) => {
@@ -52,6 +72,92 @@ fn tokens(node: &SyntaxNode, kind: SyntaxKind) -> impl Iterator<Item = SyntaxTok
         .filter(move |t| t.kind() == kind)
 }
 
+/// Whether `element` is a direct token of one of `kinds`.
+fn is_token(element: &SyntaxElement, kinds: &[SyntaxKind]) -> bool {
+    element
+        .as_token()
+        .is_some_and(|t| kinds.contains(&t.kind()))
+}
+
+/// Whether `element` is a template directive of `keyword` (`IF_KW`, `ELSE_KW`, ...).
+fn is_directive(element: &SyntaxElement, keyword: SyntaxKind) -> bool {
+    element.as_node().is_some_and(|n| {
+        n.kind() == TEMPLATE_DIRECTIVE
+            && TemplateDirective(n.clone())
+                .keyword()
+                .is_some_and(|k| k.kind() == keyword)
+    })
+}
+
+/// The direct children of `node` strictly between the first one that `after` accepts and the
+/// first one after it that `until` accepts (the end, if none). With `after` given but matching
+/// nothing, there are none: the part it introduces is missing.
+fn between(
+    node: &SyntaxNode,
+    after: Option<&dyn Fn(&SyntaxElement) -> bool>,
+    until: &dyn Fn(&SyntaxElement) -> bool,
+) -> Vec<SyntaxElement> {
+    let mut elements = node.children_with_tokens();
+    if let Some(after) = after {
+        if !elements.by_ref().any(|e| after(&e)) {
+            return Vec::new();
+        }
+    }
+    elements.take_while(|e| !until(e)).collect()
+}
+
+/// The first `N` among `elements`.
+fn first_node<N: AstNode<Language = PclLanguage>>(elements: Vec<SyntaxElement>) -> Option<N> {
+    elements
+        .into_iter()
+        .find_map(|e| e.into_node().and_then(N::cast))
+}
+
+/// The first `N` child after the first direct token of one of `after`, and before the next
+/// token of one of `until`.
+fn child_between<N: AstNode<Language = PclLanguage>>(
+    node: &SyntaxNode,
+    after: &[SyntaxKind],
+    until: &[SyntaxKind],
+) -> Option<N> {
+    first_node(between(node, Some(&|e| is_token(e, after)), &|e| {
+        is_token(e, until)
+    }))
+}
+
+/// The first `N` child before the first direct token of one of `until`.
+fn child_before<N: AstNode<Language = PclLanguage>>(
+    node: &SyntaxNode,
+    until: &[SyntaxKind],
+) -> Option<N> {
+    first_node(between(node, None, &|e| is_token(e, until)))
+}
+
+/// The first `N` child after the first direct token of one of `after`.
+fn child_after<N: AstNode<Language = PclLanguage>>(
+    node: &SyntaxNode,
+    after: &[SyntaxKind],
+) -> Option<N> {
+    child_between(node, after, &[])
+}
+
+/// `(key, value)` variables of a for-expression or for-directive header: the identifiers before
+/// `in`, the key before the `,` and the value after it (a lone identifier is the value).
+fn for_variables(node: &SyntaxNode) -> (Option<SyntaxToken>, Option<SyntaxToken>) {
+    let header = between(node, None, &|e| is_token(e, &[IN_KW]));
+    let ident = |elements: &[SyntaxElement]| {
+        elements
+            .iter()
+            .filter_map(|e| e.as_token())
+            .find(|t| t.kind() == IDENT)
+            .cloned()
+    };
+    match header.iter().position(|e| is_token(e, &[COMMA])) {
+        Some(comma) => (ident(&header[..comma]), ident(&header[comma + 1..])),
+        None => (None, ident(&header)),
+    }
+}
+
 ast_node!(
     /// The root of a file.
     SourceFile, SOURCE_FILE
@@ -91,13 +197,32 @@ pub enum BodyItem {
     Block(Block),
 }
 
+impl AstNode for BodyItem {
+    type Language = PclLanguage;
+
+    fn can_cast(kind: SyntaxKind) -> bool {
+        matches!(kind, ATTRIBUTE | BLOCK)
+    }
+
+    fn cast(node: SyntaxNode) -> Option<Self> {
+        Some(match node.kind() {
+            ATTRIBUTE => BodyItem::Attribute(Attribute(node)),
+            BLOCK => BodyItem::Block(Block(node)),
+            _ => return None,
+        })
+    }
+
+    fn syntax(&self) -> &SyntaxNode {
+        match self {
+            BodyItem::Attribute(a) => &a.0,
+            BodyItem::Block(b) => &b.0,
+        }
+    }
+}
+
 impl Body {
     pub fn items(&self) -> impl Iterator<Item = BodyItem> {
-        self.0.children().filter_map(|n| match n.kind() {
-            ATTRIBUTE => Some(BodyItem::Attribute(Attribute(n))),
-            BLOCK => Some(BodyItem::Block(Block(n))),
-            _ => None,
-        })
+        children(&self.0)
     }
 
     pub fn attributes(&self) -> impl Iterator<Item = Attribute> {
@@ -110,12 +235,18 @@ impl Body {
 }
 
 impl Attribute {
+    /// The name, before `=`.
     pub fn name(&self) -> Option<SyntaxToken> {
         token(&self.0, IDENT)
     }
 
+    pub fn eq_token(&self) -> Option<SyntaxToken> {
+        token(&self.0, EQ)
+    }
+
+    /// The value, after `=`.
     pub fn expr(&self) -> Option<Expr> {
-        child(&self.0)
+        child_after(&self.0, &[EQ])
     }
 }
 
@@ -125,12 +256,16 @@ impl Block {
         token(&self.0, IDENT)
     }
 
+    /// The labels, before `{`.
     pub fn labels(&self) -> impl Iterator<Item = BlockLabel> {
-        children(&self.0)
+        between(&self.0, None, &|e| is_token(e, &[L_BRACE]))
+            .into_iter()
+            .filter_map(|e| e.into_node().and_then(BlockLabel::cast))
     }
 
+    /// The body, after `{`.
     pub fn body(&self) -> Option<Body> {
-        child(&self.0)
+        child_after(&self.0, &[L_BRACE])
     }
 
     pub fn l_brace(&self) -> Option<SyntaxToken> {
@@ -363,6 +498,7 @@ impl FunctionCall {
         child(&self.0)
     }
 
+    /// The arguments that are there, in order (see [`ArgList::slots`] for their positions).
     pub fn args(&self) -> impl Iterator<Item = Expr> {
         self.arg_list()
             .into_iter()
@@ -376,9 +512,40 @@ impl FunctionCall {
     }
 }
 
+impl ArgList {
+    /// One entry per argument position, delimited by the `,`s: `f(,1)` has a missing first
+    /// argument and `1` second; a trailing comma (`f(1,)`) opens no position.
+    pub fn slots(&self) -> Vec<Option<Expr>> {
+        let mut slots = Vec::new();
+        let mut current: Option<Option<Expr>> = None;
+        for element in self.0.children_with_tokens() {
+            match element {
+                rowan::NodeOrToken::Token(t) if t.kind() == COMMA => {
+                    slots.push(current.take().flatten());
+                    current = Some(None);
+                }
+                rowan::NodeOrToken::Token(t) if t.kind() == R_PAREN => break,
+                rowan::NodeOrToken::Node(n) => {
+                    let slot = current.get_or_insert(None);
+                    if slot.is_none() {
+                        *slot = Expr::cast(n);
+                    }
+                }
+                rowan::NodeOrToken::Token(_) => {}
+            }
+        }
+        // Text after the last comma is a position only if something is there.
+        if let Some(Some(last)) = current {
+            slots.push(Some(last));
+        }
+        slots
+    }
+}
+
 impl ParenExpr {
+    /// The expression after `(`.
     pub fn expr(&self) -> Option<Expr> {
-        child(&self.0)
+        child_between(&self.0, &[L_PAREN], &[R_PAREN])
     }
 }
 
@@ -395,12 +562,14 @@ impl ObjectExpr {
 }
 
 impl ObjectItem {
+    /// The key, before `=` or `:`.
     pub fn key(&self) -> Option<ObjectKey> {
-        child(&self.0)
+        child_before(&self.0, &[EQ, COLON])
     }
 
+    /// The value, after `=` or `:`.
     pub fn value(&self) -> Option<Expr> {
-        child(&self.0)
+        child_after(&self.0, &[EQ, COLON])
     }
 }
 
@@ -434,19 +603,19 @@ impl ForExpr {
         self.0.first_token().is_some_and(|t| t.kind() == L_BRACE)
     }
 
-    /// `k` in `{for ... : k => v}`.
+    /// `k` in `{for ... : k => v}`: the expression before `=>` (none without `=>`).
     pub fn key_expr(&self) -> Option<Expr> {
         token(&self.0, FAT_ARROW)?;
-        children::<Expr>(&self.0).next()
+        child_before(&self.0, &[FAT_ARROW])
     }
 
-    /// The element value (`v` in both `[for ...: v]` and `{for ...: k => v}`).
+    /// The element value (`v` in both `[for ...: v]` and `{for ...: k => v}`): the expression
+    /// after `=>`, or without `=>` the one after the header.
     pub fn value_expr(&self) -> Option<Expr> {
-        let mut exprs = children::<Expr>(&self.0);
         if token(&self.0, FAT_ARROW).is_some() {
-            exprs.nth(1)
+            child_after(&self.0, &[FAT_ARROW])
         } else {
-            exprs.next()
+            child(&self.0)
         }
     }
 
@@ -454,38 +623,50 @@ impl ForExpr {
         token(&self.0, ELLIPSIS).is_some()
     }
 
+    pub fn cond(&self) -> Option<ForCond> {
+        child(&self.0)
+    }
+
+    /// The filter, after `if`.
     pub fn condition(&self) -> Option<Expr> {
-        child::<ForCond>(&self.0).and_then(|c| child(&c.0))
+        self.cond()?.expr()
     }
 }
 
 impl ForIntro {
-    /// `(key variable, value variable)`; with one variable it is the value variable.
+    /// `(key variable, value variable)`: the names before `in`, the key before the `,` and the
+    /// value after it; a lone name is the value variable (`for k, in m` has a key and no value).
     pub fn variables(&self) -> (Option<SyntaxToken>, Option<SyntaxToken>) {
-        let names: Vec<_> = tokens(&self.0, IDENT).collect();
-        match names.as_slice() {
-            [value] => (None, Some(value.clone())),
-            [key, value, ..] => (Some(key.clone()), Some(value.clone())),
-            [] => (None, None),
-        }
+        for_variables(&self.0)
     }
 
+    /// The collection, after `in` (before the `:`).
     pub fn collection(&self) -> Option<Expr> {
-        child(&self.0)
+        child_between(&self.0, &[IN_KW], &[COLON])
+    }
+}
+
+impl ForCond {
+    /// The condition, after `if`.
+    pub fn expr(&self) -> Option<Expr> {
+        child_after(&self.0, &[IF_KW])
     }
 }
 
 impl ConditionalExpr {
+    /// The condition, before `?`.
     pub fn condition(&self) -> Option<Expr> {
-        children::<Expr>(&self.0).next()
+        child_before(&self.0, &[QUESTION])
     }
 
+    /// The value when true, between `?` and `:`.
     pub fn then_expr(&self) -> Option<Expr> {
-        children::<Expr>(&self.0).nth(1)
+        child_between(&self.0, &[QUESTION], &[COLON])
     }
 
+    /// The value when false, after `:`.
     pub fn else_expr(&self) -> Option<Expr> {
-        children::<Expr>(&self.0).nth(2)
+        child_after(&self.0, &[COLON])
     }
 }
 
@@ -507,13 +688,20 @@ pub enum BinaryOp {
     Mod,
 }
 
+/// The binary operator tokens.
+const BINARY_OPS: &[SyntaxKind] = &[
+    PIPE2, AMP2, EQ2, NEQ, LT, LTEQ, GT, GTEQ, PLUS, MINUS, STAR, SLASH, PERCENT,
+];
+
 impl BinaryExpr {
+    /// The left operand, before the operator.
     pub fn lhs(&self) -> Option<Expr> {
-        children::<Expr>(&self.0).next()
+        child_before(&self.0, BINARY_OPS)
     }
 
+    /// The right operand, after the operator.
     pub fn rhs(&self) -> Option<Expr> {
-        children::<Expr>(&self.0).nth(1)
+        child_after(&self.0, BINARY_OPS)
     }
 
     pub fn op_token(&self) -> Option<SyntaxToken> {
@@ -563,44 +751,60 @@ impl UnaryExpr {
         }
     }
 
+    /// The operand, after the operator.
     pub fn operand(&self) -> Option<Expr> {
-        child(&self.0)
+        child_after(&self.0, &[MINUS, BANG])
     }
 }
 
+/// The first token of `kind` after the first direct token of `after`.
+fn token_after(node: &SyntaxNode, after: SyntaxKind, kind: SyntaxKind) -> Option<SyntaxToken> {
+    between(node, Some(&|e| is_token(e, &[after])), &|_| false)
+        .into_iter()
+        .filter_map(|e| e.into_token())
+        .find(|t| t.kind() == kind)
+}
+
 impl GetAttrExpr {
+    /// The receiver, before `.`.
     pub fn receiver(&self) -> Option<Expr> {
-        child(&self.0)
+        child_before(&self.0, &[DOT])
     }
 
+    /// The attribute name, after `.`.
     pub fn name(&self) -> Option<SyntaxToken> {
-        token(&self.0, IDENT)
+        token_after(&self.0, DOT, IDENT)
     }
 }
 
 impl IndexExpr {
+    /// The receiver, before `[`.
     pub fn receiver(&self) -> Option<Expr> {
-        children::<Expr>(&self.0).next()
+        child_before(&self.0, &[L_BRACK])
     }
 
+    /// The index, between `[` and `]`.
     pub fn index(&self) -> Option<Expr> {
-        children::<Expr>(&self.0).nth(1)
+        child_between(&self.0, &[L_BRACK], &[R_BRACK])
     }
 }
 
 impl LegacyIndexExpr {
+    /// The receiver, before `.`.
     pub fn receiver(&self) -> Option<Expr> {
-        child(&self.0)
+        child_before(&self.0, &[DOT])
     }
 
+    /// The index, after `.`.
     pub fn index(&self) -> Option<SyntaxToken> {
-        token(&self.0, NUMBER)
+        token_after(&self.0, DOT, NUMBER)
     }
 }
 
 impl SplatExpr {
+    /// The receiver, before `.*` or `[*]`.
     pub fn receiver(&self) -> Option<Expr> {
-        child(&self.0)
+        child_before(&self.0, &[DOT, L_BRACK])
     }
 
     /// `[*]` (applies every following step per element) rather than `.*`.
@@ -610,6 +814,10 @@ impl SplatExpr {
 }
 
 /// A part of a template.
+///
+/// Not an [`AstNode`]: a literal part is a token, and rowan pointers point at nodes. A source
+/// map points at the other parts through [`TemplateSequence`] (which is an `AstNode`), and at a
+/// literal through the template holding it and the literal's range.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TemplatePart {
     Literal(SyntaxToken),
@@ -618,17 +826,77 @@ pub enum TemplatePart {
     For(TemplateFor),
 }
 
+impl TemplatePart {
+    /// The part's range in the file.
+    pub fn text_range(&self) -> crate::TextRange {
+        match self {
+            TemplatePart::Literal(t) => t.text_range(),
+            TemplatePart::Interpolation(n) => n.0.text_range(),
+            TemplatePart::If(n) => n.0.text_range(),
+            TemplatePart::For(n) => n.0.text_range(),
+        }
+    }
+
+    /// The part as a node, unless it is a literal.
+    pub fn sequence(&self) -> Option<TemplateSequence> {
+        Some(match self {
+            TemplatePart::Literal(_) => return None,
+            TemplatePart::Interpolation(n) => TemplateSequence::Interpolation(n.clone()),
+            TemplatePart::If(n) => TemplateSequence::If(n.clone()),
+            TemplatePart::For(n) => TemplateSequence::For(n.clone()),
+        })
+    }
+}
+
+/// The parts of a template that are nodes: `${ }` interpolations and `%{ }` directives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TemplateSequence {
+    Interpolation(TemplateInterpolation),
+    If(TemplateIf),
+    For(TemplateFor),
+}
+
+impl AstNode for TemplateSequence {
+    type Language = PclLanguage;
+
+    fn can_cast(kind: SyntaxKind) -> bool {
+        matches!(kind, TEMPLATE_INTERPOLATION | TEMPLATE_IF | TEMPLATE_FOR)
+    }
+
+    fn cast(node: SyntaxNode) -> Option<Self> {
+        Some(match node.kind() {
+            TEMPLATE_INTERPOLATION => TemplateSequence::Interpolation(TemplateInterpolation(node)),
+            TEMPLATE_IF => TemplateSequence::If(TemplateIf(node)),
+            TEMPLATE_FOR => TemplateSequence::For(TemplateFor(node)),
+            _ => return None,
+        })
+    }
+
+    fn syntax(&self) -> &SyntaxNode {
+        match self {
+            TemplateSequence::Interpolation(n) => &n.0,
+            TemplateSequence::If(n) => &n.0,
+            TemplateSequence::For(n) => &n.0,
+        }
+    }
+}
+
+impl From<TemplateSequence> for TemplatePart {
+    fn from(sequence: TemplateSequence) -> TemplatePart {
+        match sequence {
+            TemplateSequence::Interpolation(n) => TemplatePart::Interpolation(n),
+            TemplateSequence::If(n) => TemplatePart::If(n),
+            TemplateSequence::For(n) => TemplatePart::For(n),
+        }
+    }
+}
+
 fn template_parts(node: &SyntaxNode) -> impl Iterator<Item = TemplatePart> {
     node.children_with_tokens().filter_map(|e| match e {
         rowan::NodeOrToken::Token(t) if t.kind() == TEMPLATE_LITERAL => {
             Some(TemplatePart::Literal(t))
         }
-        rowan::NodeOrToken::Node(n) => match n.kind() {
-            TEMPLATE_INTERPOLATION => Some(TemplatePart::Interpolation(TemplateInterpolation(n))),
-            TEMPLATE_IF => Some(TemplatePart::If(TemplateIf(n))),
-            TEMPLATE_FOR => Some(TemplatePart::For(TemplateFor(n))),
-            _ => None,
-        },
+        rowan::NodeOrToken::Node(n) => TemplateSequence::cast(n).map(TemplatePart::from),
         _ => None,
     })
 }
@@ -776,8 +1044,9 @@ impl HeredocExpr {
 }
 
 impl TemplateInterpolation {
+    /// The expression, between `${` and `}`.
     pub fn expr(&self) -> Option<Expr> {
-        child(&self.0)
+        child_between(&self.0, &[TEMPLATE_INTERP], &[TEMPLATE_SEQ_END])
     }
 }
 
@@ -787,12 +1056,28 @@ impl TemplateDirective {
         self.0
             .children_with_tokens()
             .filter_map(|e| e.into_token())
-            .find(|t| t.kind().is_keyword())
+            .find(|t| matches!(t.kind(), IF_KW | ELSE_KW | ENDIF_KW | FOR_KW | ENDFOR_KW))
     }
 
+    /// The expression of an `if` (after `if`) or `for` directive (after `in`).
     pub fn expr(&self) -> Option<Expr> {
-        child(&self.0)
+        child_between(&self.0, &[IF_KW, IN_KW], &[TEMPLATE_SEQ_END])
     }
+}
+
+/// The template directive of `keyword` among the direct children of `node`.
+fn directive(node: &SyntaxNode, keyword: SyntaxKind) -> Option<TemplateDirective> {
+    node.children_with_tokens()
+        .find(|e| is_directive(e, keyword))
+        .and_then(|e| e.into_node())
+        .map(TemplateDirective)
+}
+
+/// The template body right after the directive of `keyword`, before the next directive.
+fn body_after(node: &SyntaxNode, keyword: SyntaxKind) -> Option<TemplateBody> {
+    first_node(between(node, Some(&|e| is_directive(e, keyword)), &|e| {
+        e.as_node().is_some_and(|n| n.kind() == TEMPLATE_DIRECTIVE)
+    }))
 }
 
 impl TemplateBody {
@@ -802,39 +1087,65 @@ impl TemplateBody {
 }
 
 impl TemplateIf {
+    /// `%{ if cond }`.
+    pub fn if_directive(&self) -> Option<TemplateDirective> {
+        directive(&self.0, IF_KW)
+    }
+
+    /// `%{ else }`, if any.
+    pub fn else_directive(&self) -> Option<TemplateDirective> {
+        directive(&self.0, ELSE_KW)
+    }
+
+    /// `%{ endif }` (missing in broken input).
+    pub fn endif_directive(&self) -> Option<TemplateDirective> {
+        directive(&self.0, ENDIF_KW)
+    }
+
+    /// The condition of the `if` directive.
     pub fn condition(&self) -> Option<Expr> {
-        child::<TemplateDirective>(&self.0)?.expr()
+        self.if_directive()?.expr()
     }
 
+    /// The body after `%{ if }`.
     pub fn then_body(&self) -> Option<TemplateBody> {
-        children::<TemplateBody>(&self.0).next()
+        body_after(&self.0, IF_KW)
     }
 
+    /// The body after `%{ else }`.
     pub fn else_body(&self) -> Option<TemplateBody> {
-        children::<TemplateBody>(&self.0).nth(1)
+        body_after(&self.0, ELSE_KW)
     }
 }
 
 impl TemplateFor {
-    /// `(key variable, value variable)`.
+    /// `%{ for k, v in collection }`.
+    pub fn for_directive(&self) -> Option<TemplateDirective> {
+        directive(&self.0, FOR_KW)
+    }
+
+    /// `%{ endfor }` (missing in broken input).
+    pub fn endfor_directive(&self) -> Option<TemplateDirective> {
+        directive(&self.0, ENDFOR_KW)
+    }
+
+    /// `(key variable, value variable)` of the `for` directive, as for
+    /// [`ForIntro::variables`].
     pub fn variables(&self) -> (Option<SyntaxToken>, Option<SyntaxToken>) {
-        let Some(directive) = child::<TemplateDirective>(&self.0) else {
-            return (None, None);
-        };
-        let names: Vec<_> = tokens(&directive.0, IDENT).collect();
-        match names.as_slice() {
-            [value] => (None, Some(value.clone())),
-            [key, value, ..] => (Some(key.clone()), Some(value.clone())),
-            [] => (None, None),
+        match self.for_directive() {
+            Some(directive) => for_variables(&directive.0),
+            None => (None, None),
         }
     }
 
+    /// The collection, after `in`.
     pub fn collection(&self) -> Option<Expr> {
-        child::<TemplateDirective>(&self.0)?.expr()
+        self.for_directive()?.expr()
     }
 
+    /// The body after `%{ for }`.
     pub fn body(&self) -> Option<TemplateBody> {
-        child(&self.0)
+        body_after(&self.0, FOR_KW)
     }
 }
 

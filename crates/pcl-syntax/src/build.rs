@@ -3,7 +3,7 @@
 
 use pcl_parser::{Lexed, Output, Step, SyntaxKind, SyntaxKind::*};
 use rowan::{GreenNode, GreenToken, Language, NodeOrToken};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::validate::Validator;
 use crate::{PclLanguage, SyntaxError};
@@ -28,7 +28,7 @@ pub(crate) fn build_tree(
         offset: 0,
         frames: Vec::new(),
         body_count: 0,
-        attribute_names: FxHashSet::default(),
+        attribute_names: FxHashMap::default(),
         validator: Validator { errors },
     };
     output.replay(|step| match step {
@@ -105,7 +105,8 @@ struct Sink<'a, 'e> {
     offset: u32,
     frames: Vec<Frame>,
     body_count: u32,
-    attribute_names: FxHashSet<(u32, &'a str)>,
+    /// The attribute names of each body (by body id), with where each is first set.
+    attribute_names: FxHashMap<(u32, &'a str), u32>,
     validator: Validator<'e>,
 }
 
@@ -213,8 +214,14 @@ impl<'a> Sink<'a, '_> {
             return;
         }
         attribute.named = true;
-        if !self.attribute_names.insert((body.body_id, name)) {
-            self.validator.attribute_redefined(name, start);
+        match self.attribute_names.entry((body.body_id, name)) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                self.validator
+                    .attribute_redefined(name, start, *first.get());
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(start);
+            }
         }
     }
 }

@@ -6,7 +6,8 @@ use rowan::WalkEvent;
 
 use crate::{SyntaxElement, SyntaxError, SyntaxNode};
 
-/// The indented `KIND@start..end "text"` form used by the snapshot tests, followed by the errors.
+/// The indented `KIND@start..end "text"` form used by the snapshot tests, followed by the errors
+/// (`error[CODE] start..end: message`, and a `note` line for each related range).
 pub fn debug_tree(root: &SyntaxNode, errors: &[SyntaxError]) -> String {
     let mut out = String::new();
     let mut indent = 0usize;
@@ -41,11 +42,20 @@ pub fn debug_tree(root: &SyntaxNode, errors: &[SyntaxError]) -> String {
     for error in errors {
         let _ = writeln!(
             out,
-            "error {}..{}: {}",
+            "error[{}] {}..{}: {}",
+            error.code().as_str(),
             u32::from(error.range.start()),
             u32::from(error.range.end()),
             error.message
         );
+        for (range, note) in &error.related {
+            let _ = writeln!(
+                out,
+                "  note {}..{}: {note}",
+                u32::from(range.start()),
+                u32::from(range.end()),
+            );
+        }
     }
     out
 }

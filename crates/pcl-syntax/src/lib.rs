@@ -11,8 +11,7 @@ mod validate;
 
 use std::sync::Arc;
 
-pub use pcl_parser::SyntaxKind;
-pub use rowan::ast::{AstNode, AstPtr};
+pub use pcl_parser::{SyntaxErrorKind, SyntaxKind};
 pub use rowan::{TextRange, TextSize};
 
 pub use dump::{debug_tree, json_tree};
@@ -39,11 +38,53 @@ pub type SyntaxToken = rowan::SyntaxToken<PclLanguage>;
 pub type SyntaxElement = rowan::SyntaxElement<PclLanguage>;
 pub type GreenNode = rowan::GreenNode;
 
-/// A syntax error: a message and the exact range it is about.
+/// A syntax error: its kind, the exact range it is about, a message saying what is wrong and
+/// what was expected, and possibly other places it is about ("first set here").
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SyntaxError {
+    pub kind: SyntaxErrorKind,
     pub range: TextRange,
     pub message: String,
+    /// Other ranges of the same file, each with a note.
+    pub related: Vec<(TextRange, String)>,
+}
+
+impl SyntaxError {
+    pub fn new(kind: SyntaxErrorKind, range: TextRange, message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
+            kind,
+            range,
+            message: message.into(),
+            related: Vec::new(),
+        }
+    }
+
+    /// The stable diagnostic code of this error's kind.
+    pub fn code(&self) -> pcl_diagnostics::Code {
+        self.kind.code()
+    }
+
+    /// This error as a diagnostic of the shared model.
+    pub fn to_diagnostic(&self) -> pcl_diagnostics::Diagnostic {
+        let mut diagnostic =
+            pcl_diagnostics::Diagnostic::new(self.code(), self.range, self.message.clone());
+        for (range, note) in &self.related {
+            diagnostic = diagnostic.with_related(*range, note.clone());
+        }
+        diagnostic
+    }
+}
+
+impl From<&SyntaxError> for pcl_diagnostics::Diagnostic {
+    fn from(error: &SyntaxError) -> pcl_diagnostics::Diagnostic {
+        error.to_diagnostic()
+    }
+}
+
+impl From<SyntaxError> for pcl_diagnostics::Diagnostic {
+    fn from(error: SyntaxError) -> pcl_diagnostics::Diagnostic {
+        error.to_diagnostic()
+    }
 }
 
 /// The result of parsing one file: the green tree (always complete) and its errors, sorted by
@@ -75,6 +116,11 @@ impl Parse {
     pub fn has_errors(&self) -> bool {
         !self.errors.is_empty()
     }
+
+    /// The errors as diagnostics of the shared model, in the same order.
+    pub fn diagnostics(&self) -> Vec<pcl_diagnostics::Diagnostic> {
+        self.errors.iter().map(SyntaxError::to_diagnostic).collect()
+    }
 }
 
 /// Parses a whole file. Never fails: `parse(text).syntax().to_string() == text` for every input.
@@ -84,13 +130,19 @@ pub fn parse(text: &str) -> Parse {
     let mut errors: Vec<SyntaxError> = lexed
         .errors()
         .iter()
-        .map(|e| SyntaxError {
-            range: TextRange::new(e.start.into(), e.end.into()),
-            message: e.message.clone(),
+        .map(|e| {
+            SyntaxError::new(
+                e.kind,
+                TextRange::new(e.start.into(), e.end.into()),
+                e.message.clone(),
+            )
         })
-        .chain(output.errors.iter().map(|e| SyntaxError {
-            range: TextRange::new(e.start.into(), e.end.into()),
-            message: e.message.clone(),
+        .chain(output.errors.iter().map(|e| {
+            SyntaxError::new(
+                e.kind,
+                TextRange::new(e.start.into(), e.end.into()),
+                e.message.clone(),
+            )
         }))
         .collect();
     let green = build::build_tree(&lexed, &output, &mut errors);

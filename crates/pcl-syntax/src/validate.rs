@@ -3,7 +3,7 @@
 //! too. The tree builder calls them as it replays the parse, so they cost no extra tree walk.
 
 use crate::ast;
-use crate::{SyntaxError, TextRange, TextSize};
+use crate::{SyntaxError, SyntaxErrorKind, TextRange, TextSize};
 
 pub(crate) struct Validator<'e> {
     pub(crate) errors: &'e mut Vec<SyntaxError>,
@@ -14,17 +14,16 @@ fn range(start: u32, end: u32) -> TextRange {
 }
 
 impl Validator<'_> {
-    fn error(&mut self, start: u32, end: u32, message: impl Into<String>) {
-        self.errors.push(SyntaxError {
-            range: range(start, end),
-            message: message.into(),
-        });
+    fn error(&mut self, kind: SyntaxErrorKind, start: u32, end: u32, message: impl Into<String>) {
+        self.errors
+            .push(SyntaxError::new(kind, range(start, end), message));
     }
 
     /// `digits ('.' digits)? ([eE] [+-]? digits)?`: the lexer accepts looser forms (`1.2.3`).
     pub(crate) fn check_number(&mut self, text: &str, start: u32) {
         if !is_valid_number(text) {
             self.error(
+                SyntaxErrorKind::InvalidNumber,
                 start,
                 start + text.len() as u32,
                 format!("Invalid number literal `{text}`"),
@@ -43,6 +42,7 @@ impl Validator<'_> {
                 Ok(_) => break,
                 Err((bad_start, bad_end, message)) => {
                     self.error(
+                        SyntaxErrorKind::InvalidEscape,
                         start + (offset + bad_start) as u32,
                         start + (offset + bad_end) as u32,
                         message,
@@ -55,20 +55,28 @@ impl Validator<'_> {
 
     pub(crate) fn label_template(&mut self, start: u32, end: u32) {
         self.error(
+            SyntaxErrorKind::MalformedLabel,
             start,
             end,
             "Invalid string literal: template sequences are not allowed in a block label; to include a literal `$`, double it (`$${`)",
         );
     }
 
-    pub(crate) fn attribute_redefined(&mut self, name: &str, start: u32) {
-        self.error(
-            start,
-            start + name.len() as u32,
+    /// `name` at `start` was first set at `first`.
+    pub(crate) fn attribute_redefined(&mut self, name: &str, start: u32, first: u32) {
+        let len = name.len() as u32;
+        let mut error = SyntaxError::new(
+            SyntaxErrorKind::DuplicateAttribute,
+            range(start, start + len),
             format!(
                 "Attribute redefined: `{name}` is already set in this body; each argument may be set only once"
             ),
         );
+        error.related.push((
+            range(first, first + len),
+            format!("`{name}` is first set here"),
+        ));
+        self.errors.push(error);
     }
 }
 

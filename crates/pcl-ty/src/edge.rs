@@ -18,7 +18,7 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
     let mut out: Vec<Diagnostic> = pcl_db::parse(db, file.file(db))
         .errors()
         .iter()
-        .map(|e| Diagnostic::new(Code::SyntaxError, e.range, e.message.clone()))
+        .map(|e| e.to_diagnostic())
         .collect();
     out.extend(lowered.diagnostics.iter().cloned());
     for &node in &lowered.nodes {

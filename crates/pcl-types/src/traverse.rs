@@ -1,5 +1,7 @@
 //! Traversal: the type of `x.name` and `x[key]` given the type of `x`.
 
+use pcl_diagnostics::suggest::edit_distance;
+
 use crate::conversion::ConversionKind;
 use crate::kinds::{Type, TypeKind};
 use crate::reason::{Reason, ReasonKind};
@@ -277,7 +279,9 @@ fn traverse_union(
     }
 }
 
-/// The closest property name within a small edit distance, for "did you mean".
+/// The closest property name within a small edit distance, for "did you mean". Property
+/// names accept two edits even when short (`nmae` for `name`), more than the shared
+/// `suggest::best_match` rule, which would miss such swapped letters.
 fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<Box<str>> {
     let limit = (name.chars().count() / 3).max(2);
     candidates
@@ -286,19 +290,4 @@ fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<
         .filter(|(d, _)| *d <= limit && *d < name.chars().count())
         .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
         .map(|(_, c)| c.into())
-}
-
-/// Levenshtein distance over chars.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }

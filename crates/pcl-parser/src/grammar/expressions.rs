@@ -2,6 +2,7 @@
 //! collections, for-expressions and function calls.
 
 use super::{is_closer, templates};
+use crate::error::SyntaxErrorKind;
 use crate::parser::{CompletedMarker, Parser, MAX_DEPTH};
 use crate::syntax_kind::SyntaxKind::{self, *};
 
@@ -24,11 +25,22 @@ fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     }
     let m = condition.precede(p);
     p.bump(QUESTION);
-    expr(p);
+    if p.at(COLON) {
+        // `c ? : b`: the true branch is missing; the false one is still read as such.
+        p.error(
+            SyntaxErrorKind::ExpectedExpression,
+            "Missing true expression in conditional: expected a value before `:`",
+        );
+    } else {
+        expr(p);
+    }
     if p.eat(COLON) {
         expr(p);
     } else {
-        p.error("Missing false expression in conditional: expected `:` and a value");
+        p.error(
+            SyntaxErrorKind::UnexpectedToken,
+            "Missing false expression in conditional: expected `:` and a value",
+        );
     }
     Some(m.complete(p, CONDITIONAL_EXPR))
 }
@@ -120,6 +132,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                         p.bump(DOT);
                         if p.current_text().contains(['.', 'e', 'E']) {
                             p.error(
+                                SyntaxErrorKind::MalformedTraversal,
                                 "Invalid legacy index syntax: write `[0][1]` instead of `.0.1`",
                             );
                         }
@@ -130,7 +143,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                         if in_attr_splat || in_full_splat {
                             let (start, _) = p.current_range();
                             let (_, end) = p.nth_range(1);
-                            p.error_at(start, end, "Nested splat expression not allowed: only one `.*` or `[*]` may apply to a traversal");
+                            p.error_at(SyntaxErrorKind::MalformedTraversal, start, end, "Nested splat expression not allowed: only one `.*` or `[*]` may apply to a traversal");
                         }
                         p.bump(DOT);
                         p.bump(STAR);
@@ -139,7 +152,10 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                     }
                     _ => {
                         p.bump(DOT);
-                        p.error("Invalid attribute name: expected an attribute name after `.`");
+                        p.error(
+                            SyntaxErrorKind::MalformedTraversal,
+                            "Invalid attribute name: expected an attribute name after `.`",
+                        );
                         lhs = m.complete(p, GET_ATTR_EXPR);
                         break;
                     }
@@ -160,14 +176,14 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 p.with_newlines(false, |p| {
                     p.bump(L_BRACK);
                     if p.at(STAR) {
-                        p.error("Missing close bracket on splat index: expected `]` right after `*`");
+                        p.error(SyntaxErrorKind::MalformedTraversal, "Missing close bracket on splat index: expected `]` right after `*`");
                         p.bump(STAR);
                         p.eat(R_BRACK);
                         return;
                     }
                     expr(p);
                     if !p.eat(R_BRACK) {
-                        p.error_at(open_start, open_end, "Missing close bracket on index: expected `]` after the index expression");
+                        p.error_at(SyntaxErrorKind::UnclosedBracket, open_start, open_end, "Missing close bracket on index: expected `]` after the index expression");
                         recover_in_list(p, R_BRACK, false);
                         p.eat(R_BRACK);
                     }
@@ -216,22 +232,34 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         OQUOTE | HEREDOC_START => templates::template(p),
         DOT if p.nth(1) == NUMBER => {
             let m = p.start();
-            p.error("Invalid expression: a number must start with a digit (write `0.5`, not `.5`)");
+            p.error(
+                SyntaxErrorKind::InvalidNumber,
+                "Invalid expression: a number must start with a digit (write `0.5`, not `.5`)",
+            );
             p.bump(DOT);
             p.bump(NUMBER);
             m.complete(p, ERROR)
         }
         NEWLINE | EOF => {
-            p.error("Missing expression: expected a value here");
+            p.error(
+                SyntaxErrorKind::ExpectedExpression,
+                "Missing expression: expected a value here",
+            );
             return None;
         }
         kind if is_closer(kind) || kind == COMMA => {
-            p.error("Invalid expression: expected the start of an expression");
+            p.error(
+                SyntaxErrorKind::ExpectedExpression,
+                "Invalid expression: expected the start of an expression",
+            );
             return None;
         }
         _ => {
             let m = p.start();
-            p.error("Invalid expression: expected the start of an expression");
+            p.error(
+                SyntaxErrorKind::ExpectedExpression,
+                "Invalid expression: expected the start of an expression",
+            );
             p.bump_any();
             m.complete(p, ERROR)
         }
@@ -246,14 +274,20 @@ fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
     while p.at(COLON2) {
         p.bump(COLON2);
         if !p.eat(IDENT) {
-            p.error("Missing function name: expected a name after `::`");
+            p.error(
+                SyntaxErrorKind::UnexpectedToken,
+                "Missing function name: expected a name after `::`",
+            );
             return m.complete(p, FUNCTION_CALL);
         }
     }
     if p.at(L_PAREN) {
         arg_list(p);
     } else {
-        p.error("Missing open parenthesis: a namespaced function name must be followed by `(`");
+        p.error(
+            SyntaxErrorKind::UnexpectedToken,
+            "Missing open parenthesis: a namespaced function name must be followed by `(`",
+        );
     }
     m.complete(p, FUNCTION_CALL)
 }
@@ -270,7 +304,10 @@ fn arg_list(p: &mut Parser<'_>) {
             if p.at(ELLIPSIS) {
                 p.bump(ELLIPSIS);
                 if !p.at(R_PAREN) {
-                    p.error("Missing closing parenthesis: `...` may only follow the last argument");
+                    p.error(
+                        SyntaxErrorKind::UnexpectedToken,
+                        "Missing closing parenthesis: `...` may only follow the last argument",
+                    );
                     recover_in_list(p, R_PAREN, false);
                     p.eat(COMMA);
                 }
@@ -280,7 +317,10 @@ fn arg_list(p: &mut Parser<'_>) {
                 continue;
             }
             if !p.at(R_PAREN) && !p.at(EOF) {
-                p.error("Missing argument separator: expected `,` or `)`");
+                p.error(
+                    SyntaxErrorKind::MissingSeparator,
+                    "Missing argument separator: expected `,` or `)`",
+                );
                 if !recover_in_list(p, R_PAREN, false) && !p.at(COMMA) {
                     break;
                 }
@@ -289,6 +329,7 @@ fn arg_list(p: &mut Parser<'_>) {
         }
         if !p.eat(R_PAREN) {
             p.error_at(
+                SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
                 "Unterminated function call: there is no closing `)` for this `(`",
@@ -308,11 +349,15 @@ fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
             expr(p);
         }
         if !p.at(R_PAREN) && !p.at(EOF) {
-            p.error("Invalid expression: expected `)` to close the parentheses");
+            p.error(
+                SyntaxErrorKind::UnexpectedToken,
+                "Invalid expression: expected `)` to close the parentheses",
+            );
             recover_in_list(p, R_PAREN, false);
         }
         if !p.eat(R_PAREN) {
             p.error_at(
+                SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
                 "Unbalanced parentheses: there is no closing `)` for this `(`",
@@ -339,7 +384,10 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
                     continue;
                 }
                 if !p.at(R_BRACK) && !p.at(EOF) {
-                    p.error("Missing item separator: expected `,` or `]`");
+                    p.error(
+                        SyntaxErrorKind::MissingSeparator,
+                        "Missing item separator: expected `,` or `]`",
+                    );
                     if !recover_in_list(p, R_BRACK, false) && !p.at(COMMA) {
                         break;
                     }
@@ -349,6 +397,7 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
         }
         if !p.eat(R_BRACK) {
             p.error_at(
+                SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
                 "Unterminated tuple: there is no closing `]` for this `[`",
@@ -370,6 +419,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
             for_expr(p, true);
             if !p.eat(R_BRACE) {
                 p.error_at(
+                    SyntaxErrorKind::UnclosedBracket,
                     open_start,
                     open_end,
                     "Unterminated for expression: there is no closing `}` for this `{`",
@@ -393,6 +443,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
                 break;
             }
             p.error(
+                SyntaxErrorKind::MissingSeparator,
                 "Missing attribute separator: expected a newline or `,` after the attribute value",
             );
             if !recover_in_list(p, R_BRACE, true) && !matches!(p.current(), COMMA | NEWLINE) {
@@ -401,6 +452,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
         }
         if !p.eat(R_BRACE) {
             p.error_at(
+                SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
                 "Unterminated object: there is no closing `}` for this `{`",
@@ -413,15 +465,26 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
 fn object_item(p: &mut Parser<'_>) {
     let item = p.start();
     let key = p.start();
-    let parsed = expr(p).is_some();
-    key.complete(p, OBJECT_KEY);
+    let parsed = if p.at(EQ) || p.at(COLON) {
+        // `{ = 1 }`: the key is missing; the value is still read as such.
+        p.error(
+            SyntaxErrorKind::ExpectedExpression,
+            format!("Missing key: expected a key before `{}`", p.current_text()),
+        );
+        key.abandon(p);
+        false
+    } else {
+        let parsed = expr(p).is_some();
+        key.complete(p, OBJECT_KEY);
+        parsed
+    };
     if p.at(EQ) || p.at(COLON) {
         p.bump_any();
         if expr(p).is_none() {
             recover_in_list(p, R_BRACE, true);
         }
     } else if parsed {
-        p.error("Missing key/value separator: expected `=` or `:` after the key (quote a key that contains dots)");
+        p.error(SyntaxErrorKind::MissingSeparator, "Missing key/value separator: expected `=` or `:` after the key (quote a key that contains dots)");
         recover_in_list(p, R_BRACE, true);
     } else {
         recover_in_list(p, R_BRACE, true);
@@ -435,21 +498,41 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
     let errors_before = p.error_count();
     let intro = p.start();
     p.bump_remap(FOR_KW);
-    if p.eat(IDENT) {
-        if p.eat(COMMA) && !p.eat(IDENT) {
-            p.error("Invalid for expression: expected a value variable name after `,`");
+    if at_for_variable(p) {
+        p.bump(IDENT);
+        if p.eat(COMMA) && !eat_for_variable(p) {
+            p.error(
+                SyntaxErrorKind::InvalidForExpression,
+                "Invalid for expression: expected a value variable name after `,`",
+            );
         }
     } else {
-        p.error("Invalid for expression: expected a variable name after `for`");
+        p.error(
+            SyntaxErrorKind::InvalidForExpression,
+            "Invalid for expression: expected a variable name after `for`",
+        );
     }
     if p.at_ident("in") {
         p.bump_remap(IN_KW);
-        expr(p);
+        if p.at(COLON) {
+            p.error(
+                SyntaxErrorKind::InvalidForExpression,
+                "Invalid for expression: expected a collection after `in`",
+            );
+        } else {
+            expr(p);
+        }
     } else {
-        p.error("Invalid for expression: expected `in` and a collection after the variable names");
+        p.error(
+            SyntaxErrorKind::InvalidForExpression,
+            "Invalid for expression: expected `in` and a collection after the variable names",
+        );
     }
     if !p.eat(COLON) {
-        p.error("Invalid for expression: expected `:` after the collection");
+        p.error(
+            SyntaxErrorKind::InvalidForExpression,
+            "Invalid for expression: expected `:` after the collection",
+        );
     }
     intro.complete(p, FOR_INTRO);
     if p.error_count() > errors_before {
@@ -458,22 +541,34 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
         return;
     }
     if matches!(p.current(), R_BRACE | R_BRACK | EOF) {
-        p.error("Invalid for expression: expected a result expression after `:`");
+        p.error(
+            SyntaxErrorKind::InvalidForExpression,
+            "Invalid for expression: expected a result expression after `:`",
+        );
+    } else if p.at(FAT_ARROW) {
+        // `{for k, v in m : => v}`: the key is missing; the value is still read as such. (In a
+        // tuple, the `=>` itself is the error, reported below.)
+        if is_object {
+            p.error(
+                SyntaxErrorKind::InvalidForExpression,
+                "Invalid for expression: expected a key expression before `=>`",
+            );
+        }
     } else {
         expr(p);
     }
     if p.at(FAT_ARROW) {
         if !is_object {
-            p.error("Invalid for expression: a key expression (`=>`) is not valid when building a tuple; use `{` and `}` to build an object");
+            p.error(SyntaxErrorKind::InvalidForExpression, "Invalid for expression: a key expression (`=>`) is not valid when building a tuple; use `{` and `}` to build an object");
         }
         p.bump(FAT_ARROW);
         expr(p);
     } else if is_object && !matches!(p.current(), EOF) {
-        p.error("Invalid for expression: a key expression is required when building an object; write `key => value`");
+        p.error(SyntaxErrorKind::InvalidForExpression, "Invalid for expression: a key expression is required when building an object; write `key => value`");
     }
     if p.at(ELLIPSIS) {
         if !is_object {
-            p.error("Invalid for expression: grouping ellipsis (`...`) cannot be used when building a tuple");
+            p.error(SyntaxErrorKind::InvalidForExpression, "Invalid for expression: grouping ellipsis (`...`) cannot be used when building a tuple");
         }
         p.bump(ELLIPSIS);
     }
@@ -484,12 +579,31 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
         cond.complete(p, FOR_COND);
     }
     if !p.at(closer) && !p.at(EOF) {
-        p.error(format!(
-            "Invalid for expression: expected `{}` to end the for expression",
-            if is_object { "}" } else { "]" }
-        ));
+        p.error(
+            SyntaxErrorKind::InvalidForExpression,
+            format!(
+                "Invalid for expression: expected `{}` to end the for expression",
+                if is_object { "}" } else { "]" }
+            ),
+        );
         skip_to_closer(p, closer);
     }
+}
+
+/// Whether the current token is a for-variable name. `in` is one only where a name is followed by
+/// `,` or by the keyword `in` (`for in in xs`); elsewhere it is the keyword, and the name before
+/// it is missing (`for in xs`, `for k, in m`).
+pub(crate) fn at_for_variable(p: &Parser<'_>) -> bool {
+    p.at(IDENT) && (!p.at_ident("in") || p.nth(1) == COMMA || p.nth_at_ident(1, "in"))
+}
+
+/// Consumes a for-variable name, if there is one.
+pub(crate) fn eat_for_variable(p: &mut Parser<'_>) -> bool {
+    let at = at_for_variable(p);
+    if at {
+        p.bump(IDENT);
+    }
+    at
 }
 
 /// Skips everything up to `closer` at depth zero (commas included), into ERROR nodes.
@@ -540,10 +654,13 @@ pub(crate) fn recover_in_list(p: &mut Parser<'_>, closer: SyntaxKind, newlines_e
 /// Nesting beyond [`MAX_DEPTH`]: report once, then consume the nested input flat (tracking
 /// brackets) up to the closer of the enclosing construct, so the tree stays shallow.
 pub(crate) fn too_deep(p: &mut Parser<'_>) {
-    p.error(format!(
+    p.error(
+        SyntaxErrorKind::NestingTooDeep,
+        format!(
         "Nesting too deep: expressions, templates and blocks may nest at most {MAX_DEPTH} levels \
          (chained operators and traversals count as levels)"
-    ));
+    ),
+    );
     let m = p.start();
     let mut depth = 0u32;
     loop {

@@ -4,7 +4,10 @@
 //! directives and `TEMPLATE_BODY`s) in one pass, instead of hclsyntax's flatten-then-match.
 
 use super::expr;
-use super::expressions::{recover_in_list, too_deep};
+use super::expressions::{eat_for_variable, recover_in_list, too_deep};
+use pcl_diagnostics::suggest::edit_distance;
+
+use crate::error::SyntaxErrorKind;
 use crate::parser::{CompletedMarker, Parser, MAX_DEPTH};
 use crate::syntax_kind::SyntaxKind::{self, *};
 
@@ -18,6 +21,7 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
     if heredoc {
         if !p.eat(HEREDOC_END) {
             p.error_at(
+                SyntaxErrorKind::UnterminatedHeredoc,
                 open_start,
                 open_end.saturating_sub(1).max(open_start + 1),
                 "Unterminated heredoc: no line holding only the closing marker ends it (the marker line must also end with a newline)",
@@ -28,6 +32,7 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
         if !p.eat(CQUOTE) {
             let end = p.prev_end();
             p.error_at(
+                SyntaxErrorKind::UnterminatedString,
                 open_start,
                 end.max(open_end),
                 "Unterminated string: a quoted string must end with `\"` on the line where it starts (use a heredoc for text on several lines)",
@@ -70,7 +75,7 @@ fn parts(p: &mut Parser<'_>, in_directive: bool) {
                         "endif" => "Unexpected endif directive: there is no open `%{ if }` for it",
                         _ => "Unexpected endfor directive: there is no open `%{ for }` for it",
                     };
-                    p.error_at(start, end, message);
+                    p.error_at(SyntaxErrorKind::UnexpectedDirective, start, end, message);
                     e.complete(p, ERROR);
                 }
                 _ => {
@@ -84,7 +89,7 @@ fn parts(p: &mut Parser<'_>, in_directive: bool) {
                         Some(kw) => format!("Invalid template control keyword: expected if, else, endif, for or endfor; did you mean `{kw}`?"),
                         None => "Invalid template control keyword: expected if, else, endif, for or endfor".to_string(),
                     };
-                    p.error(message);
+                    p.error(SyntaxErrorKind::InvalidDirective, message);
                     p.with_newlines(false, |p| {
                         recover_in_list(p, TEMPLATE_SEQ_END, false);
                         p.eat(TEMPLATE_SEQ_END);
@@ -128,11 +133,12 @@ fn interpolation(p: &mut Parser<'_>) {
         }
         // At `"` the lexer already decided the interpolation lacks its `}` (see the lexer).
         if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) && !p.at(CQUOTE) {
-            p.error("Extra characters after interpolation expression: expected `}` (to write a literal `${`, double the dollar sign: `$${`)");
+            p.error(SyntaxErrorKind::UnexpectedToken, "Extra characters after interpolation expression: expected `}` (to write a literal `${`, double the dollar sign: `$${`)");
             recover_to_sequence_end(p);
         }
         if !p.eat(TEMPLATE_SEQ_END) {
             p.error_at(
+                SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
                 "Unterminated template interpolation: there is no closing `}` for this `${`",
@@ -164,28 +170,29 @@ fn directive(p: &mut Parser<'_>, keyword: SyntaxKind) -> u32 {
                 expr(p);
             }
             FOR_KW => {
-                if p.eat(IDENT) {
-                    if p.eat(COMMA) && !p.eat(IDENT) {
-                        p.error("Invalid for directive: expected a value variable name after `,`");
+                if eat_for_variable(p) {
+                    if p.eat(COMMA) && !eat_for_variable(p) {
+                        p.error(SyntaxErrorKind::InvalidDirective, "Invalid for directive: expected a value variable name after `,`");
                     }
                 } else {
-                    p.error("Invalid for directive: expected a variable name after `for`");
+                    p.error(SyntaxErrorKind::InvalidDirective, "Invalid for directive: expected a variable name after `for`");
                 }
                 if p.at_ident("in") {
                     p.bump_remap(IN_KW);
                     expr(p);
                 } else {
-                    p.error("Invalid for directive: expected `in` and a collection after the variable names");
+                    p.error(SyntaxErrorKind::InvalidDirective, "Invalid for directive: expected `in` and a collection after the variable names");
                 }
             }
             _ => {}
         }
         if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) {
-            p.error("Extra characters in template directive: expected `}`");
+            p.error(SyntaxErrorKind::InvalidDirective, "Extra characters in template directive: expected `}`");
             recover_to_sequence_end(p);
         }
         if !p.eat(TEMPLATE_SEQ_END) {
             p.error_at(
+                SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
                 "Unterminated template directive: there is no closing `}` for this `%{`",
@@ -218,6 +225,7 @@ fn template_if(p: &mut Parser<'_>) {
         }
         _ => {
             p.error_at(
+                SyntaxErrorKind::UnclosedDirective,
                 start,
                 end,
                 "Missing endif: this if directive has no corresponding `%{ endif }`",
@@ -238,6 +246,7 @@ fn template_for(p: &mut Parser<'_>) {
         let e = p.start();
         let else_end = directive(p, ELSE_KW);
         p.error_at(
+            SyntaxErrorKind::UnexpectedDirective,
             else_start,
             else_end,
             "Unexpected else directive: an else clause is not expected for a for directive",
@@ -249,6 +258,7 @@ fn template_for(p: &mut Parser<'_>) {
         directive(p, ENDFOR_KW);
     } else {
         p.error_at(
+            SyntaxErrorKind::UnclosedDirective,
             start,
             end,
             "Missing endfor: this for directive has no corresponding `%{ endfor }`",
@@ -257,7 +267,9 @@ fn template_for(p: &mut Parser<'_>) {
     m.complete(p, TEMPLATE_FOR);
 }
 
-/// The directive keyword closest in spelling to `word`, for "did you mean".
+/// The directive keyword closest in spelling to `word`, for "did you mean". Keywords are short,
+/// so up to two edits are accepted (a swapped pair of letters, `esle`, costs two); ties go to
+/// the alphabetically first keyword.
 fn closest_keyword(word: &str) -> Option<&'static str> {
     if word.is_empty() {
         return None;
@@ -268,19 +280,4 @@ fn closest_keyword(word: &str) -> Option<&'static str> {
         .filter(|&(d, _)| d <= 2)
         .min()
         .map(|(_, kw)| kw)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }

@@ -1,213 +1,22 @@
-//! `pcl schema check` and `pcl schema show`, as library functions writing to any `Write`, so the
-//! CLI stays a thin wrapper and the output is testable.
+//! Descriptions of resources, functions and types as a program sees them: the text of
+//! `pcl schema show`, as a pure function of the registry and the definition.
 
-use std::io::{self, Write};
-use std::path::PathBuf;
+use std::fmt::{self, Write};
 
-use crate::check::{check_package, has_errors};
-use crate::diagnostic::Severity;
 use crate::display::readable_type;
 use crate::package::{DefinitionKind, Found, Package};
-use crate::registry::{load_schema_file, LoadError, SchemaRegistry};
+use crate::registry::SchemaRegistry;
 use crate::spec::{PropertySpec, ReturnSpec, TypeDefSpec};
-use crate::token::{closest_tokens, package_of_token};
 use crate::types::{FunctionSignature, Shape, TypeMapper};
 
-/// How a command ended, mapped to the exit status by the CLI.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Exit 0.
-    Ok,
-    /// Exit 1: a schema has errors, or a token or package is unknown.
-    Problems,
-    /// Exit 2: usage or I/O error.
-    UsageOrIo,
-}
-
-impl Outcome {
-    pub fn exit_code(self) -> u8 {
-        match self {
-            Outcome::Ok => 0,
-            Outcome::Problems => 1,
-            Outcome::UsageOrIo => 2,
-        }
-    }
-}
-
-/// `pcl schema check`: checks `files`, or every schema file of `dirs` if no file is named.
-/// Writes each problem as `file: /json/path: message` to `out` and a summary to `err`.
-pub fn run_check(
-    dirs: &[PathBuf],
-    files: &[PathBuf],
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> io::Result<Outcome> {
-    if dirs.is_empty() && files.is_empty() {
-        writeln!(
-            err,
-            "error: name schema files, or directories with --schemas"
-        )?;
-        return Ok(Outcome::UsageOrIo);
-    }
-    let registry = SchemaRegistry::from_dirs(dirs);
-    let mut io_error = false;
-    for d in registry.scan_diagnostics() {
-        writeln!(out, "{d}")?;
-        io_error = true;
-    }
-    let targets: Vec<PathBuf> = if files.is_empty() {
-        registry.files().map(|f| f.path.clone()).collect()
-    } else {
-        files.to_vec()
-    };
-    let (mut errors, mut warnings, mut failed) = (0, 0, 0);
-    for path in &targets {
-        let diagnostics = match load_schema_file(path) {
-            Ok(package) => check_package(&package, &registry),
-            Err(diagnostics) => {
-                if !path.is_file() {
-                    io_error = true;
-                }
-                diagnostics
-            }
-        };
-        for d in &diagnostics {
-            writeln!(out, "{d}")?;
-            match d.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
-            }
-        }
-        if has_errors(&diagnostics) {
-            failed += 1;
-        }
-    }
-    writeln!(
-        err,
-        "checked {} schema file{}: {failed} with errors ({errors} errors, {warnings} warnings)",
-        targets.len(),
-        if targets.len() == 1 { "" } else { "s" },
-    )?;
-    Ok(if io_error {
-        Outcome::UsageOrIo
-    } else if failed > 0 {
-        Outcome::Problems
-    } else {
-        Outcome::Ok
-    })
-}
-
-/// `pcl schema show TOKEN...`: describes each token as a program sees it.
-pub fn run_show(
-    registry: &SchemaRegistry,
-    tokens: &[String],
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> io::Result<Outcome> {
-    let mut outcome = Outcome::Ok;
-    let mut shown = 0;
-    for token in tokens {
-        let Some(package) = load_package_for(registry, token, err)? else {
-            outcome = Outcome::Problems;
-            continue;
-        };
-        match package.lookup_any(token) {
-            Ok(found) => {
-                if shown > 0 {
-                    writeln!(out)?;
-                }
-                shown += 1;
-                show_found(registry, &package, &found, out)?
-            }
-            Err(unknown) => {
-                writeln!(err, "error: {unknown}")?;
-                outcome = Outcome::Problems;
-            }
-        }
-    }
-    Ok(outcome)
-}
-
-/// `pcl schema show --list PACKAGE`: every token of a package, as programs write them.
-pub fn run_list(
-    registry: &SchemaRegistry,
-    package_name: &str,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> io::Result<Outcome> {
-    let package = match registry.package(package_name, None) {
-        Ok(p) => p,
-        Err(e) => {
-            report_load_error(registry, package_name, &e, err)?;
-            return Ok(Outcome::Problems);
-        }
-    };
-    header(&package, out)?;
-    writeln!(out, "resources:")?;
-    if package.has_provider() {
-        writeln!(out, "  {}", package.provider_token())?;
-    }
-    for token in package.resource_tokens() {
-        writeln!(out, "  {}", package.canonicalize(token))?;
-    }
-    writeln!(out, "functions:")?;
-    for token in package.function_tokens() {
-        writeln!(out, "  {}", package.canonicalize(token))?;
-    }
-    writeln!(out, "types:")?;
-    for token in package.type_tokens() {
-        writeln!(out, "  {}", package.canonicalize(token))?;
-    }
-    Ok(Outcome::Ok)
-}
-
-fn load_package_for(
-    registry: &SchemaRegistry,
-    token: &str,
-    err: &mut dyn Write,
-) -> io::Result<Option<std::sync::Arc<Package>>> {
-    let Some(name) = package_of_token(token) else {
-        writeln!(
-            err,
-            "error: malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"
-        )?;
-        return Ok(None);
-    };
-    match registry.package(name, None) {
-        Ok(p) => Ok(Some(p)),
-        Err(e) => {
-            report_load_error(registry, name, &e, err)?;
-            Ok(None)
-        }
-    }
-}
-
-fn report_load_error(
-    registry: &SchemaRegistry,
-    name: &str,
-    error: &LoadError,
-    err: &mut dyn Write,
-) -> io::Result<()> {
-    writeln!(err, "error: {error}")?;
-    if let LoadError::NotFound { .. } = error {
-        let mut names: Vec<&str> = registry.files().map(|f| f.name.as_str()).collect();
-        names.dedup();
-        let close = closest_tokens(&[name], names, 3);
-        if !close.is_empty() {
-            writeln!(err, "  packages with close names: {}", close.join(", "))?;
-        }
-    }
-    Ok(())
-}
-
-fn header(package: &Package, out: &mut dyn Write) -> io::Result<()> {
-    let version = package.version().unwrap_or("(no version)");
-    writeln!(
-        out,
-        "package {} {version} ({})",
-        package.name(),
-        package.file()
-    )
+/// Describes a resource, function or type of `package` (found by one of its lookups): its kind
+/// and canonical token, the first line of its description, and its inputs and outputs, arguments
+/// and result, or values, in aligned tables. Every line ends with a newline.
+pub fn describe(registry: &SchemaRegistry, package: &Package, found: &Found) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = show_found(registry, package, found, &mut out);
+    out
 }
 
 /// The first line of a description's summary: its first paragraph line, skipping Pulumi doc
@@ -261,8 +70,8 @@ fn show_found(
     registry: &SchemaRegistry,
     package: &Package,
     found: &Found,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+    out: &mut String,
+) -> fmt::Result {
     let mapper = TypeMapper::new(registry);
     let names = if found.schema_token == found.canonical_token {
         found.canonical_token.clone()
@@ -397,7 +206,7 @@ fn show_found(
 /// Which forms an `invoke` of the function has (`pcl-semantics.md` §4.4): the promise form
 /// always; the output form only for a function with inputs and a return type that does not take
 /// positional (multi-argument) inputs.
-fn invoke_forms(sig: &FunctionSignature, result: &str, out: &mut dyn Write) -> io::Result<()> {
+fn invoke_forms(sig: &FunctionSignature, result: &str, out: &mut String) -> fmt::Result {
     let promise = format!("invoke returns promise({result})");
     if sig.positional.is_some() {
         writeln!(
@@ -416,11 +225,7 @@ fn invoke_forms(sig: &FunctionSignature, result: &str, out: &mut dyn Write) -> i
     }
 }
 
-fn description(
-    text: Option<&str>,
-    deprecation: Option<&str>,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+fn description(text: Option<&str>, deprecation: Option<&str>, out: &mut String) -> fmt::Result {
     let line = first_line(text);
     if !line.is_empty() {
         writeln!(out, "  {line}")?;
@@ -481,7 +286,7 @@ impl Row {
 const MAX_TYPE_WIDTH: usize = 40;
 
 /// Rows of name, type, flags and note, in aligned columns.
-fn table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+fn table(rows: &[Row], out: &mut String) -> fmt::Result {
     if rows.is_empty() {
         return writeln!(out, "  (none)");
     }
@@ -513,7 +318,7 @@ fn table(rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-fn enum_table(rows: &[(String, String, bool, String)], out: &mut dyn Write) -> io::Result<()> {
+fn enum_table(rows: &[(String, String, bool, String)], out: &mut String) -> fmt::Result {
     let value_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let name_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
     for (value, name, _, note) in rows {
