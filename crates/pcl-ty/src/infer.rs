@@ -784,7 +784,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     Code::NonStringKey,
                     Target::Expr(item.key),
                     format!(
-                        "object keys must be strings: a value of type {} is not",
+                        "object keys must be strings: cannot use a value of type {} as a key",
                         show(key_ty)
                     ),
                 );

@@ -1,0 +1,42 @@
+//! The examples of `docs/diagnostics.md` for codes `02xx` to `04xx` produce their code with
+//! exactly the message shown.
+
+use std::path::Path;
+
+use pcl_db::RootDatabase;
+
+#[test]
+fn semantic_examples_produce_their_code_and_message() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md");
+    let doc = std::fs::read_to_string(&path).expect("docs/diagnostics.md");
+    let mut checked = 0;
+    for line in doc.lines() {
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let [code, _name, example, message] = cells.as_slice() else {
+            continue;
+        };
+        let code = code.trim_start_matches("| ").trim_matches('`');
+        if !(code.starts_with("E0") || code.starts_with("W0"))
+            || !matches!(&code[1..3], "02" | "03" | "04")
+        {
+            continue;
+        }
+        let example = example.trim_matches('`').replace('⏎', "\n") + "\n";
+        let message = message.trim_end_matches(" |");
+        let mut db = RootDatabase::default();
+        let file = db.set_file_text(Path::new("main.pp"), example.clone());
+        let program = db.set_program_files(Path::new("/doc"), vec![file]);
+        let report = pcl_ty::check_program(&db, program);
+        let found = report.files[0]
+            .diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == code && d.message == message);
+        assert!(
+            found,
+            "{code}: `{example}` does not report {message:?}; it reports {:#?}",
+            report.files[0].diagnostics
+        );
+        checked += 1;
+    }
+    assert!(checked >= 25, "only {checked} examples found");
+}
