@@ -425,15 +425,17 @@ pub(crate) fn own_into(group: &Arc<Group>, types: &[&Type]) {
     if !foreign.is_empty() {
         let _graph = lock(dependency_lock());
         let mut deps = lock(&group.deps);
-        for other in foreign {
-            if !deps.iter().any(|d| Arc::ptr_eq(d, &other)) {
+        for other in &foreign {
+            if !deps.iter().any(|d| Arc::ptr_eq(d, other)) {
                 other.acquire();
                 other.dependents.fetch_add(1, Ordering::Relaxed);
                 group.has_deps.store(true, Ordering::Relaxed);
-                deps.push(other);
+                deps.push(other.clone());
             }
         }
     }
+    // (`foreign` is dropped here, after the locks: no group is dropped under them.)
+    drop(foreign);
     for ty in types {
         ty.release_groups();
     }
@@ -553,10 +555,20 @@ impl Drop for Group {
             }
         };
         drop(removed);
-        // A group is normally collected (and its dependencies released) before its memory
-        // goes; this covers a group that never had a handle.
+        // A group is collected (and its dependencies released) before its memory goes:
+        // whatever depends on it holds it. This covers a group that never had a handle.
         let deps = std::mem::take(self.deps.get_mut().unwrap_or_else(|p| p.into_inner()));
-        release_dependencies(deps);
+        if !deps.is_empty() {
+            {
+                let _graph = lock(dependency_lock());
+                for dep in &deps {
+                    dep.dependents.fetch_sub(1, Ordering::Relaxed);
+                }
+            }
+            for dep in &deps {
+                dep.release();
+            }
+        }
     }
 }
 
@@ -589,19 +601,22 @@ fn dependency_lock() -> &'static Mutex<()> {
     &LOCK
 }
 
-fn release_dependencies(deps: Vec<Arc<Group>>) {
-    if deps.is_empty() {
-        return;
-    }
-    {
+/// Releases the dependencies of a dead group.
+fn release_dependencies(group: &Group) {
+    let deps = {
         let _graph = lock(dependency_lock());
+        let deps = std::mem::take(&mut *lock(&group.deps));
         for dep in &deps {
             dep.dependents.fetch_sub(1, Ordering::Relaxed);
         }
-    }
+        deps
+    };
+    // Outside the lock: a release may collect, and dropping the last handle of a group
+    // takes the lock again.
     for dep in &deps {
         dep.release();
     }
+    drop(deps);
 }
 
 /// Frees a dead group's objects: takes out their properties, which breaks every cycle
@@ -620,8 +635,7 @@ fn collect(group: &Arc<Group>) {
         }
     }
     drop(taken);
-    let deps = std::mem::take(&mut *lock(&group.deps));
-    release_dependencies(deps);
+    release_dependencies(group);
     drop(nodes);
 }
 
@@ -654,30 +668,34 @@ enum CycleCheck {
 }
 
 fn check_cycle(start: &Arc<Group>) -> CycleCheck {
+    // The groups reachable from `start` through dependencies (declared before the lock, so
+    // that they are dropped after it: dropping a group may take it).
+    let mut groups: Vec<Arc<Group>> = vec![start.clone()];
     let _graph = lock(dependency_lock());
     if start.is_dead() {
         return CycleCheck::Alive;
     }
-    // The groups reachable from `start` through dependencies, and the edges between them.
-    let mut groups: Vec<Arc<Group>> = vec![start.clone()];
+    // The edges between those groups.
     let mut index: FxHashMap<usize, usize> = FxHashMap::default();
     index.insert(Arc::as_ptr(start) as usize, 0);
     let mut edges: Vec<Vec<usize>> = Vec::new();
     let mut next = 0;
     while next < groups.len() {
-        let deps: Vec<Arc<Group>> = lock(&groups[next].deps).clone();
-        let mut targets = Vec::with_capacity(deps.len());
-        for dep in deps {
+        let mut targets = Vec::new();
+        let mut new = Vec::new();
+        for dep in lock(&groups[next].deps).iter() {
             if dep.is_dead() {
                 continue;
             }
-            let key = Arc::as_ptr(&dep) as usize;
-            let target = *index.entry(key).or_insert_with(|| {
-                groups.push(dep.clone());
-                groups.len() - 1
-            });
+            let key = Arc::as_ptr(dep) as usize;
+            let known = index.len();
+            let target = *index.entry(key).or_insert(known);
+            if target == known {
+                new.push(dep.clone());
+            }
             targets.push(target);
         }
+        groups.extend(new);
         edges.push(targets);
         next += 1;
     }
