@@ -5,9 +5,9 @@
 use pcl_types::{Annotation, Type, TypeKind};
 
 /// `string | output(string)`, `list(kubernetes:core/v1:Container)?`, `enum(aws:s3:CannedAcl)`.
-pub fn readable_type(ty: Type) -> String {
+pub fn readable_type(ty: impl std::borrow::Borrow<Type>) -> String {
     let mut out = String::new();
-    write_type(ty, &mut out);
+    write_type(ty.borrow(), &mut out);
     out
 }
 
@@ -21,7 +21,7 @@ fn object_name(annotations: &[Annotation]) -> Option<&str> {
     })
 }
 
-fn write_type(ty: Type, out: &mut String) {
+fn write_type(ty: &Type, out: &mut String) {
     match ty.kind() {
         TypeKind::Dynamic => out.push_str("dynamic"),
         TypeKind::None => out.push_str("none"),
@@ -30,36 +30,37 @@ fn write_type(ty: Type, out: &mut String) {
         TypeKind::Number => out.push_str("number"),
         TypeKind::String => out.push_str("string"),
         TypeKind::Opaque(name) => out.push_str(name),
-        TypeKind::List(e) => wrap("list", *e, out),
-        TypeKind::Map(e) => wrap("map", *e, out),
-        TypeKind::Set(e) => wrap("set", *e, out),
-        TypeKind::Output(e) => wrap("output", *e, out),
-        TypeKind::Promise(e) => wrap("promise", *e, out),
+        TypeKind::List(e) => wrap("list", e, out),
+        TypeKind::Map(e) => wrap("map", e, out),
+        TypeKind::Set(e) => wrap("set", e, out),
+        TypeKind::Output(e) => wrap("output", e, out),
+        TypeKind::Promise(e) => wrap("promise", e, out),
         TypeKind::Tuple(elements) => {
             out.push('(');
             for (i, e) in elements.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_type(*e, out);
+                write_type(e, out);
             }
             out.push(')');
         }
         TypeKind::Object(object) => match object_name(object.annotations()) {
             Some(name) => out.push_str(name),
             None => {
-                if object.properties().is_empty() {
+                let properties = object.properties();
+                if properties.is_empty() {
                     out.push_str("{}");
                     return;
                 }
                 out.push_str("{ ");
-                for (i, (name, t)) in object.properties().iter().enumerate() {
+                for (i, (name, t)) in properties.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
                     }
                     out.push_str(name);
                     out.push_str(": ");
-                    write_type(*t, out);
+                    write_type(t, out);
                 }
                 out.push_str(" }");
             }
@@ -76,7 +77,7 @@ fn write_type(ty: Type, out: &mut String) {
                     out.push_str(" | ");
                 }
                 first = false;
-                write_type(*e, out);
+                write_type(e, out);
             }
             if optional {
                 out.push('?');
@@ -91,7 +92,7 @@ fn write_type(ty: Type, out: &mut String) {
     }
 }
 
-fn wrap(name: &str, element: Type, out: &mut String) {
+fn wrap(name: &str, element: &Type, out: &mut String) {
     out.push_str(name);
     out.push('(');
     write_type(element, out);

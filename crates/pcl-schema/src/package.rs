@@ -2,6 +2,7 @@
 //! its raw definition, and each definition decoded on first use (memoized, thread-safe).
 
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
@@ -183,6 +184,8 @@ pub struct Package {
     function_lookup: OnceLock<FxHashMap<String, usize>>,
     type_lookup: OnceLock<FxHashMap<String, usize>>,
     load_diagnostics: Vec<SchemaDiagnostic>,
+    /// See [`Package::namespace`].
+    namespace: OnceLock<u64>,
     /// Memoized PCL types, filled by `crate::types`.
     pub(crate) type_cache: crate::types::TypeCache,
 }
@@ -401,6 +404,7 @@ impl Package {
             resource_aliases: OnceLock::new(),
             function_lookup: OnceLock::new(),
             type_lookup: OnceLock::new(),
+            namespace: OnceLock::new(),
             type_cache: Default::default(),
             text,
         })
@@ -460,6 +464,22 @@ impl Package {
                 spec: Arc::new(spec),
                 diagnostics: problems.into_diagnostics(&self.file),
             }
+        })
+    }
+
+    /// The namespace of the deferred objects (recursive schema types) this package's types
+    /// are built from (see [`pcl_types::DeferredKey`]): a hash of the package's name, version
+    /// and whole text. Two `Package`s parsed from the same schema have the same namespace, so
+    /// their types are the same (`==`) while either is alive; a changed schema has another
+    /// one. Computed on first use.
+    pub fn namespace(&self) -> u64 {
+        *self.namespace.get_or_init(|| {
+            let mut hasher = std::hash::DefaultHasher::new();
+            "pcl-schema package".hash(&mut hasher);
+            self.name.hash(&mut hasher);
+            self.version.hash(&mut hasher);
+            self.text.hash(&mut hasher);
+            hasher.finish()
         })
     }
 

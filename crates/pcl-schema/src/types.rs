@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use pcl_types::{Annotation, ConstValue, Type};
+use pcl_types::{Annotation, ConstValue, DeferredKey, Type};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
@@ -36,6 +36,12 @@ enum CacheKey {
     /// The package's configuration variables.
     Config(Shape),
 }
+
+/// The variants of the deferred objects of one package (see [`DeferredKey`]): the two shapes
+/// of a named object type, and a resource used as a type.
+const PLAIN_OBJECT: u64 = 0;
+const INPUT_OBJECT: u64 = 1;
+const RESOURCE_OBJECT: u64 = 2;
 
 /// Memoized PCL types of one package.
 #[derive(Default)]
@@ -83,12 +89,12 @@ pub struct FunctionSignature {
 impl FunctionSignature {
     /// `promise(R)`: the promise form's result.
     pub fn promise_result(&self) -> Type {
-        Type::promise(self.result)
+        Type::promise(self.result.clone())
     }
 
     /// `output(R)`: the output form's result.
     pub fn output_result(&self) -> Type {
-        Type::output(self.result)
+        Type::output(self.result.clone())
     }
 }
 
@@ -353,7 +359,7 @@ impl<'r> TypeMapper<'r> {
             }
         };
         let result = if sig.result_plain {
-            sig.result
+            sig.result.clone()
         } else {
             sig.output_result()
         };
@@ -391,15 +397,15 @@ impl<'r> TypeMapper<'r> {
     }
 
     fn memo(&self, package: &Package, key: CacheKey, build: impl FnOnce() -> Type) -> Type {
-        if let Some(&t) = package.type_cache.types().get(&key) {
-            return t;
+        if let Some(t) = package.type_cache.types().get(&key) {
+            return t.clone();
         }
         let _guard = build_lock();
-        if let Some(&t) = package.type_cache.types().get(&key) {
-            return t;
+        if let Some(t) = package.type_cache.types().get(&key) {
+            return t.clone();
         }
         let t = build();
-        *package.type_cache.types().entry(key).or_insert(t)
+        package.type_cache.types().entry(key).or_insert(t).clone()
     }
 
     fn properties(
@@ -484,8 +490,8 @@ impl<'r> TypeMapper<'r> {
         match reference.section {
             RefSection::Types => {
                 let key = CacheKey::Named(reference.token.as_str().into(), shape);
-                if let Some(&t) = target.type_cache.types().get(&key) {
-                    return t;
+                if let Some(t) = target.type_cache.types().get(&key) {
+                    return t.clone();
                 }
                 let Some(index) = target.type_index(&reference.token) else {
                     return dangling(reference);
@@ -503,19 +509,26 @@ impl<'r> TypeMapper<'r> {
                             primitive(e.element),
                             values,
                         );
-                        *target.type_cache.types().entry(key).or_insert(t)
+                        target.type_cache.types().entry(key).or_insert(t).clone()
                     }
                     Some(TypeDefSpec::Object(object)) => {
                         let annotations = vec![Annotation::SchemaObject(
                             target.canonicalize(&object.token).into(),
                         )];
-                        let t = Type::deferred_object(&object.token, true, annotations);
+                        let variant = match shape {
+                            Shape::Plain => PLAIN_OBJECT,
+                            Shape::Input => INPUT_OBJECT,
+                        };
+                        let object_key =
+                            DeferredKey::new(target.namespace(), object.token.as_str())
+                                .with_variant(variant);
+                        let t = Type::deferred_object(object_key, true, annotations);
                         // Registered before the properties are mapped, so a property that refers
                         // back to this type finds it.
-                        target.type_cache.types().insert(key, t);
-                        let props = self.properties_unlocked(target, &object.properties, shape);
-                        // Cannot fail: `t` is a fresh deferred object defined only here.
-                        let _ = t.define_object(props);
+                        target.type_cache.types().insert(key, t.clone());
+                        define(&t, || {
+                            self.properties_unlocked(target, &object.properties, shape)
+                        });
                         t
                     }
                 }
@@ -530,19 +543,38 @@ impl<'r> TypeMapper<'r> {
                     }
                 };
                 let key = CacheKey::ResourceRef(spec.token.as_str().into());
-                if let Some(&t) = target.type_cache.types().get(&key) {
-                    return t;
+                if let Some(t) = target.type_cache.types().get(&key) {
+                    return t.clone();
                 }
                 let annotations = vec![Annotation::ResourceOutputs(
                     target.canonicalize(&spec.token).into(),
                 )];
-                let t = Type::deferred_object(&spec.token, true, annotations);
-                target.type_cache.types().insert(key, t);
-                let props = self.properties_unlocked(target, &spec.outputs, Shape::Plain);
-                let _ = t.define_object(props);
+                let object_key = DeferredKey::new(target.namespace(), spec.token.as_str())
+                    .with_variant(RESOURCE_OBJECT);
+                let t = Type::deferred_object(object_key, true, annotations);
+                target.type_cache.types().insert(key, t.clone());
+                define(&t, || {
+                    self.properties_unlocked(target, &spec.outputs, Shape::Plain)
+                });
                 t
             }
         }
+    }
+}
+
+/// Gives a deferred object of a package its properties, unless it has them already: the
+/// key of the object identifies the package's content, so an object found alive by key (built
+/// by another `Package` loaded from the same schema, or earlier by a query that ran again)
+/// already has these very properties.
+fn define(object: &Type, properties: impl FnOnce() -> Vec<(String, Type)>) {
+    let defined = match object.kind() {
+        pcl_types::TypeKind::Object(o) => o.is_defined(),
+        _ => true,
+    };
+    if !defined {
+        // `AlreadyDefined` here means another thread defined it meanwhile: the same
+        // properties again.
+        let _ = object.define_object(properties());
     }
 }
 

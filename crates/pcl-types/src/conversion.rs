@@ -47,11 +47,17 @@ impl Conversion {
             reason: Some(reason),
         }
     }
-    fn cannot(dest: Type, src: Type) -> Conversion {
-        Conversion::none(Reason::new(ReasonKind::CannotAssign { dest, src }))
+    fn cannot(dest: &Type, src: &Type) -> Conversion {
+        Conversion::none(Reason::new(ReasonKind::CannotAssign {
+            dest: dest.clone(),
+            src: src.clone(),
+        }))
     }
-    fn may_fail(dest: Type, src: Type) -> Conversion {
-        Conversion::unsafe_(Reason::new(ReasonKind::MayFail { dest, src }))
+    fn may_fail(dest: &Type, src: &Type) -> Conversion {
+        Conversion::unsafe_(Reason::new(ReasonKind::MayFail {
+            dest: dest.clone(),
+            src: src.clone(),
+        }))
     }
 
     /// `Exists()`: not `None`.
@@ -66,12 +72,12 @@ impl Conversion {
 
     /// A root-level "cannot assign" about a part of `dest`/`src` (an output's element, a
     /// literal's underlying type) is restated about the types the caller asked about.
-    fn about(mut self, dest: Type, src: Type) -> Conversion {
+    fn about(mut self, dest: &Type, src: &Type) -> Conversion {
         if let Some(reason) = &mut self.reason {
             if reason.path.is_empty() {
                 if let ReasonKind::CannotAssign { dest: d, src: s } = &mut reason.kind {
-                    *d = dest;
-                    *s = src;
+                    *d = dest.clone();
+                    *s = src.clone();
                 }
             }
         }
@@ -104,26 +110,37 @@ pub(crate) enum Mode {
     Unify,
 }
 
+/// A `(dest, src)` pair of types, by address. Every address used as a key of a table of
+/// [`Ctx`] belongs to a type the context keeps alive (a frame's arguments while the frame
+/// runs, [`Ctx::pins`] for memo tables), so it cannot be reused by another type meanwhile.
+pub(crate) type Pair = (usize, usize);
+
+pub(crate) fn pair(dest: &Type, src: &Type) -> Pair {
+    (dest.addr(), src.addr())
+}
+
 /// The state of one top-level relation query (conversion or unification).
 pub(crate) struct Ctx {
     mode: Mode,
     /// The `(dest, src)` pairs being converted, outermost first.
-    stack: Vec<(Type, Type)>,
+    stack: Vec<Pair>,
     /// Per stack frame: whether some inner pair assumed it Safe.
     assumed: Vec<bool>,
-    memo: FxHashMap<(Type, Type), Conversion>,
+    memo: FxHashMap<Pair, Conversion>,
     /// Results that rely on the assumption that the frame at the given depth (the
     /// shallowest they rely on) is Safe.
-    provisional: FxHashMap<(Type, Type), (usize, Conversion)>,
+    provisional: FxHashMap<Pair, (usize, Conversion)>,
     /// The keys of `provisional` by depth (may hold stale keys; the map is the truth).
-    provisional_by_depth: Vec<Vec<(Type, Type)>>,
+    provisional_by_depth: Vec<Vec<Pair>>,
     /// The shallowest stack frame whose pair was assumed Safe while computing the current
     /// frame; results that depend on an enclosing frame's assumption are not memoized.
     lowest_assumption: usize,
-    pub(crate) unify_stack: Vec<(Type, Type)>,
-    pub(crate) unify_memo: FxHashMap<(Type, Type), (Type, ConversionKind)>,
+    pub(crate) unify_stack: Vec<Pair>,
+    pub(crate) unify_memo: FxHashMap<Pair, (Type, ConversionKind)>,
     /// Counts cyclic unifications cut short; used to avoid memoizing their results.
     pub(crate) unify_cycles: usize,
+    /// The types whose addresses key `memo`, `provisional` and `unify_memo`.
+    pins: Vec<Type>,
 }
 
 impl Ctx {
@@ -139,30 +156,39 @@ impl Ctx {
             unify_stack: Vec::new(),
             unify_memo: FxHashMap::default(),
             unify_cycles: 0,
+            pins: Vec::new(),
         }
     }
 
-    pub(crate) fn convert(&mut self, dest: Type, src: Type) -> Conversion {
+    /// Keeps `dest` and `src` alive as long as this context, so that their pair can key a
+    /// table.
+    pub(crate) fn pin(&mut self, dest: &Type, src: &Type) {
+        self.pins.push(dest.clone());
+        self.pins.push(src.clone());
+    }
+
+    pub(crate) fn convert(&mut self, dest: &Type, src: &Type) -> Conversion {
         if dest.is_dynamic() || dest.equals(src) {
             return Conversion::safe();
         }
-        if let Some(known) = self.memo.get(&(dest, src)) {
+        let key = pair(dest, src);
+        if let Some(known) = self.memo.get(&key) {
             return known.clone();
         }
-        if let Some((depth, known)) = self.provisional.get(&(dest, src)) {
+        if let Some((depth, known)) = self.provisional.get(&key) {
             // Valid while the frame it relies on is on the stack, which it is (entries are
             // settled when their frame ends); the caller now relies on that frame too.
             self.lowest_assumption = self.lowest_assumption.min(*depth);
             return known.clone();
         }
-        if let Some(depth) = self.stack.iter().position(|pair| *pair == (dest, src)) {
+        if let Some(depth) = self.stack.iter().position(|pair| *pair == key) {
             // A recursive type met itself: assume Safe (coinduction).
             self.lowest_assumption = self.lowest_assumption.min(depth);
             self.assumed[depth] = true;
             return Conversion::safe();
         }
         let depth = self.stack.len();
-        self.stack.push((dest, src));
+        self.stack.push(key);
         self.assumed.push(false);
         let outer_assumption = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
         let result = self.convert_uncached(dest, src);
@@ -182,7 +208,8 @@ impl Ctx {
             .unwrap_or_default();
         if inner_assumption >= depth {
             // Only assumptions about this very frame (now discharged), or none at all.
-            self.memo.insert((dest, src), result.clone());
+            self.pin(dest, src);
+            self.memo.insert(key, result.clone());
             for key in dependents {
                 if let Some((d, known)) = self.provisional.remove(&key) {
                     if d == depth {
@@ -207,15 +234,16 @@ impl Ctx {
                     }
                 }
             }
+            self.pin(dest, src);
             self.provisional
-                .insert((dest, src), (inner_assumption, result.clone()));
-            self.provisional_by_depth[inner_assumption].push((dest, src));
+                .insert(key, (inner_assumption, result.clone()));
+            self.provisional_by_depth[inner_assumption].push(key);
             self.lowest_assumption = outer_assumption.min(inner_assumption);
         }
         result
     }
 
-    fn convert_uncached(&mut self, dest: Type, src: Type) -> Conversion {
+    fn convert_uncached(&mut self, dest: &Type, src: &Type) -> Conversion {
         // A union source converts element by element: Safe if all are Safe, None if none
         // convert, Unsafe otherwise.
         if let TypeKind::Union(elements) = src.kind() {
@@ -227,35 +255,42 @@ impl Ctx {
             return if dest.assignable_from(src) {
                 Conversion::safe()
             } else {
-                Conversion::unsafe_(Reason::new(ReasonKind::DynamicSource { dest }))
+                Conversion::unsafe_(Reason::new(ReasonKind::DynamicSource {
+                    dest: dest.clone(),
+                }))
             };
         }
         match dest.kind() {
             TypeKind::Union(elements) => return self.convert_to_union(dest, src, elements),
             TypeKind::Output(element) => {
-                let source = match src.kind() {
-                    TypeKind::Output(u) | TypeKind::Promise(u) => u.resolve_outputs(),
-                    _ => src,
+                let result = match src.kind() {
+                    TypeKind::Output(u) | TypeKind::Promise(u) => {
+                        self.convert(element, &u.resolve_outputs())
+                    }
+                    _ => self.convert(element, src),
                 };
-                return self.convert(*element, source).about(dest, src);
+                return result.about(dest, src);
             }
             TypeKind::Promise(element) => {
                 return match src.kind() {
-                    TypeKind::Promise(u) => self.convert(*element, *u),
+                    TypeKind::Promise(u) => self.convert(element, u),
                     TypeKind::Output(_) => {
-                        Conversion::none(Reason::new(ReasonKind::OutputToPromise { dest, src }))
+                        Conversion::none(Reason::new(ReasonKind::OutputToPromise {
+                            dest: dest.clone(),
+                            src: src.clone(),
+                        }))
                     }
-                    _ => self.convert(*element, src).about(dest, src),
+                    _ => self.convert(element, src).about(dest, src),
                 };
             }
-            TypeKind::Enum(e) => return self.convert_to_enum(dest, e.element, src),
+            TypeKind::Enum(e) => return self.convert_to_enum(dest, &e.element, src),
             TypeKind::Const(c) => return self.convert_to_const(dest, c, src),
             _ => {}
         }
         // Every other destination sees through literals and enums to their underlying type.
         match src.kind() {
-            TypeKind::Const(c) => return self.convert(dest, c.ty).about(dest, src),
-            TypeKind::Enum(e) => return self.convert(dest, e.element).about(dest, src),
+            TypeKind::Const(c) => return self.convert(dest, &c.ty).about(dest, src),
+            TypeKind::Enum(e) => return self.convert(dest, &e.element).about(dest, src),
             _ => {}
         }
         if let (Some(d), Some(s)) = (Primitive::of(dest), Primitive::of(src)) {
@@ -264,8 +299,8 @@ impl Ctx {
         self.convert_structured(dest, src)
     }
 
-    fn convert_union_source(&mut self, dest: Type, src: Type, elements: &[Type]) -> Conversion {
-        let results: Vec<Conversion> = elements.iter().map(|e| self.convert(dest, *e)).collect();
+    fn convert_union_source(&mut self, dest: &Type, src: &Type, elements: &[Type]) -> Conversion {
+        let results: Vec<Conversion> = elements.iter().map(|e| self.convert(dest, e)).collect();
         if results.iter().all(|r| r.kind == ConversionKind::Safe) {
             return Conversion::safe();
         }
@@ -276,7 +311,7 @@ impl Ctx {
             .iter()
             .zip(&results)
             .filter(|(_, r)| r.kind == ConversionKind::None)
-            .map(|(e, _)| *e)
+            .map(|(e, _)| e.clone())
             .collect();
         if failing.is_empty() {
             // Some are Unsafe and none fail: report the first unsafe one.
@@ -286,19 +321,19 @@ impl Ctx {
                 .unwrap_or_else(Conversion::safe);
         }
         Conversion::unsafe_(Reason::new(ReasonKind::SomeUnionMembers {
-            dest,
+            dest: dest.clone(),
             failing: Type::union(failing),
         }))
     }
 
-    fn convert_to_union(&mut self, dest: Type, src: Type, elements: &[Type]) -> Conversion {
+    fn convert_to_union(&mut self, dest: &Type, src: &Type, elements: &[Type]) -> Conversion {
         if elements.iter().any(|e| e.equals(src)) {
             return Conversion::safe();
         }
         let mut best: Option<Conversion> = None;
         let mut deepest_failure: Option<Reason> = None;
         for element in elements {
-            let result = self.convert(*element, src);
+            let result = self.convert(element, src);
             if result.kind == ConversionKind::Safe {
                 return result;
             }
@@ -321,20 +356,22 @@ impl Ctx {
         }
         match best {
             Some(result) => result,
-            None => Conversion::none(
-                deepest_failure
-                    .unwrap_or_else(|| Reason::new(ReasonKind::CannotAssign { dest, src })),
-            ),
+            None => Conversion::none(deepest_failure.unwrap_or_else(|| {
+                Reason::new(ReasonKind::CannotAssign {
+                    dest: dest.clone(),
+                    src: src.clone(),
+                })
+            })),
         }
     }
 
-    fn convert_to_enum(&mut self, dest: Type, element: Type, src: Type) -> Conversion {
+    fn convert_to_enum(&mut self, dest: &Type, element: &Type, src: &Type) -> Conversion {
         let TypeKind::Enum(e) = dest.kind() else {
             return Conversion::cannot(dest, src);
         };
         match src.kind() {
             TypeKind::Const(c) => {
-                let underlying = self.convert(element, c.ty);
+                let underlying = self.convert(element, &c.ty);
                 if !underlying.exists() {
                     return Conversion::cannot(dest, src);
                 }
@@ -344,39 +381,42 @@ impl Ctx {
                 } else {
                     Conversion::none(Reason::new(ReasonKind::NotEnumMember {
                         value: c.value.clone(),
-                        enum_type: dest,
+                        enum_type: dest.clone(),
                     }))
                 }
             }
             _ => {
                 let source = match src.kind() {
-                    TypeKind::Enum(other) => other.element,
+                    TypeKind::Enum(other) => &other.element,
                     _ => src,
                 };
                 self.convert(element, source)
                     .about(dest, src)
-                    .at_most_unsafe(|| Reason::new(ReasonKind::MayFail { dest, src }))
+                    .at_most_unsafe(|| may_fail_reason(dest, src))
             }
         }
     }
 
     fn convert_to_const(
         &mut self,
-        dest: Type,
+        dest: &Type,
         expected: &crate::ConstType,
-        src: Type,
+        src: &Type,
     ) -> Conversion {
         match src.kind() {
             TypeKind::Const(actual) => {
                 // Deviation: a different literal is None, not Unsafe.
                 if !actual.value.same_value(&expected.value) {
-                    return Conversion::none(Reason::new(ReasonKind::WrongLiteral { dest, src }));
+                    return Conversion::none(Reason::new(ReasonKind::WrongLiteral {
+                        dest: dest.clone(),
+                        src: src.clone(),
+                    }));
                 }
-                self.convert(expected.ty, actual.ty)
-                    .at_most_unsafe(|| Reason::new(ReasonKind::MayFail { dest, src }))
+                self.convert(&expected.ty, &actual.ty)
+                    .at_most_unsafe(|| may_fail_reason(dest, src))
             }
             _ => {
-                let underlying = self.convert(expected.ty, src);
+                let underlying = self.convert(&expected.ty, src);
                 if underlying.exists() {
                     Conversion::may_fail(dest, src)
                 } else {
@@ -386,38 +426,38 @@ impl Ctx {
         }
     }
 
-    fn convert_structured(&mut self, dest: Type, src: Type) -> Conversion {
+    fn convert_structured(&mut self, dest: &Type, src: &Type) -> Conversion {
         match (dest.kind(), src.kind()) {
             (TypeKind::List(e), TypeKind::List(u) | TypeKind::Set(u)) => {
-                self.convert(*e, *u).within(PathStep::Element)
+                self.convert(e, u).within(PathStep::Element)
             }
             (TypeKind::List(e), TypeKind::Tuple(us)) => {
                 let mut acc = Conversion::safe();
                 for (i, u) in us.iter().enumerate() {
-                    acc = worst(acc, self.convert(*e, *u).within(PathStep::Index(i)));
+                    acc = worst(acc, self.convert(e, u).within(PathStep::Index(i)));
                 }
                 acc
             }
-            (TypeKind::Set(e), TypeKind::Set(u)) => self.convert(*e, *u).within(PathStep::Element),
+            (TypeKind::Set(e), TypeKind::Set(u)) => self.convert(e, u).within(PathStep::Element),
             (TypeKind::Set(e), TypeKind::List(u)) => self
-                .convert(*e, *u)
+                .convert(e, u)
                 .within(PathStep::Element)
-                .at_most_unsafe(|| Reason::new(ReasonKind::MayFail { dest, src })),
+                .at_most_unsafe(|| may_fail_reason(dest, src)),
             (TypeKind::Set(e), TypeKind::Tuple(_)) => {
-                let as_list = self.convert(Type::list(*e), src);
+                let as_list = self.convert(&Type::list(e.clone()), src);
                 if as_list.exists() {
                     Conversion::may_fail(dest, src)
                 } else {
                     as_list
                 }
             }
-            (TypeKind::Map(e), TypeKind::Map(u)) => self.convert(*e, *u).within(PathStep::Element),
+            (TypeKind::Map(e), TypeKind::Map(u)) => self.convert(e, u).within(PathStep::Element),
             (TypeKind::Map(e), TypeKind::Object(o)) => {
                 let mut acc = Conversion::safe();
-                for (key, u) in o.properties() {
+                for (key, u) in &o.properties() {
                     acc = worst(
                         acc,
-                        self.convert(*e, *u).within(PathStep::Property(key.clone())),
+                        self.convert(e, u).within(PathStep::Property(key.clone())),
                     );
                 }
                 acc
@@ -428,18 +468,21 @@ impl Ctx {
             },
             (TypeKind::Tuple(ts), TypeKind::Tuple(us)) => {
                 if ts.len() != us.len() {
-                    return Conversion::none(Reason::new(ReasonKind::TupleLengths { dest, src }));
+                    return Conversion::none(Reason::new(ReasonKind::TupleLengths {
+                        dest: dest.clone(),
+                        src: src.clone(),
+                    }));
                 }
                 let mut acc = Conversion::safe();
                 for (i, (t, u)) in ts.iter().zip(us.iter()).enumerate() {
-                    acc = worst(acc, self.convert(*t, *u).within(PathStep::Index(i)));
+                    acc = worst(acc, self.convert(t, u).within(PathStep::Index(i)));
                 }
                 acc
             }
             (TypeKind::Tuple(ts), TypeKind::List(u) | TypeKind::Set(u)) => {
                 let mut acc = Conversion::may_fail(dest, src);
                 for (i, t) in ts.iter().enumerate() {
-                    acc = worst(acc, self.convert(*t, *u).within(PathStep::Index(i)));
+                    acc = worst(acc, self.convert(t, u).within(PathStep::Index(i)));
                 }
                 acc
             }
@@ -449,17 +492,17 @@ impl Ctx {
             },
             (TypeKind::Object(d), TypeKind::Object(s)) => {
                 let mut acc = Conversion::safe();
-                for (key, t) in d.properties() {
+                for (key, t) in &d.properties() {
                     let result = match s.property(key) {
-                        Some(u) => self.convert(*t, u).within(PathStep::Property(key.clone())),
+                        Some(u) => self.convert(t, &u).within(PathStep::Property(key.clone())),
                         None => {
-                            let result = self.convert(*t, Type::none());
+                            let result = self.convert(t, &Type::none());
                             if result.exists() {
                                 result.within(PathStep::Property(key.clone()))
                             } else {
                                 Conversion::none(Reason::new(ReasonKind::MissingProperty {
                                     name: key.clone(),
-                                    dest: *t,
+                                    dest: t.clone(),
                                 }))
                             }
                         }
@@ -473,10 +516,10 @@ impl Ctx {
             }
             (TypeKind::Object(d), TypeKind::Map(u)) => {
                 let mut acc = Conversion::may_fail(dest, src);
-                for (key, t) in d.properties() {
+                for (key, t) in &d.properties() {
                     acc = worst(
                         acc,
-                        self.convert(*t, *u).within(PathStep::Property(key.clone())),
+                        self.convert(t, u).within(PathStep::Property(key.clone())),
                     );
                 }
                 acc
@@ -484,6 +527,13 @@ impl Ctx {
             _ => Conversion::cannot(dest, src),
         }
     }
+}
+
+fn may_fail_reason(dest: &Type, src: &Type) -> Reason {
+    Reason::new(ReasonKind::MayFail {
+        dest: dest.clone(),
+        src: src.clone(),
+    })
 }
 
 /// A reason that says no more than "cannot assign X to Y" for its own two types.
@@ -502,7 +552,7 @@ enum Primitive {
 }
 
 impl Primitive {
-    fn of(ty: Type) -> Option<Primitive> {
+    fn of(ty: &Type) -> Option<Primitive> {
         Some(match ty.kind() {
             TypeKind::Bool => Primitive::Bool,
             TypeKind::Int => Primitive::Int,
@@ -515,7 +565,7 @@ impl Primitive {
 }
 
 /// pcl-semantics.md 3.3, the primitive matrix.
-fn primitive(d: Primitive, s: Primitive, dest: Type, src: Type) -> Conversion {
+fn primitive(d: Primitive, s: Primitive, dest: &Type, src: &Type) -> Conversion {
     use Primitive::*;
     let safe = d == s
         || matches!(
@@ -533,7 +583,7 @@ fn primitive(d: Primitive, s: Primitive, dest: Type, src: Type) -> Conversion {
 impl Type {
     /// `dest.conversion_from(src)`: whether and how safely a value of type `src` converts
     /// to `self`, with a reason for `None` and `Unsafe` results.
-    pub fn conversion_from(self, src: Type) -> Conversion {
+    pub fn conversion_from(&self, src: &Type) -> Conversion {
         Ctx::new(Mode::Convert).convert(self, src)
     }
 }

@@ -1,21 +1,27 @@
 //! Eventual types: resolving outputs and promises away, `InputType`, and lifting.
 //!
-//! All of these rebuild a type bottom-up. Deferred (possibly recursive) objects are
-//! rebuilt as new deferred objects, memoized per (object, transformation) so that a cycle
-//! maps to a cycle and repeated calls give the same handle.
+//! All of these rebuild a type bottom-up. A deferred (possibly recursive) object is rebuilt
+//! as a new deferred object whose key is derived from the original's key and the
+//! transformation, so that a cycle maps to a cycle, and repeating a transformation (in this
+//! thread or another, now or after reloading the same schema) finds the same object by key
+//! instead of consulting a memo. The derived object lives in the original's namespace and is
+//! reclaimed with it.
 //!
 //! Thread safety: a new deferred object is undefined until its properties are computed,
 //! and computing them may come back to it (a cycle). So the transformed objects are built
-//! privately, by one thread at a time (the `BUILD` lock), in a per-thread table, and
-//! published to the shared memo only when every object built is defined. Other threads
-//! either find a finished object in the memo or wait for the lock and then find it there.
+//! by one thread at a time (the `BUILD` lock), found through a per-thread table while they
+//! are built, and *published* (made visible to lookups from other threads) only when every
+//! object built is defined. Other threads either find a published object or wait for the
+//! lock and then find it.
 
+use std::borrow::Borrow;
 use std::cell::RefCell;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, MutexGuard};
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
-use crate::kinds::{Type, TypeKind};
+use crate::kinds::{DeferredKey, Type, TypeKind};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Transform {
@@ -25,21 +31,19 @@ enum Transform {
     ResolvePromises,
     /// `InputType`: accept an output wherever a value is expected.
     Input,
-    /// Not a transformation: maps an object made by `Input` back to the object it was
-    /// made from, so that resolving its outputs gives that object resolved (the same type)
-    /// without looking at the new object, which may still be being built.
-    InputOrigin,
 }
 
-type Memo = FxHashMap<(Type, Transform), Type>;
-
-/// Published transforms of deferred objects: every object in it is defined.
-fn deferred_memo() -> MutexGuard<'static, Memo> {
-    static MEMO: OnceLock<Mutex<Memo>> = OnceLock::new();
-    // A poisoned lock only means a panic elsewhere; the map holds only finished entries.
-    MEMO.get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
+/// The key of the object a transformation makes from the deferred object with key `key`:
+/// same namespace and name (printers show the original's name), a variant derived from the
+/// original's and the transformation.
+fn derived_key(key: &DeferredKey, how: Transform) -> DeferredKey {
+    let mut hasher = FxHasher::default();
+    ("pcl-types transformed object", key.variant, how).hash(&mut hasher);
+    DeferredKey {
+        namespace: key.namespace,
+        variant: hasher.finish(),
+        name: key.name.clone(),
+    }
 }
 
 /// Held by the one thread building transforms of deferred objects.
@@ -50,11 +54,12 @@ fn build_lock() -> MutexGuard<'static, ()> {
 
 thread_local! {
     /// While this thread holds the build lock: the objects it has created and not yet
-    /// published (some of them still being defined).
-    static BUILDING: RefCell<Option<Memo>> = const { RefCell::new(None) };
+    /// published (some of them still being defined), by key.
+    static BUILDING: RefCell<Option<FxHashMap<DeferredKey, Type>>> = const { RefCell::new(None) };
 }
 
-/// Ends a build: publishes what was built (or, after a panic, just forgets it).
+/// Ends a build: publishes what was built (or, after a panic, leaves it unpublished; a
+/// later build finds those objects by key and completes them).
 struct Build {
     _lock: MutexGuard<'static, ()>,
 }
@@ -63,8 +68,11 @@ impl Drop for Build {
     fn drop(&mut self) {
         let built = BUILDING.with(|b| b.borrow_mut().take()).unwrap_or_default();
         if !std::thread::panicking() {
-            deferred_memo().extend(built);
+            for ty in built.values() {
+                ty.publish();
+            }
         }
+        drop(built);
     }
 }
 
@@ -78,32 +86,32 @@ pub enum Eventual {
 
 impl Type {
     /// `ResolveOutputs`: the type with every output and promise removed, deeply.
-    pub fn resolve_outputs(self) -> Type {
+    pub fn resolve_outputs(&self) -> Type {
         transform(self, Transform::ResolveOutputs)
     }
 
     /// `ResolvePromises`: the type with every promise removed, deeply.
-    pub fn resolve_promises(self) -> Type {
+    pub fn resolve_promises(&self) -> Type {
         transform(self, Transform::ResolvePromises)
     }
 
     /// `InputType`: `T | output(T)`, applied recursively into promises, maps, lists,
     /// unions and objects; `dynamic`, `none` and outputs are left as they are.
-    pub fn input_type(self) -> Type {
+    pub fn input_type(&self) -> Type {
         transform(self, Transform::Input)
     }
 
     /// The strongest eventual anywhere inside this type (`ContainsEventuals`).
-    pub fn eventual_strength(self) -> Eventual {
+    pub fn eventual_strength(&self) -> Eventual {
         let mut seen = FxHashSet::default();
         strength(self, &mut seen)
     }
 
     /// `liftOperationType`: wraps `result` in the strongest eventual among `args`.
-    pub fn lift(result: Type, args: impl IntoIterator<Item = Type>) -> Type {
+    pub fn lift<T: Borrow<Type>>(result: Type, args: impl IntoIterator<Item = T>) -> Type {
         let strongest = args
             .into_iter()
-            .map(Type::eventual_strength)
+            .map(|t| t.borrow().eventual_strength())
             .max()
             .unwrap_or(Eventual::None);
         match strongest {
@@ -114,32 +122,33 @@ impl Type {
     }
 
     /// The element of an output or promise, or the type itself.
-    pub fn unwrap_eventual(self) -> Type {
+    pub fn unwrap_eventual(&self) -> Type {
         match self.kind() {
-            TypeKind::Output(e) | TypeKind::Promise(e) => *e,
-            _ => self,
+            TypeKind::Output(e) | TypeKind::Promise(e) => e.clone(),
+            _ => self.clone(),
         }
     }
 }
 
-fn strength(ty: Type, seen: &mut FxHashSet<Type>) -> Eventual {
+/// `seen` holds the addresses of objects visited (all alive: they are parts of `ty`).
+fn strength(ty: &Type, seen: &mut FxHashSet<usize>) -> Eventual {
     match ty.kind() {
         TypeKind::Output(_) => Eventual::Output,
-        TypeKind::Promise(e) => Eventual::Promise.max(strength(*e, seen)),
-        TypeKind::List(e) | TypeKind::Map(e) | TypeKind::Set(e) => strength(*e, seen),
+        TypeKind::Promise(e) => Eventual::Promise.max(strength(e, seen)),
+        TypeKind::List(e) | TypeKind::Map(e) | TypeKind::Set(e) => strength(e, seen),
         TypeKind::Tuple(es) | TypeKind::Union(es) => es
             .iter()
-            .map(|e| strength(*e, seen))
+            .map(|e| strength(e, seen))
             .max()
             .unwrap_or(Eventual::None),
         TypeKind::Object(object) => {
-            if !seen.insert(ty) {
+            if !seen.insert(ty.addr()) {
                 return Eventual::None;
             }
             object
                 .properties()
                 .iter()
-                .map(|(_, t)| strength(*t, seen))
+                .map(|(_, t)| strength(t, seen))
                 .max()
                 .unwrap_or(Eventual::None)
         }
@@ -148,54 +157,54 @@ fn strength(ty: Type, seen: &mut FxHashSet<Type>) -> Eventual {
 }
 
 /// Whether `transform` would change anything in `ty` (cycle-safe).
-fn affected(ty: Type, how: Transform, seen: &mut FxHashSet<Type>) -> bool {
+fn affected(ty: &Type, how: Transform, seen: &mut FxHashSet<usize>) -> bool {
     match ty.kind() {
         TypeKind::Output(_) => how == Transform::ResolveOutputs,
         // Resolved away, or (`InputType`) wrapped even when the element is `dynamic`.
         TypeKind::Promise(_) => true,
-        TypeKind::List(e) | TypeKind::Map(e) => how == Transform::Input || affected(*e, how, seen),
-        TypeKind::Set(e) => how == Transform::Input || affected(*e, how, seen),
+        TypeKind::List(e) | TypeKind::Map(e) => how == Transform::Input || affected(e, how, seen),
+        TypeKind::Set(e) => how == Transform::Input || affected(e, how, seen),
         TypeKind::Tuple(es) | TypeKind::Union(es) => {
-            how == Transform::Input || es.iter().any(|e| affected(*e, how, seen))
+            how == Transform::Input || es.iter().any(|e| affected(e, how, seen))
         }
         TypeKind::Object(object) => {
             if how == Transform::Input {
                 return true;
             }
-            if !seen.insert(ty) {
+            if !seen.insert(ty.addr()) {
                 return false;
             }
             object
                 .properties()
                 .iter()
-                .any(|(_, t)| affected(*t, how, seen))
+                .any(|(_, t)| affected(t, how, seen))
         }
         TypeKind::Dynamic | TypeKind::None => false,
         _ => how == Transform::Input,
     }
 }
 
-fn transform(ty: Type, how: Transform) -> Type {
+fn transform(ty: &Type, how: Transform) -> Type {
     if !affected(ty, how, &mut FxHashSet::default()) {
-        return ty;
+        return ty.clone();
     }
     if how == Transform::Input {
         return input(ty);
     }
-    let recurse = |t: Type| transform(t, how);
+    let recurse = |t: &Type| transform(t, how);
     match ty.kind() {
         TypeKind::Output(e) => match how {
-            Transform::ResolveOutputs => recurse(*e),
-            _ => ty,
+            Transform::ResolveOutputs => recurse(e),
+            _ => ty.clone(),
         },
-        TypeKind::Promise(e) => recurse(*e),
-        TypeKind::List(e) => Type::list(recurse(*e)),
-        TypeKind::Map(e) => Type::map(recurse(*e)),
-        TypeKind::Set(e) => Type::set(recurse(*e)),
-        TypeKind::Tuple(es) => Type::tuple(es.iter().map(|e| recurse(*e))),
-        TypeKind::Union(es) => Type::union(es.iter().map(|e| recurse(*e))),
+        TypeKind::Promise(e) => recurse(e),
+        TypeKind::List(e) => Type::list(recurse(e)),
+        TypeKind::Map(e) => Type::map(recurse(e)),
+        TypeKind::Set(e) => Type::set(recurse(e)),
+        TypeKind::Tuple(es) => Type::tuple(es.iter().map(recurse)),
+        TypeKind::Union(es) => Type::union(es.iter().map(recurse)),
         TypeKind::Object(_) => map_object(ty, how, recurse),
-        _ => ty,
+        _ => ty.clone(),
     }
 }
 
@@ -204,87 +213,95 @@ fn transform(ty: Type, how: Transform) -> Type {
 /// element of an output has its outputs resolved, and resolving the outputs of `T'` gives
 /// `T` resolved, so this is the same type, without resolving a deferred object that may be
 /// still being built.
-fn input(ty: Type) -> Type {
+fn input(ty: &Type) -> Type {
     let inner = match ty.kind() {
-        TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_) => return ty,
-        TypeKind::Promise(e) => Type::promise(input(*e)),
-        TypeKind::List(e) => Type::list(input(*e)),
-        TypeKind::Map(e) => Type::map(input(*e)),
-        TypeKind::Union(es) => Type::union(es.iter().map(|e| input(*e))),
+        TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_) => return ty.clone(),
+        TypeKind::Promise(e) => Type::promise(input(e)),
+        TypeKind::List(e) => Type::list(input(e)),
+        TypeKind::Map(e) => Type::map(input(e)),
+        TypeKind::Union(es) => Type::union(es.iter().map(input)),
         TypeKind::Object(_) => map_object(ty, Transform::Input, input),
-        _ => ty,
+        _ => ty.clone(),
     };
-    Type::union([inner, Type::output(ty)])
+    Type::union([inner, Type::output(ty.clone())])
 }
 
-/// A memoized transform of a deferred object: published, or built by this thread.
-fn lookup(ty: Type, how: Transform) -> Option<Type> {
+/// A transformed object made by this thread's build, or a published one.
+fn lookup(key: &DeferredKey) -> Option<Type> {
     BUILDING
-        .with(|b| b.borrow().as_ref()?.get(&(ty, how)).copied())
-        .or_else(|| deferred_memo().get(&(ty, how)).copied())
+        .with(|b| b.borrow().as_ref()?.get(key).cloned())
+        .or_else(|| published(key))
 }
 
-/// Rebuilds an object with `f` applied to each property. Deferred objects become new
-/// deferred objects, registered (privately, see the module doc) before their properties
-/// are computed so that cycles close.
-fn map_object(ty: Type, how: Transform, f: impl Fn(Type) -> Type) -> Type {
+fn published(key: &DeferredKey) -> Option<Type> {
+    Type::find_deferred(key.clone()).filter(is_published)
+}
+
+fn is_published(ty: &Type) -> bool {
+    match ty.kind() {
+        TypeKind::Object(object) => object.deferred().is_some_and(|d| d.is_published()),
+        _ => false,
+    }
+}
+
+/// Rebuilds an object with `f` applied to each property. A deferred object becomes the
+/// deferred object with the derived key, created (privately, see the module doc) before
+/// its properties are computed so that cycles close.
+fn map_object(ty: &Type, how: Transform, f: impl Fn(&Type) -> Type) -> Type {
     let TypeKind::Object(object) = ty.kind() else {
-        return ty;
+        return ty.clone();
     };
-    if !object.is_deferred() {
+    let Some(key) = object.deferred_key() else {
         let properties: Vec<(Box<str>, Type)> = object
             .properties()
             .iter()
-            .map(|(k, t)| (k.clone(), f(*t)))
+            .map(|(k, t)| (k.clone(), f(t)))
             .collect();
         return Type::object_with(properties, object.strict(), object.annotations().to_vec());
-    }
+    };
     if how == Transform::ResolveOutputs {
-        if let Some(origin) = lookup(ty, Transform::InputOrigin) {
+        if let Some(origin) = object.input_origin() {
             // `ResolveOutputs(InputType(T))` is `ResolveOutputs(T)`.
             return origin.resolve_outputs();
         }
     }
-    if let Some(published) = deferred_memo().get(&(ty, how)) {
-        return *published;
+    let derived = derived_key(key, how);
+    if let Some(found) = lookup(&derived) {
+        return found;
     }
     let building = BUILDING.with(|b| b.borrow().is_some());
     let _build = if building {
-        if let Some(in_progress) = BUILDING.with(|b| b.borrow().as_ref()?.get(&(ty, how)).copied())
-        {
-            return in_progress;
-        }
         None
     } else {
         // The outermost transform of this thread: wait for any other build, then look
         // again, as that build may have published this very object.
         let lock = build_lock();
-        if let Some(published) = deferred_memo().get(&(ty, how)) {
-            return *published;
+        if let Some(found) = published(&derived) {
+            return found;
         }
-        BUILDING.with(|b| *b.borrow_mut() = Some(Memo::default()));
+        BUILDING.with(|b| *b.borrow_mut() = Some(FxHashMap::default()));
         Some(Build { _lock: lock })
     };
-    let created = Type::deferred_object(
-        object.deferred_name().unwrap_or("object"),
+    let origin = (how == Transform::Input).then(|| ty.clone());
+    let created = Type::deferred_object_from(
+        derived.clone(),
         object.strict(),
         object.annotations().to_vec(),
+        origin,
     );
     BUILDING.with(|b| {
         if let Some(table) = b.borrow_mut().as_mut() {
-            table.insert((ty, how), created);
-            if how == Transform::Input {
-                table.insert((created, Transform::InputOrigin), ty);
-            }
+            table.insert(derived, created.clone());
         }
     });
-    let properties: Vec<(Box<str>, Type)> = object
+    let properties: Box<[(Box<str>, Type)]> = object
         .properties()
         .iter()
-        .map(|(k, t)| (k.clone(), f(*t)))
+        .map(|(k, t)| (k.clone(), f(t)))
         .collect();
-    // `created` is fresh and private to this build, so it cannot already be defined.
-    let _ = created.define_object(properties);
+    // `created` is new, or left unpublished by a build that panicked: if that build had
+    // defined it, its properties are the same as these.
+    let _ = created.define_deferred(properties, false);
     // Dropping `_build` (for the outermost object) publishes everything built.
     created
 }

@@ -2,29 +2,54 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::OnceLock;
+use std::marker::PhantomData;
+use std::ops::Deref;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock, RwLock};
 
-use crate::interner::{intern, intern_unique, next_serial};
+use crate::interner::{find_deferred, intern, intern_deferred, own_into, Node};
 use crate::value::ConstValue;
 
-/// A PCL type: a `Copy` handle to an interned [`TypeKind`].
+/// A PCL type: a cheap handle (one pointer) to an interned, reference-counted [`TypeKind`].
 ///
-/// `==` and `Hash` are identity of the interned value: two types built from the same parts
-/// are the same handle. Annotations and the identity of deferred objects take part in this
-/// identity (so that they survive hash-consing); the PCL notion of type equality, which
-/// ignores annotations and compares deferred objects structurally, is [`Type::equals`].
-#[derive(Clone, Copy)]
-pub struct Type(&'static TypeKind);
+/// `==` and `Hash` are identity of the interned value: two live types built from the same
+/// parts are the same handle, and a deferred object is identified by its [`DeferredKey`].
+/// Annotations take part in this identity (so that they survive hash-consing); the PCL
+/// notion of type equality, which ignores annotations and compares deferred objects
+/// structurally, is [`Type::equals`].
+///
+/// Cloning a handle is an atomic increment; when the last handle of a type is dropped, the
+/// type is removed from the interner and freed (see the `interner` module for how cycles
+/// through deferred objects are reclaimed).
+pub struct Type(Arc<Node>);
+
+impl Clone for Type {
+    fn clone(&self) -> Type {
+        let node = self.0.clone();
+        for group in node.groups() {
+            group.acquire();
+        }
+        Type(node)
+    }
+}
+
+impl Drop for Type {
+    fn drop(&mut self) {
+        for group in self.0.groups() {
+            group.release();
+        }
+    }
+}
 
 impl PartialEq for Type {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 impl Eq for Type {}
 impl Hash for Type {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        (self.0 as *const TypeKind as usize).hash(state)
+        self.addr().hash(state)
     }
 }
 
@@ -54,7 +79,7 @@ pub enum TypeKind {
     Set(Type),
     Tuple(Box<[Type]>),
     Object(ObjectType),
-    /// Flattened, sorted (by canonical text; a deferred object by its name), deduplicated,
+    /// Flattened, sorted (by canonical text; a deferred object by its key), deduplicated,
     /// at least two elements.
     Union(Box<[Type]>),
     /// An eventual value; the element contains no outputs or promises.
@@ -64,6 +89,62 @@ pub enum TypeKind {
     /// The type of a literal: an underlying type and one value.
     Const(ConstType),
     Enum(EnumType),
+}
+
+impl TypeKind {
+    /// The types a structural kind is made of: its elements and, for a structural object,
+    /// its properties (not the properties of a deferred object).
+    pub(crate) fn for_each_structural_child<'a>(&'a self, f: &mut dyn FnMut(&'a Type)) {
+        match self {
+            TypeKind::List(e)
+            | TypeKind::Map(e)
+            | TypeKind::Set(e)
+            | TypeKind::Output(e)
+            | TypeKind::Promise(e) => f(e),
+            TypeKind::Tuple(es) | TypeKind::Union(es) => es.iter().for_each(f),
+            TypeKind::Const(c) => f(&c.ty),
+            TypeKind::Enum(e) => f(&e.element),
+            TypeKind::Object(ObjectType {
+                repr: ObjectRepr::Structural { properties, .. },
+            }) => properties.entries.iter().for_each(|(_, t)| f(t)),
+            TypeKind::Object(ObjectType {
+                repr: ObjectRepr::Deferred(_),
+            })
+            | TypeKind::Dynamic
+            | TypeKind::None
+            | TypeKind::Bool
+            | TypeKind::Int
+            | TypeKind::Number
+            | TypeKind::String
+            | TypeKind::Opaque(_) => {}
+        }
+    }
+
+    /// The handles a node of this kind owns directly (object properties, which own their
+    /// handles themselves, excepted): its elements and a deferred object's origin.
+    pub(crate) fn for_each_owned<'a>(&'a self, f: &mut dyn FnMut(&'a Type)) {
+        match self {
+            TypeKind::Object(ObjectType {
+                repr: ObjectRepr::Deferred(deferred),
+            }) => {
+                if let Some(origin) = &deferred.input_origin {
+                    f(origin);
+                }
+            }
+            TypeKind::Object(_) => {}
+            other => other.for_each_structural_child(f),
+        }
+    }
+
+    /// The kind is being moved into a node: its object properties are owned by it from now.
+    pub(crate) fn mark_children_owned(&mut self) {
+        if let TypeKind::Object(ObjectType {
+            repr: ObjectRepr::Structural { properties, .. },
+        }) = self
+        {
+            properties.owned = true;
+        }
+    }
 }
 
 /// A literal type: `const(string, "a")`.
@@ -95,33 +176,175 @@ pub enum Annotation {
     Other(Box<str>),
 }
 
+/// The identity of a deferred object: while an object with this key is alive, creating one
+/// with the same key gives that object.
+///
+/// The creator chooses the key so that it determines the object's contents: `pcl-schema`
+/// uses a hash of the package's identity and text as the namespace and the schema token as
+/// the name, so that loading the same schema twice gives the same types and a changed
+/// schema gives new ones. The deferred objects of one namespace are reclaimed together, once
+/// nothing outside them refers to them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeferredKey {
+    /// Chosen by the creator: where the objects come from.
+    pub namespace: u64,
+    /// Tells apart objects of one namespace with the same name (`pcl-schema`: the plain and
+    /// the input shape of a schema type). Part of the identity only.
+    pub variant: u64,
+    /// What printers show where the object recurs (e.g. the schema token).
+    pub name: Box<str>,
+}
+
+impl DeferredKey {
+    /// A key with variant 0.
+    pub fn new(namespace: u64, name: impl Into<Box<str>>) -> DeferredKey {
+        DeferredKey {
+            namespace,
+            variant: 0,
+            name: name.into(),
+        }
+    }
+
+    /// The same key with another variant.
+    pub fn with_variant(mut self, variant: u64) -> DeferredKey {
+        self.variant = variant;
+        self
+    }
+}
+
+/// Object properties, sorted by name. Inside a node, the handles are owned by it (they do
+/// not count as free handles; see the `interner` module) and become free again on drop.
+pub(crate) struct Props {
+    entries: Box<[(Box<str>, Type)]>,
+    owned: bool,
+}
+
+impl Props {
+    fn new(entries: Box<[(Box<str>, Type)]>) -> Props {
+        Props {
+            entries,
+            owned: false,
+        }
+    }
+}
+
+impl Drop for Props {
+    fn drop(&mut self) {
+        if self.owned {
+            for (_, ty) in self.entries.iter() {
+                ty.acquire_groups();
+            }
+        }
+    }
+}
+
+impl PartialEq for Props {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
+impl Eq for Props {}
+impl Hash for Props {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.entries.hash(state)
+    }
+}
+
+/// The properties of an object, from [`ObjectType::properties`]: a slice of
+/// `(name, type)`, sorted by name.
+pub struct Properties<'a> {
+    inner: PropertiesInner<'a>,
+}
+
+enum PropertiesInner<'a> {
+    Borrowed(&'a [(Box<str>, Type)]),
+    /// A deferred object's properties, shared with the object.
+    Shared(Arc<Props>, PhantomData<&'a ObjectType>),
+}
+
+impl Deref for Properties<'_> {
+    type Target = [(Box<str>, Type)];
+
+    fn deref(&self) -> &Self::Target {
+        match &self.inner {
+            PropertiesInner::Borrowed(entries) => entries,
+            PropertiesInner::Shared(props, _) => &props.entries,
+        }
+    }
+}
+
+impl<'p> IntoIterator for &'p Properties<'_> {
+    type Item = &'p (Box<str>, Type);
+    type IntoIter = std::slice::Iter<'p, (Box<str>, Type)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl fmt::Debug for Properties<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// An object type: named properties, a strictness flag and annotations.
 ///
 /// Either structural (interned like every other type) or *deferred*: created first and
 /// given its properties later, so that a schema type can contain itself. A deferred object
-/// is its own type (nominal identity), but every relation treats it structurally.
-/// Object properties, sorted by name.
-type Properties = Box<[(Box<str>, Type)]>;
-
-#[derive(Debug)]
+/// is identified by its [`DeferredKey`] (nominal identity), but every relation treats it
+/// structurally.
 pub struct ObjectType {
     repr: ObjectRepr,
 }
 
-#[derive(Debug)]
 enum ObjectRepr {
     Structural {
-        properties: Box<[(Box<str>, Type)]>,
+        properties: Props,
         strict: bool,
         annotations: Box<[Annotation]>,
     },
-    Deferred {
-        serial: u64,
-        name: Box<str>,
-        strict: bool,
-        annotations: Box<[Annotation]>,
-        properties: OnceLock<Properties>,
-    },
+    Deferred(Box<DeferredObject>),
+}
+
+/// Not defined yet.
+const UNDEFINED: u8 = 0;
+/// Defined, but built by a transformation that is not finished: other threads do not use it.
+const UNPUBLISHED: u8 = 1;
+/// Defined and visible to every thread.
+const PUBLISHED: u8 = 2;
+
+pub(crate) struct DeferredObject {
+    key: DeferredKey,
+    strict: bool,
+    annotations: Box<[Annotation]>,
+    /// For an object made by `input_type`: the object it was made from.
+    input_origin: Option<Type>,
+    state: AtomicU8,
+    /// Set once; taken out only when the object's group is collected (nothing can reach the
+    /// object then), which is what breaks reference cycles.
+    properties: RwLock<Option<Arc<Props>>>,
+}
+
+impl DeferredObject {
+    fn properties(&self) -> Option<Arc<Props>> {
+        self.properties
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Takes the properties out (collection of a dead group).
+    pub(crate) fn take_properties(&self) -> Option<Arc<Props>> {
+        self.properties
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+    }
+
+    pub(crate) fn is_published(&self) -> bool {
+        self.state.load(Ordering::Acquire) == PUBLISHED
+    }
 }
 
 impl PartialEq for ObjectType {
@@ -139,9 +362,7 @@ impl PartialEq for ObjectType {
                     annotations: a2,
                 },
             ) => p1 == p2 && s1 == s2 && a1 == a2,
-            (ObjectRepr::Deferred { serial: s1, .. }, ObjectRepr::Deferred { serial: s2, .. }) => {
-                s1 == s2
-            }
+            (ObjectRepr::Deferred(d1), ObjectRepr::Deferred(d2)) => d1.key == d2.key,
             _ => false,
         }
     }
@@ -160,10 +381,34 @@ impl Hash for ObjectType {
                 strict.hash(state);
                 annotations.hash(state);
             }
-            ObjectRepr::Deferred { serial, .. } => {
+            ObjectRepr::Deferred(deferred) => {
                 1u8.hash(state);
-                serial.hash(state);
+                deferred.key.hash(state);
             }
+        }
+    }
+}
+
+impl fmt::Debug for ObjectType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.repr {
+            ObjectRepr::Structural {
+                properties,
+                strict,
+                annotations,
+            } => f
+                .debug_struct("ObjectType")
+                .field("properties", &properties.entries)
+                .field("strict", strict)
+                .field("annotations", annotations)
+                .finish(),
+            // The properties may lead back here; the key says which object this is.
+            ObjectRepr::Deferred(deferred) => f
+                .debug_struct("ObjectType")
+                .field("key", &deferred.key)
+                .field("strict", &deferred.strict)
+                .field("annotations", &deferred.annotations)
+                .finish_non_exhaustive(),
         }
     }
 }
@@ -171,11 +416,17 @@ impl Hash for ObjectType {
 impl ObjectType {
     /// The properties, sorted by name. A deferred object whose properties were never
     /// defined has none.
-    pub fn properties(&self) -> &[(Box<str>, Type)] {
-        match &self.repr {
-            ObjectRepr::Structural { properties, .. } => properties,
-            ObjectRepr::Deferred { properties, .. } => properties.get().map_or(&[], |p| p),
-        }
+    pub fn properties(&self) -> Properties<'_> {
+        let inner = match &self.repr {
+            ObjectRepr::Structural { properties, .. } => {
+                PropertiesInner::Borrowed(&properties.entries)
+            }
+            ObjectRepr::Deferred(deferred) => match deferred.properties() {
+                Some(props) => PropertiesInner::Shared(props, PhantomData),
+                None => PropertiesInner::Borrowed(&[]),
+            },
+        };
+        Properties { inner }
     }
 
     /// The type of the property `name`, if there is one.
@@ -184,46 +435,62 @@ impl ObjectType {
         properties
             .binary_search_by(|(key, _)| (**key).cmp(name))
             .ok()
-            .map(|index| properties[index].1)
+            .map(|index| properties[index].1.clone())
     }
 
     /// Whether unknown-property traversals are errors (true) or warnings (false).
     pub fn strict(&self) -> bool {
         match &self.repr {
-            ObjectRepr::Structural { strict, .. } | ObjectRepr::Deferred { strict, .. } => *strict,
+            ObjectRepr::Structural { strict, .. } => *strict,
+            ObjectRepr::Deferred(deferred) => deferred.strict,
         }
     }
 
     pub fn annotations(&self) -> &[Annotation] {
         match &self.repr {
-            ObjectRepr::Structural { annotations, .. }
-            | ObjectRepr::Deferred { annotations, .. } => annotations,
+            ObjectRepr::Structural { annotations, .. } => annotations,
+            ObjectRepr::Deferred(deferred) => &deferred.annotations,
         }
     }
 
     /// The name given to a deferred object (used when a printer meets it recursively).
     pub fn deferred_name(&self) -> Option<&str> {
-        match &self.repr {
-            ObjectRepr::Deferred { name, .. } => Some(name),
-            ObjectRepr::Structural { .. } => None,
-        }
+        self.deferred_key().map(|key| &*key.name)
+    }
+
+    /// The key of a deferred object.
+    pub fn deferred_key(&self) -> Option<&DeferredKey> {
+        self.deferred().map(|deferred| &deferred.key)
     }
 
     pub fn is_deferred(&self) -> bool {
-        matches!(self.repr, ObjectRepr::Deferred { .. })
+        matches!(self.repr, ObjectRepr::Deferred(_))
+    }
+
+    /// Whether the object has its properties: true for a structural object, and for a
+    /// deferred object once [`Type::define_object`] has run.
+    pub fn is_defined(&self) -> bool {
+        match &self.repr {
+            ObjectRepr::Structural { .. } => true,
+            ObjectRepr::Deferred(deferred) => deferred.state.load(Ordering::Acquire) != UNDEFINED,
+        }
     }
 
     /// Whether this is a deferred object that has not been given its properties yet.
     pub(crate) fn is_undefined(&self) -> bool {
-        matches!(&self.repr, ObjectRepr::Deferred { properties, .. } if properties.get().is_none())
+        !self.is_defined()
     }
 
-    /// The serial of a deferred object (its creation order in this process).
-    pub(crate) fn deferred_serial(&self) -> Option<u64> {
+    pub(crate) fn deferred(&self) -> Option<&DeferredObject> {
         match &self.repr {
-            ObjectRepr::Deferred { serial, .. } => Some(*serial),
+            ObjectRepr::Deferred(deferred) => Some(deferred),
             ObjectRepr::Structural { .. } => None,
         }
+    }
+
+    /// For an object made by `input_type` from a deferred object: that object.
+    pub(crate) fn input_origin(&self) -> Option<&Type> {
+        self.deferred()?.input_origin.as_ref()
     }
 }
 
@@ -231,7 +498,8 @@ impl ObjectType {
 #[derive(Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct UnionSortKey {
     text: String,
-    serials: Vec<u64>,
+    /// The namespace and variant of each deferred object, in order.
+    keys: Vec<(u64, u64)>,
 }
 
 /// Error from [`Type::define_object`].
@@ -239,7 +507,8 @@ pub(crate) struct UnionSortKey {
 pub enum DefineObjectError {
     /// The type is not a deferred object.
     NotDeferred,
-    /// The deferred object already has its properties.
+    /// The deferred object already has its properties (given by this creator, or by an
+    /// earlier creator of an object with the same key that is still alive).
     AlreadyDefined,
 }
 
@@ -255,13 +524,6 @@ impl fmt::Display for DefineObjectError {
 }
 
 impl std::error::Error for DefineObjectError {}
-
-static DYNAMIC: TypeKind = TypeKind::Dynamic;
-static NONE: TypeKind = TypeKind::None;
-static BOOL: TypeKind = TypeKind::Bool;
-static INT: TypeKind = TypeKind::Int;
-static NUMBER: TypeKind = TypeKind::Number;
-static STRING: TypeKind = TypeKind::String;
 
 fn sorted_properties<K: Into<Box<str>>>(
     properties: impl IntoIterator<Item = (K, Type)>,
@@ -280,45 +542,86 @@ fn sorted_properties<K: Into<Box<str>>>(
     deduped.into_boxed_slice()
 }
 
+/// The builtin singletons, never freed.
+fn builtins() -> &'static [Type; 6] {
+    static BUILTINS: OnceLock<[Type; 6]> = OnceLock::new();
+    BUILTINS.get_or_init(|| {
+        [
+            TypeKind::Dynamic,
+            TypeKind::None,
+            TypeKind::Bool,
+            TypeKind::Int,
+            TypeKind::Number,
+            TypeKind::String,
+        ]
+        .map(|kind| Type(Arc::new(Node::builtin(kind))))
+    })
+}
+
 impl Type {
-    pub(crate) fn from_static(kind: &'static TypeKind) -> Type {
-        Type(kind)
+    /// A handle to `node`, whose groups have already counted it.
+    pub(crate) fn from_node(node: Arc<Node>) -> Type {
+        Type(node)
+    }
+
+    pub(crate) fn node(&self) -> &Node {
+        &self.0
+    }
+
+    /// The address of the node: an identity valid while this handle is alive.
+    pub(crate) fn addr(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+
+    /// This handle's node is now also held free (an owned handle is about to be dropped).
+    pub(crate) fn acquire_groups(&self) {
+        for group in self.0.groups() {
+            group.acquire();
+        }
+    }
+
+    /// This handle has been moved into a node: it is owned, not free, from now on.
+    pub(crate) fn release_groups(&self) {
+        for group in self.0.groups() {
+            group.release();
+        }
     }
 
     pub(crate) fn builtin_for(kind: &TypeKind) -> Option<Type> {
-        Some(match kind {
-            TypeKind::Dynamic => Type(&DYNAMIC),
-            TypeKind::None => Type(&NONE),
-            TypeKind::Bool => Type(&BOOL),
-            TypeKind::Int => Type(&INT),
-            TypeKind::Number => Type(&NUMBER),
-            TypeKind::String => Type(&STRING),
+        let index = match kind {
+            TypeKind::Dynamic => 0,
+            TypeKind::None => 1,
+            TypeKind::Bool => 2,
+            TypeKind::Int => 3,
+            TypeKind::Number => 4,
+            TypeKind::String => 5,
             _ => return None,
-        })
+        };
+        Some(builtins()[index].clone())
     }
 
     /// The shape of this type.
-    pub fn kind(self) -> &'static TypeKind {
-        self.0
+    pub fn kind(&self) -> &TypeKind {
+        self.0.kind()
     }
 
     pub fn dynamic() -> Type {
-        Type(&DYNAMIC)
+        builtins()[0].clone()
     }
     pub fn none() -> Type {
-        Type(&NONE)
+        builtins()[1].clone()
     }
     pub fn bool() -> Type {
-        Type(&BOOL)
+        builtins()[2].clone()
     }
     pub fn int() -> Type {
-        Type(&INT)
+        builtins()[3].clone()
     }
     pub fn number() -> Type {
-        Type(&NUMBER)
+        builtins()[4].clone()
     }
     pub fn string() -> Type {
-        Type(&STRING)
+        builtins()[5].clone()
     }
 
     /// A named opaque type. The names of the builtins (`bool`, `boolean`, `int`, `number`,
@@ -368,43 +671,104 @@ impl Type {
     ) -> Type {
         intern(TypeKind::Object(ObjectType {
             repr: ObjectRepr::Structural {
-                properties: sorted_properties(properties),
+                properties: Props::new(sorted_properties(properties)),
                 strict,
                 annotations: annotations.into_boxed_slice(),
             },
         }))
     }
 
-    /// A new deferred object, to be given its properties once with [`Type::define_object`].
-    /// Each call makes a distinct type; this is how recursive schema types are built.
-    /// `name` (e.g. the schema token) is what printers show where the type recurs.
-    pub fn deferred_object(name: &str, strict: bool, annotations: Vec<Annotation>) -> Type {
-        intern_unique(TypeKind::Object(ObjectType {
-            repr: ObjectRepr::Deferred {
-                serial: next_serial(),
-                name: name.into(),
-                strict,
-                annotations: annotations.into_boxed_slice(),
-                properties: OnceLock::new(),
-            },
-        }))
+    /// The deferred object with this key: the live one if there is one (defined or not;
+    /// its strictness and annotations are kept), else a new one, to be given its
+    /// properties once with [`Type::define_object`]. This is how recursive schema types are
+    /// built. The key's name is what printers show where the type recurs.
+    pub fn deferred_object(key: DeferredKey, strict: bool, annotations: Vec<Annotation>) -> Type {
+        Type::deferred_object_from(key, strict, annotations, None)
     }
 
-    /// Gives a deferred object its properties (once).
+    pub(crate) fn deferred_object_from(
+        key: DeferredKey,
+        strict: bool,
+        annotations: Vec<Annotation>,
+        input_origin: Option<Type>,
+    ) -> Type {
+        intern_deferred(deferred_kind(key, strict, annotations, input_origin))
+    }
+
+    /// The live deferred object with this key, if any.
+    pub(crate) fn find_deferred(key: DeferredKey) -> Option<Type> {
+        find_deferred(&deferred_kind(key, true, Vec::new(), None))
+    }
+
+    /// Gives a deferred object its properties (once). Defining an object that already has
+    /// its properties (for example one created again by key while the first is alive) is
+    /// [`DefineObjectError::AlreadyDefined`] and changes nothing.
     pub fn define_object<K: Into<Box<str>>>(
-        self,
+        &self,
         properties: impl IntoIterator<Item = (K, Type)>,
     ) -> Result<(), DefineObjectError> {
-        match &self.kind() {
-            TypeKind::Object(ObjectType {
-                repr:
-                    ObjectRepr::Deferred {
-                        properties: cell, ..
-                    },
-            }) => cell
-                .set(sorted_properties(properties))
-                .map_err(|_| DefineObjectError::AlreadyDefined),
-            _ => Err(DefineObjectError::NotDeferred),
+        self.define_deferred(sorted_properties(properties), true)
+    }
+
+    /// Defines a deferred object, visible to other threads only once `publish`ed.
+    pub(crate) fn define_deferred(
+        &self,
+        entries: Box<[(Box<str>, Type)]>,
+        publish: bool,
+    ) -> Result<(), DefineObjectError> {
+        let deferred = match self.kind() {
+            TypeKind::Object(object) => object.deferred(),
+            _ => None,
+        };
+        let Some(deferred) = deferred else {
+            return Err(DefineObjectError::NotDeferred);
+        };
+        if deferred.state.load(Ordering::Acquire) != UNDEFINED {
+            return Err(DefineObjectError::AlreadyDefined);
+        }
+        // The object (held by the caller) keeps the other groups its properties reach
+        // alive, and its properties stop counting as free handles.
+        let types: Vec<&Type> = entries.iter().map(|(_, t)| t).collect();
+        own_into(&self.node().groups()[0], &types);
+        drop(types);
+        let props = Arc::new(Props {
+            entries,
+            owned: true,
+        });
+        let rejected = {
+            let mut slot = deferred
+                .properties
+                .write()
+                .unwrap_or_else(|p| p.into_inner());
+            if slot.is_some() {
+                Some(props)
+            } else {
+                *slot = Some(props);
+                let state = if publish { PUBLISHED } else { UNPUBLISHED };
+                deferred.state.store(state, Ordering::Release);
+                None
+            }
+        };
+        match rejected {
+            Some(props) => {
+                drop(props);
+                Err(DefineObjectError::AlreadyDefined)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Makes a deferred object defined by [`Type::define_deferred`] visible to all threads.
+    pub(crate) fn publish(&self) {
+        if let TypeKind::Object(object) = self.kind() {
+            if let Some(deferred) = object.deferred() {
+                let _ = deferred.state.compare_exchange(
+                    UNPUBLISHED,
+                    PUBLISHED,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                );
+            }
         }
     }
 
@@ -415,14 +779,15 @@ impl Type {
     pub fn union(elements: impl IntoIterator<Item = Type>) -> Type {
         let mut flat = Vec::new();
         for element in elements {
-            match element.kind() {
-                TypeKind::Union(inner) => flat.extend(inner.iter().copied()),
-                _ => flat.push(element),
+            if let TypeKind::Union(inner) = element.kind() {
+                flat.extend(inner.iter().cloned());
+            } else {
+                flat.push(element);
             }
         }
         if flat.len() > 1 {
             let mut keyed: Vec<(UnionSortKey, Type)> =
-                flat.iter().map(|t| (t.union_sort_key(), *t)).collect();
+                flat.into_iter().map(|t| (t.union_sort_key(), t)).collect();
             keyed.sort_by(|a, b| a.0.cmp(&b.0));
             flat = keyed.into_iter().map(|(_, t)| t).collect();
         }
@@ -431,28 +796,28 @@ impl Type {
             // Types with equal keys are equal, but equal types need not have equal keys
             // (e.g. two deferred objects with the same structure), so compare against every
             // element kept.
-            if !result.iter().rev().any(|kept| kept.equals(ty)) {
+            if !result.iter().rev().any(|kept| kept.equals(&ty)) {
                 result.push(ty);
             }
         }
         match result.len() {
             0 => Type::none(),
-            1 => result[0],
+            1 => result.pop().expect("one element"),
             _ => intern(TypeKind::Union(result.into_boxed_slice())),
         }
     }
 
     /// The key unions sort their elements by: the canonical text, except that a deferred
-    /// object is written `object(#name)` instead of being expanded, plus the serials of
-    /// those deferred objects in order, which break ties between different deferred objects
-    /// that have the same name. Computing it never looks inside a deferred object, so it is
-    /// linear in the size of the type up to its deferred objects, whatever they contain.
+    /// object is written `object(#name)` instead of being expanded, plus the namespaces and
+    /// variants of those deferred objects in order, which break ties between different
+    /// deferred objects that have the same name. Computing it never looks inside a deferred
+    /// object, so it is linear in the size of the type up to its deferred objects, whatever
+    /// they contain.
     ///
-    /// For types without deferred objects this is exactly the canonical order, so it does
-    /// not depend on the order in which types were created.
-    pub(crate) fn union_sort_key(self) -> UnionSortKey {
+    /// It depends only on the types, never on the order in which they were created.
+    pub(crate) fn union_sort_key(&self) -> UnionSortKey {
         let mut key = UnionSortKey::default();
-        crate::print::sort_key(self, &mut key.text, &mut key.serials);
+        crate::print::sort_key(self, &mut key.text, &mut key.keys);
         key
     }
 
@@ -514,10 +879,10 @@ impl Type {
 
     // ---- inspection helpers --------------------------------------------------------
 
-    pub fn is_dynamic(self) -> bool {
+    pub fn is_dynamic(&self) -> bool {
         matches!(self.kind(), TypeKind::Dynamic)
     }
-    pub fn is_none(self) -> bool {
+    pub fn is_none(&self) -> bool {
         matches!(self.kind(), TypeKind::None)
     }
 
@@ -530,34 +895,52 @@ impl Type {
     }
 
     /// The underlying type of a const, or the type itself.
-    pub fn strip_const(self) -> Type {
+    pub fn strip_const(&self) -> Type {
         match self.kind() {
-            TypeKind::Const(c) => c.ty,
-            _ => self,
+            TypeKind::Const(c) => c.ty.clone(),
+            _ => self.clone(),
         }
     }
 
     /// `IsOptionalType`: not `dynamic`, and assignable from `none`.
-    pub fn is_optional(self) -> bool {
-        !self.is_dynamic() && self.assignable_from(Type::none())
+    pub fn is_optional(&self) -> bool {
+        !self.is_dynamic() && self.assignable_from(&Type::none())
     }
 
     /// The type without `none` among its union elements (`T?` → `T`).
-    pub fn without_none(self) -> Type {
+    pub fn without_none(&self) -> Type {
         match self.kind() {
             TypeKind::Union(elements) => {
-                Type::union(elements.iter().copied().filter(|t| !t.is_none()))
+                Type::union(elements.iter().filter(|t| !t.is_none()).cloned())
             }
-            _ => self,
+            _ => self.clone(),
         }
     }
 
     /// `IsConstType`: a const, or a union of consts.
-    pub fn is_const(self) -> bool {
+    pub fn is_const(&self) -> bool {
         match self.kind() {
             TypeKind::Const(_) => true,
             TypeKind::Union(elements) => elements.iter().all(|t| t.is_const()),
             _ => false,
         }
     }
+}
+
+fn deferred_kind(
+    key: DeferredKey,
+    strict: bool,
+    annotations: Vec<Annotation>,
+    input_origin: Option<Type>,
+) -> TypeKind {
+    TypeKind::Object(ObjectType {
+        repr: ObjectRepr::Deferred(Box::new(DeferredObject {
+            key,
+            strict,
+            annotations: annotations.into_boxed_slice(),
+            input_origin,
+            state: AtomicU8::new(UNDEFINED),
+            properties: RwLock::new(None),
+        })),
+    })
 }

@@ -4,9 +4,11 @@
 //! representation, construction and interning, and the relations the binder needs
 //! between them:
 //!
-//! * [`Type`]: a cheap `Copy` handle to an interned (hash-consed) type. Two structurally
-//!   identical types built anywhere in the process are the same handle, so `==` and `Hash`
-//!   are O(1) and salsa queries can return types and compare them directly.
+//! * [`Type`]: a cheap `Clone` handle to an interned (hash-consed), reference-counted type.
+//!   Two structurally identical live types built anywhere in the process are the same
+//!   handle, and a deferred (recursive) object is identified by its [`DeferredKey`], so `==`
+//!   and `Hash` are O(1) and salsa queries can return types and compare them directly. Types
+//!   nothing refers to any more are freed, cycles included ([`interner_stats`] counts them).
 //! * [`Type::assignable_from`]: strict, structural assignability.
 //! * [`Type::conversion_from`]: Safe / Unsafe / None conversions with a structured [`Reason`].
 //! * [`Type::unify`] and [`unify_all`]: the common type of two or more types.
@@ -18,7 +20,7 @@
 //! deliberate deviations listed in `docs/type-system.md`. It knows nothing about syntax,
 //! positions, schemas or salsa.
 
-// `Type` contains a `OnceLock` (deferred objects), but it hashes and compares by pointer,
+// `Type` contains a lock (deferred objects), but it hashes and compares by pointer,
 // so using it as a hash key is sound.
 #![allow(clippy::mutable_key_type)]
 
@@ -35,7 +37,11 @@ mod value;
 
 pub use conversion::{Conversion, ConversionKind};
 pub use eventuals::Eventual;
-pub use kinds::{Annotation, ConstType, DefineObjectError, EnumType, ObjectType, Type, TypeKind};
+pub use interner::{interner_stats, InternerStats};
+pub use kinds::{
+    Annotation, ConstType, DeferredKey, DefineObjectError, EnumType, ObjectType, Properties, Type,
+    TypeKind,
+};
 pub use print::NamedObjects;
 pub use reason::{PathStep, Reason, ReasonKind};
 pub use traverse::{Severity, Traversal, Traverser};

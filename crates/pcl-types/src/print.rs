@@ -16,7 +16,7 @@ const MAX_LINE: usize = 100;
 impl Type {
     /// The canonical form, e.g. `output(list(string))`, `union(int, string)`,
     /// `object({a = int, b = string})`.
-    pub fn display_canonical(self) -> String {
+    pub fn display_canonical(&self) -> String {
         let mut out = String::new();
         canonical(self, &mut Canonical::Exact(Vec::new()), &mut out);
         out
@@ -25,13 +25,13 @@ impl Type {
     /// The readable form used by hover, e.g. `list(string)?`, `int | string`,
     /// `{ a: int, b: string }`. A named object (see [`NamedObjects`]) is expanded only
     /// where it is not inside another object: `display_readable_with(NamedObjects::TopLevel)`.
-    pub fn display_readable(self) -> String {
+    pub fn display_readable(&self) -> String {
         self.display_readable_with(NamedObjects::TopLevel)
     }
 
     /// The readable form, choosing where named objects are expanded. Diagnostics (the
     /// messages of [`crate::Reason`]) use [`NamedObjects::Never`].
-    pub fn display_readable_with(self, named: NamedObjects) -> String {
+    pub fn display_readable_with(&self, named: NamedObjects) -> String {
         readable(
             self,
             &mut Readable {
@@ -75,8 +75,8 @@ pub(crate) fn object_name(object: &ObjectType) -> Option<&str> {
 }
 
 struct Readable {
-    /// The objects being printed, outermost first.
-    stack: Vec<Type>,
+    /// The addresses of the objects being printed, outermost first.
+    stack: Vec<usize>,
     named: NamedObjects,
 }
 
@@ -97,19 +97,19 @@ fn opaque_name(name: &str) -> String {
 /// What the canonical printer does with objects.
 enum Canonical<'a> {
     /// Expands every object; a deferred object met inside itself prints as `...`. The
-    /// stack holds the objects being printed.
-    Exact(Vec<Type>),
-    /// The union sort key: a deferred object prints as `object(#name)` and its serial is
-    /// recorded, so nothing inside a deferred object is ever looked at.
-    SortKey(&'a mut Vec<u64>),
+    /// stack holds the addresses of the objects being printed.
+    Exact(Vec<usize>),
+    /// The union sort key: a deferred object prints as `object(#name)` and its namespace
+    /// and variant are recorded, so nothing inside a deferred object is ever looked at.
+    SortKey(&'a mut Vec<(u64, u64)>),
 }
 
 /// The sort key of unions; see `Type::union_sort_key`.
-pub(crate) fn sort_key(ty: Type, text: &mut String, serials: &mut Vec<u64>) {
-    canonical(ty, &mut Canonical::SortKey(serials), text);
+pub(crate) fn sort_key(ty: &Type, text: &mut String, keys: &mut Vec<(u64, u64)>) {
+    canonical(ty, &mut Canonical::SortKey(keys), text);
 }
 
-fn canonical(ty: Type, stack: &mut Canonical<'_>, out: &mut String) {
+fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut String) {
     let list = |name: &str, elements: &[Type], stack: &mut Canonical<'_>, out: &mut String| {
         out.push_str(name);
         out.push('(');
@@ -117,7 +117,7 @@ fn canonical(ty: Type, stack: &mut Canonical<'_>, out: &mut String) {
             if i > 0 {
                 out.push_str(", ");
             }
-            canonical(*e, stack, out);
+            canonical(e, stack, out);
         }
         out.push(')');
     };
@@ -139,16 +139,16 @@ fn canonical(ty: Type, stack: &mut Canonical<'_>, out: &mut String) {
         TypeKind::Object(object) => {
             match stack {
                 Canonical::Exact(stack) => {
-                    if stack.contains(&ty) {
+                    if stack.contains(&ty.addr()) {
                         out.push_str("...");
                         return;
                     }
-                    stack.push(ty);
+                    stack.push(ty.addr());
                 }
-                Canonical::SortKey(serials) => {
-                    if let Some(serial) = object.deferred_serial() {
-                        serials.push(serial);
-                        let _ = write!(out, "object(#{})", object.deferred_name().unwrap_or(""));
+                Canonical::SortKey(keys) => {
+                    if let Some(key) = object.deferred_key() {
+                        keys.push((key.namespace, key.variant));
+                        let _ = write!(out, "object(#{})", key.name);
                         return;
                     }
                 }
@@ -159,7 +159,7 @@ fn canonical(ty: Type, stack: &mut Canonical<'_>, out: &mut String) {
                     out.push_str(", ");
                 }
                 let _ = write!(out, "{} = ", property_name(key));
-                canonical(*t, stack, out);
+                canonical(t, stack, out);
             }
             out.push_str("})");
             if let Canonical::Exact(stack) = stack {
@@ -168,12 +168,12 @@ fn canonical(ty: Type, stack: &mut Canonical<'_>, out: &mut String) {
         }
         TypeKind::Const(c) => {
             out.push_str("const(");
-            canonical(c.ty, stack, out);
+            canonical(&c.ty, stack, out);
             let _ = write!(out, ", {})", c.value);
         }
         TypeKind::Enum(e) => {
             let _ = write!(out, "enum({}(", e.token);
-            canonical(e.element, stack, out);
+            canonical(&e.element, stack, out);
             out.push_str("): ");
             for (i, v) in e.values.iter().enumerate() {
                 if i > 0 {
@@ -194,8 +194,8 @@ fn property_name(key: &str) -> String {
     }
 }
 
-fn readable(ty: Type, stack: &mut Readable, indent: usize) -> String {
-    let wrap = |name: &str, e: Type, stack: &mut Readable| {
+fn readable(ty: &Type, stack: &mut Readable, indent: usize) -> String {
+    let wrap = |name: &str, e: &Type, stack: &mut Readable| {
         format!("{name}({})", readable(e, stack, indent))
     };
     match ty.kind() {
@@ -206,13 +206,13 @@ fn readable(ty: Type, stack: &mut Readable, indent: usize) -> String {
         TypeKind::Number => "number".into(),
         TypeKind::String => "string".into(),
         TypeKind::Opaque(name) => opaque_name(name),
-        TypeKind::List(e) => wrap("list", *e, stack),
-        TypeKind::Map(e) => wrap("map", *e, stack),
-        TypeKind::Set(e) => wrap("set", *e, stack),
-        TypeKind::Output(e) => wrap("output", *e, stack),
-        TypeKind::Promise(e) => wrap("promise", *e, stack),
+        TypeKind::List(e) => wrap("list", e, stack),
+        TypeKind::Map(e) => wrap("map", e, stack),
+        TypeKind::Set(e) => wrap("set", e, stack),
+        TypeKind::Output(e) => wrap("output", e, stack),
+        TypeKind::Promise(e) => wrap("promise", e, stack),
         TypeKind::Tuple(es) => {
-            let parts: Vec<String> = es.iter().map(|e| readable(*e, stack, indent)).collect();
+            let parts: Vec<String> = es.iter().map(|e| readable(e, stack, indent)).collect();
             format!("({})", parts.join(", "))
         }
         TypeKind::Union(es) => {
@@ -220,7 +220,7 @@ fn readable(ty: Type, stack: &mut Readable, indent: usize) -> String {
             let parts: Vec<String> = es
                 .iter()
                 .filter(|e| !e.is_none())
-                .map(|e| readable(*e, stack, indent))
+                .map(|e| readable(e, stack, indent))
                 .collect();
             let mut text = parts.join(" | ");
             if optional {
@@ -236,25 +236,25 @@ fn readable(ty: Type, stack: &mut Readable, indent: usize) -> String {
                     NamedObjects::TopLevel => stack.stack.is_empty(),
                     NamedObjects::Never => false,
                 };
-                if !expand || stack.stack.contains(&ty) {
+                if !expand || stack.stack.contains(&ty.addr()) {
                     return name.to_string();
                 }
-            } else if stack.stack.contains(&ty) {
+            } else if stack.stack.contains(&ty.addr()) {
                 return "...".into();
             }
-            if object.properties().is_empty() {
+            let properties = object.properties();
+            if properties.is_empty() {
                 return "{}".into();
             }
-            stack.stack.push(ty);
+            stack.stack.push(ty.addr());
             let inner_indent = indent + 2;
-            let fields: Vec<String> = object
-                .properties()
+            let fields: Vec<String> = properties
                 .iter()
                 .map(|(key, t)| {
                     format!(
                         "{}: {}",
                         property_name(key),
-                        readable(*t, stack, inner_indent)
+                        readable(t, stack, inner_indent)
                     )
                 })
                 .collect();

@@ -159,7 +159,7 @@ impl Reason {
                 object,
                 suggestion,
             } => {
-                let mut text = format!("unknown property '{name}' of {}", describe_object(*object));
+                let mut text = format!("unknown property '{name}' of {}", describe_object(object));
                 if let Some(s) = suggestion {
                     text.push_str(&format!("; did you mean '{s}'?"));
                 }
@@ -207,15 +207,19 @@ impl fmt::Display for Reason {
 
 /// An object for a message: its readable form (named objects inside it by name) if short,
 /// else its name and property names, so that messages stay readable for big schema types.
-fn describe_object(object: Type) -> String {
+fn describe_object(object: &Type) -> String {
     let readable = object.display_readable();
     if readable.len() <= 80 && !readable.contains('\n') {
         return format!("object {readable}");
     }
-    let names: Vec<&str> = match object.kind() {
-        crate::TypeKind::Object(o) => o.properties().iter().map(|(k, _)| &**k).collect(),
-        _ => Vec::new(),
+    let properties = match object.kind() {
+        crate::TypeKind::Object(o) => Some(o.properties()),
+        _ => None,
     };
+    let names: Vec<&str> = properties
+        .iter()
+        .flat_map(|p| p.iter().map(|(k, _)| &**k))
+        .collect();
     let shown: Vec<&str> = names.iter().take(10).copied().collect();
     let more = if names.len() > shown.len() {
         ", ..."

@@ -25,7 +25,7 @@ impl Traverser {
     pub fn key_type(&self) -> Type {
         match self {
             Traverser::Attr(name) => Type::string_literal(name),
-            Traverser::Index(key) => *key,
+            Traverser::Index(key) => key.clone(),
         }
     }
 }
@@ -76,27 +76,29 @@ impl Traversal {
 
 impl Type {
     /// The type of `value.name` / `value[key]` where `value: self`.
-    pub fn traverse(self, traverser: &Traverser) -> Traversal {
+    pub fn traverse(&self, traverser: &Traverser) -> Traversal {
         traverse(self, traverser, &traverser.key_type())
     }
 }
 
-fn traverse(receiver: Type, traverser: &Traverser, key: &Type) -> Traversal {
-    let key = *key;
+fn traverse(receiver: &Type, traverser: &Traverser, key: &Type) -> Traversal {
     // The key's own eventuals are the binder's business (it lifts the result); here only
     // the key's value type matters.
     let key_value = key.resolve_outputs();
-    let converts = |dest: Type| dest.conversion_from(key_value).kind != ConversionKind::None;
+    let converts = |dest: Type| dest.conversion_from(&key_value).kind != ConversionKind::None;
+    let key = key.clone();
     match receiver.kind() {
         TypeKind::Dynamic => Traversal::ok(Type::dynamic()),
         TypeKind::None => Traversal::with(
             Type::none(),
             Severity::Warning,
-            ReasonKind::CannotTraverse { receiver },
+            ReasonKind::CannotTraverse {
+                receiver: receiver.clone(),
+            },
         ),
-        TypeKind::Const(c) => traverse(c.ty, traverser, &key),
+        TypeKind::Const(c) => traverse(&c.ty, traverser, &key),
         TypeKind::Output(e) | TypeKind::Promise(e) => {
-            let inner = traverse(*e, traverser, &key);
+            let inner = traverse(e, traverser, &key);
             let wrap = |t: Type| match receiver.kind() {
                 TypeKind::Output(_) => Type::output(t),
                 _ => Type::promise(t),
@@ -107,20 +109,20 @@ fn traverse(receiver: Type, traverser: &Traverser, key: &Type) -> Traversal {
             }
         }
         TypeKind::List(e) => {
-            if converts(Type::number()) && !is_non_numeric_literal(key_value) {
-                Traversal::ok(*e)
+            if converts(Type::number()) && !is_non_numeric_literal(&key_value) {
+                Traversal::ok(e.clone())
             } else {
                 Traversal::error(ReasonKind::ListIndexNotNumber { key })
             }
         }
         TypeKind::Map(e) => {
             if converts(Type::string()) {
-                Traversal::ok(*e)
+                Traversal::ok(e.clone())
             } else {
                 Traversal::error(ReasonKind::MapKeyNotString { key })
             }
         }
-        TypeKind::Tuple(elements) => traverse_tuple(elements, key, key_value),
+        TypeKind::Tuple(elements) => traverse_tuple(elements, key, &key_value),
         TypeKind::Object(object) => {
             let severity = if object.strict() {
                 Severity::Error
@@ -148,19 +150,21 @@ fn traverse(receiver: Type, traverser: &Traverser, key: &Type) -> Traversal {
                 },
                 // An unknown key can reach any property.
                 _ => {
-                    return Traversal::ok(Type::union(object.properties().iter().map(|(_, t)| *t)))
+                    return Traversal::ok(Type::union(
+                        object.properties().iter().map(|(_, t)| t.clone()),
+                    ))
                 }
             };
             if let Some(t) = object.property(&name) {
                 return Traversal::ok(t);
             }
-            let folded = object
-                .properties()
+            let properties = object.properties();
+            let folded = properties
                 .iter()
                 .find(|(k, _)| k.to_lowercase() == name.to_lowercase());
             if let Some((matched, t)) = folded {
                 return Traversal::with(
-                    *t,
+                    t.clone(),
                     Severity::Warning,
                     ReasonKind::CaseInsensitiveMatch {
                         name: name.into(),
@@ -168,13 +172,13 @@ fn traverse(receiver: Type, traverser: &Traverser, key: &Type) -> Traversal {
                     },
                 );
             }
-            let suggestion = suggest(&name, object.properties().iter().map(|(k, _)| &**k));
+            let suggestion = suggest(&name, properties.iter().map(|(k, _)| &**k));
             Traversal::with(
                 Type::dynamic(),
                 severity,
                 ReasonKind::UnknownProperty {
                     name: name.into(),
-                    object: receiver,
+                    object: receiver.clone(),
                     suggestion,
                 },
             )
@@ -187,13 +191,15 @@ fn traverse(receiver: Type, traverser: &Traverser, key: &Type) -> Traversal {
         | TypeKind::String
         | TypeKind::Opaque(_)
         | TypeKind::Set(_)
-        | TypeKind::Enum(_) => Traversal::error(ReasonKind::CannotTraverse { receiver }),
+        | TypeKind::Enum(_) => Traversal::error(ReasonKind::CannotTraverse {
+            receiver: receiver.clone(),
+        }),
     }
 }
 
 /// A string literal that is not a number (`list.foo`): the reference accepts it because
 /// `string` converts to `number` unsafely; we reject it.
-fn is_non_numeric_literal(key: Type) -> bool {
+fn is_non_numeric_literal(key: &Type) -> bool {
     match key.kind() {
         TypeKind::Const(c) => match &c.value {
             ConstValue::String(s) => ConstValue::parse_number(s.trim()).is_err(),
@@ -204,7 +210,7 @@ fn is_non_numeric_literal(key: Type) -> bool {
     }
 }
 
-fn traverse_tuple(elements: &[Type], key: Type, key_value: Type) -> Traversal {
+fn traverse_tuple(elements: &[Type], key: Type, key_value: &Type) -> Traversal {
     // The reference requires the key to be *assignable* to number, which rejects `int`;
     // we accept every key that converts to number safely (int, number, integer literals).
     let integral = key_value.is_dynamic()
@@ -214,7 +220,7 @@ fn traverse_tuple(elements: &[Type], key: Type, key_value: Type) -> Traversal {
     }
     let TypeKind::Const(c) = key_value.kind() else {
         // An unknown index can reach any element.
-        return Traversal::ok(Type::union(elements.iter().copied()));
+        return Traversal::ok(Type::union(elements.iter().cloned()));
     };
     let index = match &c.value {
         ConstValue::Int(i) => i.clone(),
@@ -226,7 +232,7 @@ fn traverse_tuple(elements: &[Type], key: Type, key_value: Type) -> Traversal {
     };
     // Deviation: the reference's range check lets index == len through (and panics).
     match usize::try_from(&index).ok().and_then(|i| elements.get(i)) {
-        Some(t) => Traversal::ok(*t),
+        Some(t) => Traversal::ok(t.clone()),
         None => Traversal::error(ReasonKind::TupleIndexOutOfRange {
             index: index.to_string(),
             len: elements.len(),
@@ -235,7 +241,7 @@ fn traverse_tuple(elements: &[Type], key: Type, key_value: Type) -> Traversal {
 }
 
 fn traverse_union(
-    receiver: Type,
+    receiver: &Type,
     elements: &[Type],
     traverser: &Traverser,
     key: Type,
@@ -249,7 +255,7 @@ fn traverse_union(
             has_none = true;
             continue;
         }
-        let result = traverse(*e, traverser, &key);
+        let result = traverse(e, traverser, &key);
         match result.diagnostic {
             Some((Severity::Error, reason)) => {
                 first_error.get_or_insert(reason);
@@ -262,10 +268,13 @@ fn traverse_union(
         }
     }
     if successes.is_empty() {
-        let first =
-            first_error.unwrap_or_else(|| Reason::new(ReasonKind::CannotTraverse { receiver }));
+        let first = first_error.unwrap_or_else(|| {
+            Reason::new(ReasonKind::CannotTraverse {
+                receiver: receiver.clone(),
+            })
+        });
         return Traversal::error(ReasonKind::CannotTraverseUnion {
-            receiver,
+            receiver: receiver.clone(),
             first: Box::new(first),
         });
     }

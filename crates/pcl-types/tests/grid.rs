@@ -86,7 +86,7 @@ fn conversion_reasons_grid() {
     let mut out = String::new();
     for (dl, d) in common::grid() {
         for (sl, s) in common::grid() {
-            let c = d.conversion_from(s);
+            let c = d.conversion_from(&s);
             if let Some(reason) = c.reason {
                 out.push_str(&format!("{dl} <- {sl}: {} {reason}\n", kind_letter(c.kind)));
             }
@@ -498,7 +498,7 @@ fn unify_grid() {
     let mut out = String::new();
     for (i, (al, a)) in grid.iter().enumerate() {
         for (bl, b) in &grid[i..] {
-            let (t, k) = a.unify(*b);
+            let (t, k) = a.unify(b);
             out.push_str(&format!(
                 "{al} + {bl} = {} {}\n",
                 t.display_readable(),

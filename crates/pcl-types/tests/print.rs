@@ -2,7 +2,7 @@
 //! (pcl-semantics.md 3.1).
 
 use expect_test::{expect, Expect};
-use pcl_types::{Annotation, ConstValue, Type};
+use pcl_types::{Annotation, ConstValue, DeferredKey, Type};
 
 fn check(ty: Type, canonical: Expect, readable: Expect) {
     canonical.assert_eq(&ty.display_canonical());
@@ -71,7 +71,11 @@ fn collections() {
 #[test]
 fn unions_are_flattened_sorted_and_deduplicated() {
     let u = Type::union([Type::string(), Type::union([Type::int(), Type::string()])]);
-    check(u, expect!["union(int, string)"], expect!["int | string"]);
+    check(
+        u.clone(),
+        expect!["union(int, string)"],
+        expect!["int | string"],
+    );
     assert_eq!(u, Type::union([Type::int(), Type::string()]));
     check(
         Type::optional(Type::string()),
@@ -131,7 +135,7 @@ fn eventuals_collapse() {
 fn objects() {
     let small = Type::object([("b", Type::string()), ("a", Type::optional(Type::int()))]);
     check(
-        small,
+        small.clone(),
         expect!["object({a = union(int, none), b = string})"],
         expect!["{ a: int?, b: string }"],
     );
@@ -144,7 +148,7 @@ fn objects() {
         small, annotated,
         "annotations are part of the interned identity"
     );
-    assert!(small.equals(annotated), "but not of PCL type equality");
+    assert!(small.equals(&annotated), "but not of PCL type equality");
     let big = Type::object((0..8).map(|i| {
         (
             format!("someLongPropertyName{i}"),
@@ -175,11 +179,14 @@ fn objects() {
 
 #[test]
 fn recursive_objects_print_finitely() {
-    let node = Type::deferred_object("example:index:Node", true, vec![]);
-    node.define_object([("children", Type::list(node)), ("value", Type::string())])
-        .unwrap();
+    let node = Type::deferred_object(DeferredKey::new(1, "example:index:Node"), true, vec![]);
+    node.define_object([
+        ("children", Type::list(node.clone())),
+        ("value", Type::string()),
+    ])
+    .unwrap();
     check(
-        node,
+        node.clone(),
         expect!["object({children = list(...), value = string})"],
         expect!["{ children: list(example:index:Node), value: string }"],
     );

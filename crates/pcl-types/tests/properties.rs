@@ -50,30 +50,30 @@ proptest! {
 
     #[test]
     fn conversion_to_itself_is_safe(t in ty()) {
-        prop_assert_eq!(t.conversion_from(t).kind, ConversionKind::Safe);
-        prop_assert!(t.assignable_from(t));
-        prop_assert!(t.equals(t));
+        prop_assert_eq!(t.conversion_from(&t).kind, ConversionKind::Safe);
+        prop_assert!(t.assignable_from(&t));
+        prop_assert!(t.equals(&t));
     }
 
     #[test]
     fn assignable_implies_safe_conversion(d in ty(), s in ty()) {
-        if d.assignable_from(s) {
-            let c = d.conversion_from(s);
+        if d.assignable_from(&s) {
+            let c = d.conversion_from(&s);
             prop_assert_eq!(c.kind, ConversionKind::Safe, "{:?} <- {:?}: {:?}", d, s, c.reason.map(|r| r.to_string()));
         }
     }
 
     #[test]
     fn unify_is_symmetric(a in ty(), b in ty()) {
-        let (ab, kab) = a.unify(b);
-        let (ba, kba) = b.unify(a);
-        prop_assert!(ab.equals(ba), "{:?} vs {:?}", ab, ba);
+        let (ab, kab) = a.unify(&b);
+        let (ba, kba) = b.unify(&a);
+        prop_assert!(ab.equals(&ba), "{:?} vs {:?}", ab, ba);
         prop_assert_eq!(kab, kba);
     }
 
     #[test]
     fn none_and_unsafe_conversions_have_reasons(d in ty(), s in ty()) {
-        let c = d.conversion_from(s);
+        let c = d.conversion_from(&s);
         if c.kind != ConversionKind::Safe {
             prop_assert!(c.reason.is_some(), "{:?} <- {:?}", d, s);
         }
@@ -82,20 +82,20 @@ proptest! {
     #[test]
     fn union_construction_is_idempotent_and_order_independent(ts in prop::collection::vec(ty(), 1..4)) {
         let u = Type::union(ts.clone());
-        prop_assert_eq!(Type::union([u]), u);
-        prop_assert_eq!(Type::union(ts.iter().chain(ts.iter()).copied()), u);
-        prop_assert_eq!(Type::union(ts.iter().rev().copied()), u);
+        prop_assert_eq!(&Type::union([u.clone()]), &u);
+        prop_assert_eq!(&Type::union(ts.iter().chain(ts.iter()).cloned()), &u);
+        prop_assert_eq!(&Type::union(ts.iter().rev().cloned()), &u);
         for t in &ts {
-            prop_assert!(u.assignable_from(*t), "{:?} <- {:?}", u, t);
+            prop_assert!(u.assignable_from(t), "{:?} <- {:?}", u, t);
         }
     }
 
     #[test]
     fn eventuals_collapse(t in ty()) {
-        prop_assert_eq!(Type::output(Type::output(t)), Type::output(t));
-        prop_assert_eq!(Type::promise(Type::promise(t)), Type::promise(t));
-        prop_assert_eq!(Type::output(t).resolve_outputs(), t.resolve_outputs());
-        prop_assert!(t.input_type().conversion_from(t).kind == ConversionKind::Safe);
+        prop_assert_eq!(Type::output(Type::output(t.clone())), Type::output(t.clone()));
+        prop_assert_eq!(Type::promise(Type::promise(t.clone())), Type::promise(t.clone()));
+        prop_assert_eq!(Type::output(t.clone()).resolve_outputs(), t.resolve_outputs());
+        prop_assert!(t.input_type().conversion_from(&t).kind == ConversionKind::Safe);
     }
 
     /// 3.5: `InputType(T)` accepts `T` and `output(T)` (unions included). `none` is the
@@ -107,10 +107,10 @@ proptest! {
             prop_assert_eq!(input, t);
             return Ok(());
         }
-        let from_value = input.conversion_from(t);
+        let from_value = input.conversion_from(&t);
         prop_assert_eq!(from_value.kind, ConversionKind::Safe, "{:?} <- {:?}: {:?}", input, t, from_value.reason.map(|r| r.to_string()));
-        let output = Type::output(t);
-        let from_output = input.conversion_from(output);
+        let output = Type::output(t.clone());
+        let from_output = input.conversion_from(&output);
         prop_assert_eq!(from_output.kind, ConversionKind::Safe, "{:?} <- {:?}: {:?}", input, output, from_output.reason.map(|r| r.to_string()));
     }
 }

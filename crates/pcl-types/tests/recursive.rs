@@ -5,16 +5,17 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use pcl_types::{Annotation, ConversionKind, Type, TypeKind};
+use pcl_types::{Annotation, ConversionKind, DeferredKey, Type, TypeKind};
 
 /// `n` schema objects `T0..Tn-1`, each with an optional property `pJ` of type `TJ` for every
 /// `J` (so each refers to each, itself included), as a schema mapper would build them.
 fn dense(n: usize) -> Vec<Type> {
+    let namespace = common::fresh_namespace();
     let types: Vec<Type> = (0..n)
         .map(|i| {
             let token = format!("pkg:index:T{i}");
             Type::deferred_object(
-                &token,
+                DeferredKey::new(namespace, token.clone()),
                 true,
                 vec![Annotation::SchemaObject(token.clone().into())],
             )
@@ -25,14 +26,14 @@ fn dense(n: usize) -> Vec<Type> {
             types
                 .iter()
                 .enumerate()
-                .map(|(j, u)| (format!("p{j}"), Type::optional(*u))),
+                .map(|(j, u)| (format!("p{j}"), Type::optional(u.clone()))),
         )
         .expect("fresh deferred object");
     }
     types
 }
 
-fn property_count(t: Type) -> usize {
+fn property_count(t: &Type) -> usize {
     match t.unwrap_eventual().kind() {
         TypeKind::Object(o) => o.properties().len(),
         _ => panic!("not an object: {t:?}"),
@@ -40,11 +41,12 @@ fn property_count(t: Type) -> usize {
 }
 
 /// The object among a union's elements (the `T'` of `T' | output(T)`).
-fn object_element(t: Type) -> Type {
-    *t.union_elements()
+fn object_element(t: &Type) -> Type {
+    t.union_elements()
         .iter()
         .find(|e| matches!(e.kind(), TypeKind::Object(_)))
         .expect("an object element")
+        .clone()
 }
 
 #[test]
@@ -56,18 +58,18 @@ fn dense_mutually_recursive_types_are_fast() {
     let mut printed = 0;
     for t in &types {
         let input = t.input_type();
-        let output = Type::output(input);
+        let output = Type::output(input.clone());
         let resolved = input.resolve_outputs();
         assert!(
-            resolved.equals(*t),
+            resolved.equals(t),
             "resolving an input shape gives the plain type"
         );
         assert_eq!(
             output.unwrap_eventual(),
             output.unwrap_eventual().resolve_outputs()
         );
-        assert_eq!(property_count(object_element(input)), 8);
-        for ty in [input, output, resolved, Type::optional(input)] {
+        assert_eq!(property_count(&object_element(&input)), 8);
+        for ty in [input.clone(), output, resolved, Type::optional(input)] {
             printed += ty.display_readable().len();
         }
     }
@@ -92,7 +94,7 @@ fn dense_mutually_recursive_types_are_fast() {
           p6: pkg:index:T6 | output(pkg:index:T6) | output(pkg:index:T6?)?,
           p7: pkg:index:T7 | output(pkg:index:T7) | output(pkg:index:T7?)?,
         }"#]]
-    .assert_eq(&object_element(types[3].input_type()).display_readable());
+    .assert_eq(&object_element(&types[3].input_type()).display_readable());
 }
 
 #[test]
@@ -102,10 +104,10 @@ fn conversions_into_dense_recursive_shapes_are_fast() {
     let start = Instant::now();
     let types = dense(16);
     let input = types[0].input_type();
-    assert_eq!(input.conversion_from(types[0]).kind, ConversionKind::Safe);
-    assert_eq!(input.conversion_from(types[5]).kind, ConversionKind::Safe);
+    assert_eq!(input.conversion_from(&types[0]).kind, ConversionKind::Safe);
+    assert_eq!(input.conversion_from(&types[5]).kind, ConversionKind::Safe);
     let bad = Type::object([("p1", Type::object([("p2", Type::int())]))]);
-    let c = input.conversion_from(bad);
+    let c = input.conversion_from(&bad);
     assert_eq!(c.kind, ConversionKind::None);
     expect_test::expect!["at .p1.p2: cannot assign value of type int to type pkg:index:T2 | output(pkg:index:T2) | output(pkg:index:T2?)?"]
         .assert_eq(&c.reason.expect("a reason").to_string());
@@ -122,11 +124,15 @@ fn concurrent_transforms_see_every_property() {
     // result fully defined (the memo used to publish the new object before its properties:
     // 4 threads saw [201, 0, 0, 0] properties in every round).
     for round in 0..50 {
-        let object = Type::deferred_object("pkg:index:Big", true, vec![]);
+        let object = Type::deferred_object(
+            DeferredKey::new(common::fresh_namespace(), "pkg:index:Big"),
+            true,
+            vec![],
+        );
         object
             .define_object(
                 (0..200)
-                    .map(|i| (format!("p{i}"), Type::optional(object)))
+                    .map(|i| (format!("p{i}"), Type::optional(object.clone())))
                     .chain([("out".to_string(), Type::output(Type::string()))]),
             )
             .expect("fresh deferred object");
@@ -135,18 +141,19 @@ fn concurrent_transforms_see_every_property() {
             let handles: Vec<_> = (0..4)
                 .map(|_| {
                     let barrier = &barrier;
+                    let object = &object;
                     scope.spawn(move || {
                         barrier.wait();
-                        let input = object_element(object.input_type());
+                        let input = object_element(&object.input_type());
                         let nested = match input.kind() {
-                            TypeKind::Object(o) => o.property("p7").map(object_element),
+                            TypeKind::Object(o) => o.property("p7").map(|p| object_element(&p)),
                             _ => None,
                         };
                         let resolved = object.resolve_outputs();
                         [
-                            property_count(input),
-                            nested.map_or(0, property_count),
-                            property_count(resolved),
+                            property_count(&input),
+                            nested.as_ref().map_or(0, property_count),
+                            property_count(&resolved),
                         ]
                     })
                 })

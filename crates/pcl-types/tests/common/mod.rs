@@ -2,7 +2,9 @@
 
 #![allow(dead_code)]
 
-use pcl_types::{ConstValue, Type};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pcl_types::{ConstValue, DeferredKey, Type};
 
 /// A grid of types covering every kind, with a short label each.
 pub fn grid() -> Vec<(&'static str, Type)> {
@@ -46,11 +48,22 @@ pub fn kind_enum() -> Type {
     )
 }
 
-/// A recursive schema object: `Node = { children: list(Node)?, value: string }`.
+/// A namespace no other call returns, for deferred objects that must be new.
+pub fn fresh_namespace() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1 << 32);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A recursive schema object: `Node = { children: list(Node)?, value: string }`, in a
+/// namespace of its own (so each call gives a different object).
 pub fn node() -> Type {
-    let node = Type::deferred_object("pkg:index:Node", true, vec![]);
+    let node = Type::deferred_object(
+        DeferredKey::new(fresh_namespace(), "pkg:index:Node"),
+        true,
+        vec![],
+    );
     node.define_object([
-        ("children", Type::optional(Type::list(node))),
+        ("children", Type::optional(Type::list(node.clone()))),
         ("value", Type::string()),
     ])
     .expect("fresh deferred object");
@@ -58,7 +71,7 @@ pub fn node() -> Type {
 }
 
 /// A matrix with `dest` rows and `src` columns.
-pub fn matrix(cell: impl Fn(Type, Type) -> String) -> String {
+pub fn matrix(cell: impl Fn(&Type, &Type) -> String) -> String {
     let grid = grid();
     let width = grid.iter().map(|(l, _)| l.len() + 3).max().unwrap_or(0);
     let mut out = format!("{:width$} |", "dest \\ src");
@@ -69,7 +82,7 @@ pub fn matrix(cell: impl Fn(Type, Type) -> String) -> String {
     for (i, (label, dest)) in grid.iter().enumerate() {
         out.push_str(&format!("{:width$} |", format!("{i:>2} {label}")));
         for (_, src) in &grid {
-            out.push_str(&format!(" {:>2}", cell(*dest, *src)));
+            out.push_str(&format!(" {:>2}", cell(dest, src)));
         }
         out.push('\n');
     }
