@@ -59,7 +59,7 @@ pub(crate) fn is_builtin(name: &str) -> bool {
 }
 
 /// One argument after `...` expansion.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Arg {
     expr: ExprId,
     ty: Type,
@@ -79,11 +79,15 @@ impl Args {
 
     /// The `i`-th argument, or the spread element for positions it may cover.
     fn get(&self, i: usize) -> Option<Arg> {
-        self.args.get(i).copied().or(self.spread)
+        self.args.get(i).cloned().or_else(|| self.spread.clone())
     }
 
     fn types(&self) -> Vec<Type> {
-        self.args.iter().chain(&self.spread).map(|a| a.ty).collect()
+        self.args
+            .iter()
+            .chain(&self.spread)
+            .map(|a| a.ty.clone())
+            .collect()
     }
 }
 
@@ -128,12 +132,12 @@ pub(crate) fn infer_call(
             match inner.kind() {
                 TypeKind::Tuple(elements) => args.args.extend(elements.iter().map(|t| Arg {
                     expr: *expr,
-                    ty: *t,
+                    ty: t.clone(),
                 })),
                 TypeKind::List(e) | TypeKind::Set(e) => {
                     args.spread = Some(Arg {
                         expr: *expr,
-                        ty: *e,
+                        ty: e.clone(),
                     })
                 }
                 TypeKind::Dynamic => {
@@ -148,7 +152,7 @@ pub(crate) fn infer_call(
                         Target::Expr(*expr),
                         format!(
                             "only a list, set or tuple can be expanded with ..., not a value of type {}",
-                            show(ty)
+                            show(&ty)
                         ),
                     );
                     args.args.push(Arg { expr: *expr, ty });
@@ -175,8 +179,8 @@ pub(crate) fn infer_call(
             };
             let inner = list.ty.resolve_outputs().without_none().strip_const();
             let element = match inner.kind() {
-                TypeKind::List(e) => *e,
-                TypeKind::Tuple(es) => unify_all(es.iter().copied()).unsafe_,
+                TypeKind::List(e) => e.clone(),
+                TypeKind::Tuple(es) => unify_all(es.iter()).unsafe_,
                 TypeKind::Dynamic => Type::dynamic(),
                 _ => {
                     if ok {
@@ -185,7 +189,7 @@ pub(crate) fn infer_call(
                             Target::Expr(list.expr),
                             format!(
                                 "the first argument to 'element' must be a list or tuple, not {}",
-                                show(list.ty)
+                                show(&list.ty)
                             ),
                         );
                     }
@@ -199,7 +203,7 @@ pub(crate) fn infer_call(
             let Some(collection) = args.get(0) else {
                 return Type::dynamic();
             };
-            let (key, value) = cx.iterate(collection.expr, collection.ty);
+            let (key, value) = cx.iterate(collection.expr, &collection.ty);
             lift_by(
                 Type::list(Type::object([("key", key), ("value", value)])),
                 &[collection.ty],
@@ -214,14 +218,14 @@ pub(crate) fn infer_call(
             let countable = matches!(
                 inner.kind(),
                 TypeKind::List(_) | TypeKind::Map(_) | TypeKind::Object(_) | TypeKind::Tuple(_)
-            ) || Type::string().conversion_from(inner).exists();
+            ) || Type::string().conversion_from(&inner).exists();
             if !countable {
                 cx.report(
                     Code::InvalidArgument,
                     Target::Expr(value.expr),
                     format!(
                         "the argument to 'length' must be a list, map, object, tuple or string, not {}",
-                        show(value.ty)
+                        show(&value.ty)
                     ),
                 );
             }
@@ -241,15 +245,15 @@ pub(crate) fn infer_call(
             };
             let inner = map.ty.resolve_outputs().without_none().strip_const();
             let element = match inner.kind() {
-                TypeKind::Map(e) => Some(*e),
+                TypeKind::Map(e) => Some(e.clone()),
                 TypeKind::Object(o) if o.properties().is_empty() => Some(Type::dynamic()),
                 TypeKind::Object(o) => {
-                    Some(unify_all(o.properties().iter().map(|(_, t)| *t)).unsafe_)
+                    Some(unify_all(o.properties().iter().map(|(_, t)| t)).unsafe_)
                 }
                 TypeKind::Dynamic => Some(Type::dynamic()),
                 _ => None,
             };
-            let element_or_dynamic = element.unwrap_or_else(Type::dynamic);
+            let element_or_dynamic = element.clone().unwrap_or_else(Type::dynamic);
             check(
                 cx,
                 id,
@@ -258,7 +262,7 @@ pub(crate) fn infer_call(
                 &[
                     p("map", Type::dynamic()),
                     p("key", string()),
-                    opt("default", Type::optional(element_or_dynamic)),
+                    opt("default", Type::optional(element_or_dynamic.clone())),
                 ],
                 None,
             );
@@ -268,7 +272,7 @@ pub(crate) fn infer_call(
                     Target::Expr(map.expr),
                     format!(
                         "the first argument to 'lookup' must be a map or object, not {}",
-                        show(map.ty)
+                        show(&map.ty)
                     ),
                 );
             }
@@ -384,8 +388,8 @@ pub(crate) fn infer_call(
             };
             let inner = value.ty.resolve_outputs().without_none().strip_const();
             let element = match inner.kind() {
-                TypeKind::List(e) => *e,
-                TypeKind::Tuple(es) => es.first().copied().unwrap_or_else(Type::none),
+                TypeKind::List(e) => e.clone(),
+                TypeKind::Tuple(es) => es.first().cloned().unwrap_or_else(Type::none),
                 TypeKind::Dynamic => Type::dynamic(),
                 _ => {
                     cx.report(
@@ -393,7 +397,7 @@ pub(crate) fn infer_call(
                         Target::Expr(value.expr),
                         format!(
                             "the argument to 'singleOrNone' must be a list or tuple, not {}",
-                            show(value.ty)
+                            show(&value.ty)
                         ),
                     );
                     Type::dynamic()
@@ -426,7 +430,7 @@ pub(crate) fn infer_call(
             if types.iter().any(|t| t.is_dynamic()) {
                 return Type::output(Type::dynamic());
             }
-            let result = unify_all(types.iter().copied()).safe;
+            let result = unify_all(types.iter()).safe;
             lift_by(result, &types)
         }
         "can" => {
@@ -462,7 +466,7 @@ pub(crate) fn infer_call(
                     Target::Expr(value.expr),
                     format!(
                         "the first argument to 'recover' must be an output, not {}",
-                        show(value.ty)
+                        show(&value.ty)
                     ),
                 );
             }
@@ -478,7 +482,15 @@ pub(crate) fn infer_call(
                 // type, so `max(1, 2.5)` would be typed int).
                 .any(|t| t.resolve_outputs().strip_const() == Type::number());
             let t = if number { Type::number() } else { Type::int() };
-            general(cx, id, f, &args, &[p("first", t)], Some(p("rest", t)), t)
+            general(
+                cx,
+                id,
+                f,
+                &args,
+                &[p("first", t.clone())],
+                Some(p("rest", t.clone())),
+                t,
+            )
         }
         "pulumiResourceType" | "pulumiResourceName" => {
             check(cx, id, f, &args, &[p("resource", Type::dynamic())], None);
@@ -497,7 +509,7 @@ pub(crate) fn infer_call(
                         Target::Expr(resource.expr),
                         format!(
                             "the argument to '{f}' must be a single resource, not {}",
-                            show(resource.ty)
+                            show(&resource.ty)
                         ),
                     );
                 }
@@ -624,7 +636,7 @@ fn general(
         params,
         varargs.as_ref().map(|v| Param {
             name: v.name,
-            ty: v.ty,
+            ty: v.ty.clone(),
             optional: true,
         }),
     );
@@ -633,14 +645,14 @@ fn general(
     for (i, arg) in args.args.iter().chain(&args.spread).enumerate() {
         let param = params
             .get(i)
-            .map(|p| p.ty)
-            .or(varargs.as_ref().map(|v| v.ty));
+            .map(|p| p.ty.clone())
+            .or(varargs.as_ref().map(|v| v.ty.clone()));
         if let Some(param) = param {
-            if !param.assignable_from(arg.ty) {
+            if !param.assignable_from(&arg.ty) {
                 lift = true;
             }
         }
-        types.push(arg.ty);
+        types.push(arg.ty.clone());
     }
     if lift {
         Type::lift(ret, types)
@@ -676,7 +688,7 @@ fn check(
             ok = false;
         }
         if varargs.is_none() && count > params.len() {
-            let extra = args.args[params.len()];
+            let extra = &args.args[params.len()];
             cx.report(
                 Code::ArgumentCount,
                 Target::Expr(extra.expr),
@@ -698,12 +710,12 @@ fn check(
         if let Some(param) = param {
             cx.expect(
                 arg.expr,
-                arg.ty,
-                param.ty,
+                &arg.ty,
+                &param.ty,
                 &format!(
                     "argument '{}' of '{f}' must be of type {}",
                     param.name,
-                    show(param.ty)
+                    show(&param.ty)
                 ),
             );
         }

@@ -60,32 +60,30 @@ pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInfere
 /// local sees. So editing a literal does not change the local's type, and its users do not
 /// re-infer.
 pub fn widen_literals(ty: Type) -> Type {
-    fn widen(ty: Type, depth: usize) -> Type {
+    fn widen(ty: &Type, depth: usize) -> Type {
         if depth > 64 {
-            return ty;
+            return ty.clone();
         }
         let d = depth + 1;
         match ty.kind() {
-            TypeKind::Const(c) => c.ty,
-            TypeKind::List(e) => Type::list(widen(*e, d)),
-            TypeKind::Map(e) => Type::map(widen(*e, d)),
-            TypeKind::Set(e) => Type::set(widen(*e, d)),
-            TypeKind::Tuple(es) => Type::tuple(es.iter().map(|e| widen(*e, d))),
+            TypeKind::Const(c) => c.ty.clone(),
+            TypeKind::List(e) => Type::list(widen(e, d)),
+            TypeKind::Map(e) => Type::map(widen(e, d)),
+            TypeKind::Set(e) => Type::set(widen(e, d)),
+            TypeKind::Tuple(es) => Type::tuple(es.iter().map(|e| widen(e, d))),
             // Widened members unify as HCL would at run time: `1 | 2.5` is number.
-            TypeKind::Union(es) => unify_all(es.iter().map(|e| widen(*e, d))).safe,
-            TypeKind::Output(e) => Type::output(widen(*e, d)),
-            TypeKind::Promise(e) => Type::promise(widen(*e, d)),
+            TypeKind::Union(es) => unify_all(es.iter().map(|e| widen(e, d))).safe,
+            TypeKind::Output(e) => Type::output(widen(e, d)),
+            TypeKind::Promise(e) => Type::promise(widen(e, d)),
             TypeKind::Object(o) if !o.is_deferred() => Type::object_with(
-                o.properties()
-                    .iter()
-                    .map(|(k, t)| (k.clone(), widen(*t, d))),
+                o.properties().iter().map(|(k, t)| (k.clone(), widen(t, d))),
                 o.strict(),
                 o.annotations().to_vec(),
             ),
-            _ => ty,
+            _ => ty.clone(),
         }
     }
-    widen(ty, 0)
+    widen(&ty, 0)
 }
 
 pub(crate) struct Infer<'a, 'db> {
@@ -104,7 +102,7 @@ pub(crate) struct Infer<'a, 'db> {
 }
 
 /// The collection typing of `for`, `range` and friends: key and value types.
-pub(crate) fn collection_types(ty: Type) -> Option<(Type, Type)> {
+pub(crate) fn collection_types(ty: &Type) -> Option<(Type, Type)> {
     let inner = ty.unwrap_eventual().without_none().strip_const();
     // A union with a dynamic member is not known well enough to reject (the reference
     // does reject it; we avoid the false positive).
@@ -112,12 +110,12 @@ pub(crate) fn collection_types(ty: Type) -> Option<(Type, Type)> {
         return Some((Type::dynamic(), Type::dynamic()));
     }
     Some(match inner.kind() {
-        TypeKind::List(e) => (Type::int(), *e),
-        TypeKind::Map(e) => (Type::string(), *e),
-        TypeKind::Tuple(es) => (Type::int(), unify_all(es.iter().copied()).safe),
+        TypeKind::List(e) => (Type::int(), e.clone()),
+        TypeKind::Map(e) => (Type::string(), e.clone()),
+        TypeKind::Tuple(es) => (Type::int(), unify_all(es.iter()).safe),
         TypeKind::Object(o) => (
             Type::string(),
-            unify_all(o.properties().iter().map(|(_, t)| *t)).safe,
+            unify_all(o.properties().iter().map(|(_, t)| t)).safe,
         ),
         TypeKind::Dynamic => (Type::dynamic(), Type::dynamic()),
         _ => return None,
@@ -125,7 +123,7 @@ pub(crate) fn collection_types(ty: Type) -> Option<(Type, Type)> {
 }
 
 /// Wraps `result` in the outermost output or promise of `source`.
-pub(crate) fn rewrap(source: Type, result: Type) -> Type {
+pub(crate) fn rewrap(source: &Type, result: Type) -> Type {
     match source.kind() {
         TypeKind::Output(_) => Type::output(result),
         TypeKind::Promise(_) => Type::promise(result),
@@ -134,8 +132,8 @@ pub(crate) fn rewrap(source: Type, result: Type) -> Type {
 }
 
 /// A type for a message: literal types are shown as their underlying types.
-pub(crate) fn show(ty: Type) -> String {
-    widen_literals(ty).display_readable_with(pcl_types::NamedObjects::Never)
+pub(crate) fn show(ty: &Type) -> String {
+    widen_literals(ty.clone()).display_readable_with(pcl_types::NamedObjects::Never)
 }
 
 impl<'a, 'db> Infer<'a, 'db> {
@@ -171,7 +169,7 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     /// Checks that the value of `expr` (of type `src`) can be used where `dest` is expected
     /// (outputs of `dest` are accepted, as everywhere in PCL). Reports why not.
-    pub(crate) fn expect(&mut self, expr: ExprId, src: Type, dest: Type, context: &str) -> bool {
+    pub(crate) fn expect(&mut self, expr: ExprId, src: &Type, dest: &Type, context: &str) -> bool {
         let conversion = dest.input_type().conversion_from(src);
         if conversion.kind == ConversionKind::Safe {
             return true;
@@ -189,7 +187,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             return true;
         }
         // Explain against the plain destination: its reason names the real types.
-        let plain = dest.conversion_from(src.resolve_outputs());
+        let plain = dest.conversion_from(&src.resolve_outputs());
         let reason = plain
             .reason
             .filter(|_| plain.kind == ConversionKind::None)
@@ -213,7 +211,7 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 
     pub(crate) fn set(&mut self, id: ExprId, ty: Type) -> Type {
-        self.expr_types[id.index()] = Some(ty);
+        self.expr_types[id.index()] = Some(ty.clone());
         ty
     }
 
@@ -250,8 +248,8 @@ impl<'a, 'db> Infer<'a, 'db> {
                     let ty = self.infer_expr(value);
                     self.expect(
                         value,
-                        ty,
-                        Type::string(),
+                        &ty,
+                        &Type::string(),
                         "requiredVersionRange must be a string",
                     );
                 }
@@ -281,11 +279,11 @@ impl<'a, 'db> Infer<'a, 'db> {
             } else {
                 self.expect(
                     default,
-                    ty,
-                    declared,
+                    &ty,
+                    &declared,
                     &format!(
                         "the default value does not fit the config's type {}",
-                        show(declared)
+                        show(&declared)
                     ),
                 );
             }
@@ -311,11 +309,11 @@ impl<'a, 'db> Infer<'a, 'db> {
             (Some(declared), Some((expr, ty))) => {
                 self.expect(
                     expr,
-                    ty,
-                    declared,
+                    &ty,
+                    &declared,
                     &format!(
                         "the value does not fit the output's type {}",
-                        show(declared)
+                        show(&declared)
                     ),
                 );
                 declared
@@ -362,9 +360,9 @@ impl<'a, 'db> Infer<'a, 'db> {
                 if let Some(expected) = option_type(name) {
                     self.expect(
                         attr.value,
-                        ty,
-                        expected,
-                        &format!("the option {name} must be of type {}", show(expected)),
+                        &ty,
+                        &expected,
+                        &format!("the option {name} must be of type {}", show(&expected)),
                     );
                 }
             }
@@ -393,8 +391,8 @@ impl<'a, 'db> Infer<'a, 'db> {
         ]);
         if !self.expect(
             expr,
-            ty,
-            expected,
+            &ty,
+            &expected,
             "range must be a bool, a number, a list or a map",
         ) {
             return;
@@ -404,7 +402,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             resolved = Type::dynamic();
         }
         let safe =
-            |dest: Type| dest.input_type().conversion_from(resolved).kind == ConversionKind::Safe;
+            |dest: Type| dest.input_type().conversion_from(&resolved).kind == ConversionKind::Safe;
         let range_type = if resolved.is_dynamic() {
             Type::object([("key", Type::dynamic()), ("value", Type::dynamic())])
         } else if safe(Type::bool()) {
@@ -413,13 +411,13 @@ impl<'a, 'db> Infer<'a, 'db> {
         } else if safe(Type::number()) {
             Type::object([("value", Type::int())])
         } else {
-            match collection_types(resolved) {
+            match collection_types(&resolved) {
                 Some((key, value)) => Type::object([("key", key), ("value", value)]),
                 None => {
                     self.report(
                         Code::NotIterable,
                         Target::Expr(expr),
-                        format!("cannot iterate over a value of type {}", show(ty)),
+                        format!("cannot iterate over a value of type {}", show(&ty)),
                     );
                     Type::object([("key", Type::dynamic()), ("value", Type::dynamic())])
                 }
@@ -432,7 +430,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             .map(|(id, _)| id)
             .collect();
         for binding in bindings {
-            self.set_binding(binding, range_type);
+            self.set_binding(binding, range_type.clone());
         }
     }
 
@@ -457,7 +455,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             .map(|(id, _)| id)
             .collect();
         for binding in bindings {
-            self.set_binding(binding, args);
+            self.set_binding(binding, args.clone());
         }
         let attrs: Vec<(pcl_hir::Name, ExprId)> = self
             .body
@@ -470,13 +468,13 @@ impl<'a, 'db> Infer<'a, 'db> {
                 "command" => {
                     self.expect(
                         value,
-                        ty,
-                        Type::list(Type::string()),
+                        &ty,
+                        &Type::list(Type::string()),
                         "command must be a list of strings",
                     );
                 }
                 "onDryRun" | "ignoreErrors" => {
-                    self.expect(value, ty, Type::bool(), &format!("{name} must be a bool"));
+                    self.expect(value, &ty, &Type::bool(), &format!("{name} must be a bool"));
                 }
                 _ => {}
             }
@@ -486,8 +484,8 @@ impl<'a, 'db> Infer<'a, 'db> {
     // ---- expressions ---------------------------------------------------------------------
 
     pub(crate) fn infer_expr(&mut self, id: ExprId) -> Type {
-        if let Some(ty) = self.expr_types[id.index()] {
-            return ty;
+        if let Some(ty) = &self.expr_types[id.index()] {
+            return ty.clone();
         }
         let ty = self.infer_expr_inner(id);
         self.set(id, ty)
@@ -511,7 +509,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             Expr::SplatItem => self
                 .splat_items
                 .last()
-                .copied()
+                .cloned()
                 .unwrap_or_else(Type::dynamic),
             Expr::Call {
                 name,
@@ -535,7 +533,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 object,
             } => {
                 let coll = self.infer_expr(*collection);
-                let (k, v) = self.iterate(*collection, coll);
+                let (k, v) = self.iterate(*collection, &coll);
                 if let Some(key_var) = key_var {
                     self.set_binding(*key_var, k);
                 }
@@ -545,11 +543,11 @@ impl<'a, 'db> Infer<'a, 'db> {
                     let ty = self.infer_expr(k);
                     self.expect(
                         k,
-                        ty,
-                        Type::string(),
+                        &ty,
+                        &Type::string(),
                         "the key of a for expression must be a string",
                     );
-                    lift.push(ty);
+                    lift.push(ty.clone());
                     ty
                 });
                 let value_ty = self.infer_expr(*value);
@@ -557,8 +555,8 @@ impl<'a, 'db> Infer<'a, 'db> {
                     let ty = self.infer_expr(*c);
                     self.expect(
                         *c,
-                        ty,
-                        Type::bool(),
+                        &ty,
+                        &Type::bool(),
                         "the condition of a for expression must be a bool",
                     );
                     lift.push(ty);
@@ -568,7 +566,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     (true, _) => Type::map(value_ty),
                     (false, _) => Type::list(value_ty),
                 };
-                Type::lift(rewrap(coll, result), lift)
+                Type::lift(rewrap(&coll, result), lift)
             }
             Expr::Conditional {
                 condition,
@@ -576,7 +574,12 @@ impl<'a, 'db> Infer<'a, 'db> {
                 else_expr,
             } => {
                 let c = self.infer_expr(*condition);
-                self.expect(*condition, c, Type::bool(), "the condition must be a bool");
+                self.expect(
+                    *condition,
+                    &c,
+                    &Type::bool(),
+                    "the condition must be a bool",
+                );
                 let t = self.infer_expr(*then_expr);
                 let e = self.infer_expr(*else_expr);
                 Type::lift(unify_all([t, e]).safe, [c])
@@ -588,8 +591,8 @@ impl<'a, 'db> Infer<'a, 'db> {
                     UnaryOp::Not => {
                         self.expect(
                             *operand,
-                            ty,
-                            Type::bool(),
+                            &ty,
+                            &Type::bool(),
                             "the operand of ! must be a bool",
                         );
                         Type::bool()
@@ -597,11 +600,11 @@ impl<'a, 'db> Infer<'a, 'db> {
                     UnaryOp::Neg => {
                         self.expect(
                             *operand,
-                            ty,
-                            Type::number(),
+                            &ty,
+                            &Type::number(),
                             "the operand of - must be a number",
                         );
-                        if is_int(ty) {
+                        if is_int(&ty) {
                             Type::int()
                         } else {
                             Type::number()
@@ -619,14 +622,14 @@ impl<'a, 'db> Infer<'a, 'db> {
                 let src = self.infer_expr(*source);
                 let inner = src.unwrap_eventual().without_none();
                 let item = match inner.kind() {
-                    TypeKind::List(e) | TypeKind::Set(e) => *e,
-                    TypeKind::Tuple(es) => unify_all(es.iter().copied()).safe,
+                    TypeKind::List(e) | TypeKind::Set(e) => e.clone(),
+                    TypeKind::Tuple(es) => unify_all(es.iter()).safe,
                     _ => inner,
                 };
                 self.splat_items.push(item);
                 let each_ty = self.infer_expr(*each);
                 self.splat_items.pop();
-                rewrap(src, Type::list(each_ty))
+                rewrap(&src, Type::list(each_ty))
             }
         }
     }
@@ -639,8 +642,8 @@ impl<'a, 'db> Infer<'a, 'db> {
                     let ty = self.infer_expr(*e);
                     self.expect(
                         *e,
-                        ty,
-                        Type::string(),
+                        &ty,
+                        &Type::string(),
                         "an interpolated value must convert to a string",
                     );
                     lift.push(ty);
@@ -653,8 +656,8 @@ impl<'a, 'db> Infer<'a, 'db> {
                     let ty = self.infer_expr(*condition);
                     self.expect(
                         *condition,
-                        ty,
-                        Type::bool(),
+                        &ty,
+                        &Type::bool(),
                         "the condition of an if directive must be a bool",
                     );
                     lift.push(ty);
@@ -668,7 +671,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     body,
                 } => {
                     let coll = self.infer_expr(*collection);
-                    let (k, v) = self.iterate(*collection, coll);
+                    let (k, v) = self.iterate(*collection, &coll);
                     if let Some(key) = key {
                         self.set_binding(*key, k);
                     }
@@ -681,7 +684,7 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 
     /// The key and value types of iterating over `ty`; reports a value that is no collection.
-    pub(crate) fn iterate(&mut self, expr: ExprId, ty: Type) -> (Type, Type) {
+    pub(crate) fn iterate(&mut self, expr: ExprId, ty: &Type) -> (Type, Type) {
         match collection_types(ty) {
             Some(kv) => kv,
             None => {
@@ -715,7 +718,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     );
                     return Type::dynamic();
                 }
-                self.binding_types[binding.index()]
+                self.binding_types[binding.index()].clone()
             }
             Resolution::Root => match self.lookup_root(name) {
                 Some(target) => match target.kind(self.db) {
@@ -775,17 +778,17 @@ impl<'a, 'db> Infer<'a, 'db> {
         for item in items {
             let key_ty = self.infer_expr(item.key);
             let value_ty = self.infer_expr(item.value);
-            values.push(value_ty);
-            keys.push(key_ty);
+            values.push(value_ty.clone());
+            keys.push(key_ty.clone());
             let converts =
-                Type::string().input_type().conversion_from(key_ty).kind != ConversionKind::None;
+                Type::string().input_type().conversion_from(&key_ty).kind != ConversionKind::None;
             if !converts {
                 self.report(
                     Code::NonStringKey,
                     Target::Expr(item.key),
                     format!(
                         "object keys must be strings: cannot use a value of type {} as a key",
-                        show(key_ty)
+                        show(&key_ty)
                     ),
                 );
                 literal_keys = false;
@@ -819,7 +822,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             // Division is never integral, unlike the reference's typing of int / int.
             BinaryOp::Div => (Some(Type::number()), Type::number()),
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Mod => {
-                let result = if is_int(l) && is_int(r) {
+                let result = if is_int(&l) && is_int(&r) {
                     Type::int()
                 } else {
                     Type::number()
@@ -831,10 +834,10 @@ impl<'a, 'db> Infer<'a, 'db> {
             let context = format!(
                 "the operands of {} must be of type {}",
                 op.as_str(),
-                show(param)
+                show(&param)
             );
-            self.expect(lhs, l, param, &context);
-            self.expect(rhs, r, param, &context);
+            self.expect(lhs, &l, &param, &context);
+            self.expect(rhs, &r, &param, &context);
         }
         Type::lift(result, [l, r])
     }
@@ -848,13 +851,13 @@ impl<'a, 'db> Infer<'a, 'db> {
             return self.traverse(id, receiver, recv, &Traverser::Index(key));
         }
         let inner = recv.unwrap_eventual().without_none();
-        let (key_type, value) = match (inner.kind(), collection_types(inner)) {
+        let (key_type, value) = match (inner.kind(), collection_types(&inner)) {
             // Sets cannot be indexed.
             (TypeKind::Set(_), _) | (_, None) if !inner.is_dynamic() => {
                 self.report(
                     Code::InvalidTraversal,
                     Target::Accessor { expr: id, receiver },
-                    format!("cannot index a value of type {}", show(recv)),
+                    format!("cannot index a value of type {}", show(&recv)),
                 );
                 return Type::dynamic();
             }
@@ -863,11 +866,11 @@ impl<'a, 'db> Infer<'a, 'db> {
         };
         self.expect(
             index,
-            key,
-            key_type,
-            &format!("the index must be of type {}", show(key_type)),
+            &key,
+            &key_type,
+            &format!("the index must be of type {}", show(&key_type)),
         );
-        Type::lift(rewrap(recv, value), [key])
+        Type::lift(rewrap(&recv, value), [key])
     }
 
     fn traverse(&mut self, id: ExprId, receiver: ExprId, ty: Type, traverser: &Traverser) -> Type {
@@ -914,8 +917,9 @@ impl<'a, 'db> Infer<'a, 'db> {
 
 /// Why a literal of type `src` cannot convert to the primitive `dest` at run time, if it
 /// cannot: a string that is no number or bool, a fraction where an int is expected.
-fn literal_conversion_problem(src: Type, dest: Type) -> Option<String> {
-    let TypeKind::Const(c) = src.resolve_outputs().kind() else {
+fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<String> {
+    let resolved = src.resolve_outputs();
+    let TypeKind::Const(c) = resolved.kind() else {
         return None;
     };
     let dest = dest.resolve_outputs().without_none();
@@ -944,7 +948,7 @@ fn literal_conversion_problem(src: Type, dest: Type) -> Option<String> {
 }
 
 /// Whether a type is `int` (a literal int counts: `1 + 2` is int, deliberately).
-fn is_int(ty: Type) -> bool {
+fn is_int(ty: &Type) -> bool {
     ty.resolve_outputs().strip_const() == Type::int()
 }
 
@@ -966,9 +970,9 @@ fn optional_object_properties(ty: Type) -> Type {
         TypeKind::Object(o) if !o.is_deferred() => Type::object_with(
             o.properties().iter().map(|(k, t)| {
                 let t = if t.is_optional() {
-                    *t
+                    t.clone()
                 } else {
-                    Type::optional(*t)
+                    Type::optional(t.clone())
                 };
                 (k.clone(), t)
             }),
@@ -979,8 +983,8 @@ fn optional_object_properties(ty: Type) -> Type {
     };
     match ty.kind() {
         TypeKind::Object(_) => optional(ty),
-        TypeKind::List(e) => Type::list(optional(*e)),
-        TypeKind::Map(e) => Type::map(optional(*e)),
+        TypeKind::List(e) => Type::list(optional(e.clone())),
+        TypeKind::Map(e) => Type::map(optional(e.clone())),
         _ => ty,
     }
 }

@@ -77,7 +77,7 @@ pub struct NodeInference {
 
 impl NodeInference {
     pub fn expr_type(&self, id: ExprId) -> Type {
-        self.expr_types[id.index()]
+        self.expr_types[id.index()].clone()
     }
 }
 
@@ -124,7 +124,7 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
     if program_cycles(db, program).contains(node) {
         return Type::dynamic();
     }
-    widen_literals(infer_node(db, node).node_type)
+    widen_literals(infer_node(db, node).node_type.clone())
 }
 
 fn node_type_cycle<'db>(_db: &'db dyn pcl_db::Db, _id: salsa::Id, _node: Node<'db>) -> Type {
