@@ -809,7 +809,11 @@ fn schedule(work: Work) {
         }
     });
     match slot {
-        // The thread is exiting and its queue is gone: do it right away.
+        // The thread is exiting and its queue is gone: do it right away, except a cycle
+        // check, which may be running further up this very stack (and holds its lock). A
+        // cycle of groups whose last handle is dropped by a thread's destructors after its
+        // queue is gone is therefore not collected.
+        Some(Work::Cycles(_)) => {}
         Some(work) => run(work),
         None => drain(),
     }

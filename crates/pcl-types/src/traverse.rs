@@ -172,7 +172,7 @@ fn traverse(receiver: &Type, traverser: &Traverser, key: &Type) -> Traversal {
                     },
                 );
             }
-            let suggestion = suggest(&name, properties.iter().map(|(k, _)| &**k));
+            let suggestion = suggest(&name, object.properties().iter().map(|(k, _)| &**k));
             Traversal::with(
                 Type::dynamic(),
                 severity,
