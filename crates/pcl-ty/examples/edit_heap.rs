@@ -2,7 +2,7 @@
 //!
 //! Builds a program of 200 locals (numbers, strings, objects, lists, templates), checks it,
 //! then makes 10,000 edits, each giving one local a literal value never seen before, and
-//! re-checks after each. Prints the live heap (a counting allocator) and the live names after
+//! re-checks after each. Prints the live heap (a counting allocator), the live types and names after
 //! warm-up, 1,000 and 10,000 edits. Run with:
 //!
 //! ```sh
@@ -54,9 +54,11 @@ fn program(values: &[u64]) -> String {
 }
 
 fn report(label: &str) {
+    let types = pcl_types::interner_stats();
     println!(
-        "{label:>22}: live heap {:>9} bytes, live names {}",
+        "{label:>22}: live heap {:>9} bytes, live types {}, live names {}",
         LIVE.load(Ordering::Relaxed),
+        types.live_types,
         pcl_hir::Name::live_count()
     );
 }
