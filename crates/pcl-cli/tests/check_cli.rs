@@ -2,39 +2,20 @@
 //! directory, and exit statuses (0 clean, 1 errors, 2 usage or I/O errors).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use expect_test::expect;
 
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-}
+mod common;
+
+use common::example;
 
 /// Runs `pcl check ARGS...` in `dir`: (exit status, stdout, stderr).
 fn pcl_check(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
-        .current_dir(dir)
-        .arg("check")
-        .args(args)
-        .output()
-        .expect("pcl runs");
-    (
-        output.status.code().expect("exited normally"),
-        String::from_utf8(output.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(output.stderr).expect("UTF-8 stderr"),
-    )
+    common::pcl(dir, "check", args)
 }
 
 fn temp_program(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-check-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    for (file, text) in files {
-        std::fs::write(dir.join(file), text).expect("write fixture");
-    }
-    dir
+    common::temp_dir(&format!("check-{name}"), files)
 }
 
 #[test]

@@ -1,36 +1,17 @@
 //! `pcl parse` end to end: diagnostics rendering, exit statuses (0 clean, 1 syntax errors,
 //! 2 usage or I/O errors), and the text and JSON tree forms.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use expect_test::expect;
 
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples")
-        .join(name)
-}
+mod common;
+
+use common::{example, temp_dir};
 
 /// Runs `pcl parse ARGS...` in `dir`: (exit status, stdout, stderr).
 fn pcl_parse(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
-        .current_dir(dir)
-        .arg("parse")
-        .args(args)
-        .output()
-        .expect("pcl runs");
-    (
-        output.status.code().expect("exited normally"),
-        String::from_utf8(output.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(output.stderr).expect("UTF-8 stderr"),
-    )
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-parse-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::pcl(dir, "parse", args)
 }
 
 #[test]
@@ -79,7 +60,7 @@ fn syntax_errors_are_rendered_with_caret_and_exit_1() {
 
 #[test]
 fn unreadable_file_exits_2_and_other_files_are_still_checked() {
-    let dir = temp_dir("unreadable");
+    let dir = temp_dir("parse-unreadable", &[]);
     std::fs::write(dir.join("bad.pp"), "a = (\n").unwrap();
     let (status, _, err) = pcl_parse(&dir, &["missing.pp", "bad.pp"]);
     assert_eq!(status, 2, "{err}");
@@ -98,7 +79,7 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn invalid_utf8_is_reported_and_the_rest_parsed() {
-    let dir = temp_dir("utf8");
+    let dir = temp_dir("parse-utf8", &[]);
     std::fs::write(dir.join("latin1.pp"), b"a = \"caf\xe9\"\nb = (\n").unwrap();
     let (status, _, err) = pcl_parse(&dir, &["latin1.pp"]);
     assert_eq!(status, 1);
@@ -117,7 +98,7 @@ fn invalid_utf8_is_reported_and_the_rest_parsed() {
 
 #[test]
 fn text_tree() {
-    let dir = temp_dir("text-tree");
+    let dir = temp_dir("parse-text-tree", &[]);
     std::fs::write(dir.join("a.pp"), "a = x.y # c\n").unwrap();
     let (status, out, _) = pcl_parse(&dir, &["--tree", "a.pp"]);
     assert_eq!(status, 0);
@@ -175,7 +156,7 @@ fn json_tree_leaves_are_the_file() {
 
 #[test]
 fn a_directory_means_every_pp_file_below_it() {
-    let dir = temp_dir("directory");
+    let dir = temp_dir("parse-directory", &[]);
     std::fs::create_dir_all(dir.join("program/component")).unwrap();
     std::fs::write(dir.join("program/main.pp"), "a = 1\n").unwrap();
     std::fs::write(dir.join("program/notes.txt"), "not PCL {\n").unwrap();

@@ -49,48 +49,8 @@ impl BlockId {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Or,
-    And,
-    Eq,
-    NotEq,
-    Lt,
-    LtEq,
-    Gt,
-    GtEq,
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Mod,
-}
-
-impl BinaryOp {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BinaryOp::Or => "||",
-            BinaryOp::And => "&&",
-            BinaryOp::Eq => "==",
-            BinaryOp::NotEq => "!=",
-            BinaryOp::Lt => "<",
-            BinaryOp::LtEq => "<=",
-            BinaryOp::Gt => ">",
-            BinaryOp::GtEq => ">=",
-            BinaryOp::Add => "+",
-            BinaryOp::Sub => "-",
-            BinaryOp::Mul => "*",
-            BinaryOp::Div => "/",
-            BinaryOp::Mod => "%",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Neg,
-    Not,
-}
+/// Operators are the syntax layer's: plain position-free enums.
+pub use pcl_syntax::ast::{BinaryOp, UnaryOp};
 
 /// What a variable refers to, decided by lexical scoping at lowering time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -762,22 +762,13 @@ impl<'d> Lowerer<'d> {
                 let lhs = self.lower_opt(binary.lhs(), range);
                 let rhs = self.lower_opt(binary.rhs(), range);
                 match binary.op() {
-                    Some(op) => self.alloc(
-                        Expr::Binary {
-                            op: lower_binary_op(op),
-                            lhs,
-                            rhs,
-                        },
-                        range,
-                    ),
+                    Some(op) => self.alloc(Expr::Binary { op, lhs, rhs }, range),
                     None => self.alloc(Expr::Missing, range),
                 }
             }
             ast::Expr::Unary(unary) => {
-                let op = match unary.op() {
-                    Some(ast::UnaryOp::Neg) => UnaryOp::Neg,
-                    Some(ast::UnaryOp::Not) => UnaryOp::Not,
-                    None => return self.alloc(Expr::Missing, range),
+                let Some(op) = unary.op() else {
+                    return self.alloc(Expr::Missing, range);
                 };
                 // `-1` is the literal -1, as in the reference.
                 if let (UnaryOp::Neg, Some(ast::Expr::Literal(lit))) = (op, unary.operand()) {
@@ -1216,22 +1207,4 @@ fn apply_strips(parts: Vec<PendingPart>) -> Vec<TemplatePart> {
     }
     out.retain(|p| !matches!(p, TemplatePart::Literal(t) if t.is_empty()));
     out
-}
-
-fn lower_binary_op(op: ast::BinaryOp) -> BinaryOp {
-    match op {
-        ast::BinaryOp::Or => BinaryOp::Or,
-        ast::BinaryOp::And => BinaryOp::And,
-        ast::BinaryOp::Eq => BinaryOp::Eq,
-        ast::BinaryOp::NotEq => BinaryOp::NotEq,
-        ast::BinaryOp::Lt => BinaryOp::Lt,
-        ast::BinaryOp::LtEq => BinaryOp::LtEq,
-        ast::BinaryOp::Gt => BinaryOp::Gt,
-        ast::BinaryOp::GtEq => BinaryOp::GtEq,
-        ast::BinaryOp::Add => BinaryOp::Add,
-        ast::BinaryOp::Sub => BinaryOp::Sub,
-        ast::BinaryOp::Mul => BinaryOp::Mul,
-        ast::BinaryOp::Div => BinaryOp::Div,
-        ast::BinaryOp::Mod => BinaryOp::Mod,
-    }
 }

@@ -688,6 +688,27 @@ pub enum BinaryOp {
     Mod,
 }
 
+impl BinaryOp {
+    /// The operator as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "||",
+            BinaryOp::And => "&&",
+            BinaryOp::Eq => "==",
+            BinaryOp::NotEq => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::LtEq => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::GtEq => ">=",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Mod => "%",
+        }
+    }
+}
+
 /// The binary operator tokens.
 const BINARY_OPS: &[SyntaxKind] = &[
     PIPE2, AMP2, EQ2, NEQ, LT, LTEQ, GT, GTEQ, PLUS, MINUS, STAR, SLASH, PERCENT,
