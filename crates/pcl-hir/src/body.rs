@@ -408,16 +408,6 @@ impl BodySourceMap {
         self.block_ranges[id.index()]
     }
 
-    /// The innermost expression whose range contains `offset` (for hover).
-    pub fn expr_at(&self, offset: pcl_syntax::TextSize) -> Option<ExprId> {
-        self.exprs
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.contains_inclusive(offset))
-            .min_by_key(|(_, r)| r.len())
-            .map(|(i, _)| ExprId(i as u32))
-    }
-
     pub(crate) fn push_expr(&mut self, range: TextRange) {
         self.exprs.push(range);
     }

@@ -251,7 +251,7 @@ fn lower_block(block: &ast::Block, diagnostics: &mut Vec<Diagnostic>) -> Option<
 
     let mut lowerer = Lowerer::new(diagnostics);
     if let Some(body) = block.body() {
-        lowerer.lower_node_body(kind, hook_kind, &body);
+        lowerer.lower_node_body(kind, &body);
     }
     if matches!(kind, NodeKind::Config | NodeKind::Output) {
         if let (Some(label), Some(Some(text))) = (labels.get(1), label_values.get(1)) {
@@ -359,8 +359,7 @@ impl<'d> Lowerer<'d> {
 
     // ---- node bodies ---------------------------------------------------------------------
 
-    fn lower_node_body(&mut self, kind: NodeKind, hook_kind: Option<&str>, body: &ast::Body) {
-        let _ = hook_kind;
+    fn lower_node_body(&mut self, kind: NodeKind, body: &ast::Body) {
         // `range` is in scope in the body of a ranged resource, read or component, and in a
         // component's options; not in a resource's options (as in the reference).
         let ranged = matches!(

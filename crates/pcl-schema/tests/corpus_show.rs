@@ -2,27 +2,16 @@
 //! kubernetes and docker, functions (multi-argument, discriminated-union results), and the
 //! enum and plain-property fixtures.
 
+mod common;
+
 use std::path::Path;
 
 use expect_test::expect_file;
-use pcl_schema::token::package_of_token;
-use pcl_schema::{describe, SchemaRegistry};
+use pcl_schema::SchemaRegistry;
 
-/// The descriptions of `tokens`, separated by blank lines (as `pcl schema show` prints them).
+/// The descriptions of `tokens` of the schemas in `dir`, as `pcl schema show` prints them.
 fn show(dir: &Path, tokens: &[&str]) -> String {
-    let registry = SchemaRegistry::from_dirs([dir]);
-    let descriptions: Vec<String> = tokens
-        .iter()
-        .map(|token| {
-            let name = package_of_token(token).expect("well-formed token");
-            let package = registry.package(name, None).expect("package loads");
-            let found = package
-                .lookup_any(token)
-                .unwrap_or_else(|e| panic!("{token}: {e}"));
-            describe(&registry, &package, &found)
-        })
-        .collect();
-    descriptions.join("\n")
+    common::describe_all(&SchemaRegistry::from_dirs([dir]), tokens)
 }
 
 #[test]

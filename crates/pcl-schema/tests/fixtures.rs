@@ -2,13 +2,14 @@
 //! mapping (enums, unions, plain, recursion, methods, multi-argument functions), laziness, and
 //! malformed or missing files.
 
+mod common;
+
 use std::path::PathBuf;
 
 use expect_test::{expect, Expect};
-use pcl_schema::token::package_of_token;
 use pcl_schema::{
-    check_package, describe, load_schema_file, readable_type, LoadError, Package, SchemaRegistry,
-    Shape, TypeMapper,
+    check_package, load_schema_file, readable_type, LoadError, Package, SchemaRegistry, Shape,
+    TypeMapper,
 };
 
 fn schemas(dir: &str) -> PathBuf {
@@ -25,20 +26,9 @@ fn widgets(registry: &SchemaRegistry) -> std::sync::Arc<Package> {
     registry.package("widgets", None).expect("widgets loads")
 }
 
-/// The descriptions of `tokens`, separated by blank lines (as `pcl schema show` prints them).
+/// The descriptions of `tokens`, as `pcl schema show` prints them.
 fn show(registry: &SchemaRegistry, tokens: &[&str], expect: Expect) {
-    let descriptions: Vec<String> = tokens
-        .iter()
-        .map(|token| {
-            let name = package_of_token(token).expect("well-formed token");
-            let package = registry.package(name, None).expect("package loads");
-            let found = package
-                .lookup_any(token)
-                .unwrap_or_else(|e| panic!("{token}: {e}"));
-            describe(registry, &package, &found)
-        })
-        .collect();
-    expect.assert_eq(&descriptions.join("\n"));
+    expect.assert_eq(&common::describe_all(registry, tokens));
 }
 
 #[test]

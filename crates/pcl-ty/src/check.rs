@@ -8,7 +8,7 @@ use pcl_db::Program;
 use pcl_diagnostics::Diagnostic;
 use pcl_hir::{program_scope, Node, NodeKind, ProgramFile};
 
-use crate::{file_diagnostics, infer_node, node_references, node_type, program_cycles};
+use crate::{file_diagnostics, infer_node, node_references, node_type};
 
 /// One file's diagnostics.
 #[derive(Clone, Debug)]
@@ -60,7 +60,6 @@ pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
         infer_node(db, node);
         node_type(db, node);
     }
-    program_cycles(db, program);
     let files = program
         .files(db)
         .iter()

@@ -142,10 +142,6 @@ fn target_range(node_map: &NodeSourceMap, body: &pcl_hir::Body, target: &Target)
                 _ => whole,
             }
         }
-        Target::AttrName(id) => map.attr_name(*id),
-        Target::Binding(id) => map.binding(*id),
-        Target::NodeName => node_map.name,
-        Target::TypeLabel => node_map.labels.get(1).copied().unwrap_or(node_map.name),
     }
 }
 

@@ -221,10 +221,8 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     // ---- nodes ---------------------------------------------------------------------------
 
-    fn attr_value(&self, name: &str) -> Option<(AttrId, ExprId)> {
-        self.body
-            .find_attr(None, name)
-            .map(|(id, attr)| (id, attr.value))
+    fn attr_value(&self, name: &str) -> Option<ExprId> {
+        self.body.find_attr(None, name).map(|(_, attr)| attr.value)
     }
 
     fn infer_node(&mut self) -> Type {
@@ -244,7 +242,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 Type::dynamic()
             }
             NodeKind::Pulumi => {
-                if let Some((_, value)) = self.attr_value("requiredVersionRange") {
+                if let Some(value) = self.attr_value("requiredVersionRange") {
                     let ty = self.infer_expr(value);
                     self.expect(
                         value,
@@ -270,7 +268,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             .declared_type()
             .map(optional_object_properties)
             .unwrap_or_else(Type::dynamic);
-        if let Some((_, default)) = self.attr_value("default") {
+        if let Some(default) = self.attr_value("default") {
             let ty = self.infer_expr(default);
             if matches!(self.body.expr(default), Expr::Literal(ConstValue::Null)) {
                 if !declared.is_optional() && !declared.is_dynamic() {
@@ -288,7 +286,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 );
             }
         }
-        if let Some((_, secret)) = self.attr_value("secret") {
+        if let Some(secret) = self.attr_value("secret") {
             self.infer_expr(secret);
             if matches!(
                 self.body.expr(secret),
@@ -302,9 +300,7 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     fn infer_output(&mut self) -> Type {
         let declared = self.declared_type();
-        let value = self
-            .attr_value("value")
-            .map(|(_, v)| (v, self.infer_expr(v)));
+        let value = self.attr_value("value").map(|v| (v, self.infer_expr(v)));
         match (declared, value) {
             (Some(declared), Some((expr, ty))) => {
                 self.expect(

@@ -22,7 +22,7 @@ mod infer;
 mod type_expr;
 
 use pcl_diagnostics::{Code, Severity};
-use pcl_hir::{AttrId, BindingId, ExprId, Node};
+use pcl_hir::{ExprId, Node};
 use pcl_types::Type;
 
 pub use builtins::BUILTIN_NAMES;
@@ -42,13 +42,6 @@ pub enum Target {
     },
     /// The name of a called function.
     CallName(ExprId),
-    /// An attribute's name.
-    AttrName(AttrId),
-    Binding(BindingId),
-    /// The node's name (label or attribute name).
-    NodeName,
-    /// The node's type label.
-    TypeLabel,
 }
 
 /// A problem found by inference, free of positions.

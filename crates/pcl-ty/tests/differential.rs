@@ -97,13 +97,19 @@ fn observe(db: &RootDatabase, program: Program) -> String {
     out
 }
 
-fn fresh(files: &[(PathBuf, String)]) -> String {
+/// A database holding `files` as one program.
+fn load(files: &[(PathBuf, String)]) -> (RootDatabase, Program) {
     let mut db = RootDatabase::default();
     let inputs: Vec<_> = files
         .iter()
         .map(|(p, t)| db.set_file_text(p, t.clone()))
         .collect();
     let program = db.set_program_files(Path::new("/program"), inputs);
+    (db, program)
+}
+
+fn fresh(files: &[(PathBuf, String)]) -> String {
+    let (db, program) = load(files);
     observe(&db, program)
 }
 
@@ -137,12 +143,7 @@ fn edit(rng: &mut Rng, text: &str) -> String {
 }
 
 fn run(name: &str, mut files: Vec<(PathBuf, String)>, edits: usize, seed: u64) {
-    let mut db = RootDatabase::default();
-    let inputs: Vec<_> = files
-        .iter()
-        .map(|(p, t)| db.set_file_text(p, t.clone()))
-        .collect();
-    let program = db.set_program_files(Path::new("/program"), inputs);
+    let (mut db, program) = load(&files);
     assert_eq!(
         observe(&db, program),
         fresh(&files),
