@@ -336,20 +336,7 @@ pub(crate) fn intern_deferred(kind: TypeKind) -> Type {
         let outcome = {
             let mut table = lock(shard(hash));
             let probe = kind.as_ref().expect("kept until used");
-            let mut found = None;
-            if let Some(bucket) = table.get(&hash) {
-                for entry in bucket.entries() {
-                    if let Some(node) = entry.upgrade() {
-                        // A dead group's objects are as good as gone: nothing can reach them.
-                        if node.kind == *probe && node.groups()[0].try_acquire() {
-                            found = Some(node);
-                            break;
-                        }
-                        graveyard.push(node);
-                    }
-                }
-            }
-            match found {
+            match find_live_deferred(&table, hash, probe, &mut graveyard) {
                 Some(node) => Some(Ok(node)),
                 None if group.try_acquire() => {
                     let mut kind = kind.take().expect("kept until used");
@@ -390,25 +377,34 @@ pub(crate) fn intern_deferred(kind: TypeKind) -> Type {
     }
 }
 
+/// Scans the bucket of `hash` for a live deferred object equal to `kind` whose group is alive,
+/// and acquires its group. Nodes upgraded on the way that do not match go to `graveyard`, to be
+/// dropped once the shard lock is released.
+fn find_live_deferred(
+    table: &Table,
+    hash: u64,
+    kind: &TypeKind,
+    graveyard: &mut Vec<Arc<Node>>,
+) -> Option<Arc<Node>> {
+    for entry in table.get(&hash)?.entries() {
+        if let Some(node) = entry.upgrade() {
+            // A dead group's objects are as good as gone: nothing can reach them.
+            if node.kind == *kind && node.groups()[0].try_acquire() {
+                return Some(node);
+            }
+            graveyard.push(node);
+        }
+    }
+    None
+}
+
 /// A live deferred object with this key, if there is one.
 pub(crate) fn find_deferred(kind: &TypeKind) -> Option<Type> {
     let hash = hash_of(kind);
     let mut graveyard: Vec<Arc<Node>> = Vec::new();
     let found = {
         let table = lock(shard(hash));
-        let mut found = None;
-        if let Some(bucket) = table.get(&hash) {
-            for entry in bucket.entries() {
-                if let Some(node) = entry.upgrade() {
-                    if node.kind == *kind && node.groups()[0].try_acquire() {
-                        found = Some(node);
-                        break;
-                    }
-                    graveyard.push(node);
-                }
-            }
-        }
-        found
+        find_live_deferred(&table, hash, kind, &mut graveyard)
     };
     drop(graveyard);
     found.map(Type::from_node)
