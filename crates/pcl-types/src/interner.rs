@@ -481,7 +481,14 @@ impl Group {
     pub(crate) fn acquire(&self) {
         let previous = self.ext.fetch_add(1, Ordering::Relaxed);
         if previous & FREEZING != 0 {
-            self.ext.fetch_or(DIRTY, Ordering::AcqRel);
+            // Only while still frozen: a check that thawed the group meanwhile has cleared
+            // its flags, and a DIRTY left behind without FREEZING would make every later
+            // release and cycle check treat the group as busy, so it would never be freed.
+            let _ = self
+                .ext
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |current| {
+                    (current & FREEZING != 0).then_some(current | DIRTY)
+                });
         }
     }
 
