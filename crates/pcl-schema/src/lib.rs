@@ -29,7 +29,7 @@ pub use diagnostic::{JsonPath, SchemaDiagnostic, Severity};
 pub use display::readable_type;
 pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
 pub use registry::{
-    load_schema_file, parse_schema_file_name, pulumi_builtin_package, LoadError, SchemaFile,
-    SchemaRegistry,
+    load_schema_file, parse_schema_file_name, pulumi_builtin_package, LoadError, PackageLoader,
+    SchemaFile, SchemaRegistry,
 };
 pub use types::{FunctionSignature, MethodError, MethodSignature, Shape, TypeMapper};

@@ -128,6 +128,19 @@ pub fn pulumi_builtin_package() -> Package {
 
 type LoadResult = Result<Arc<Package>, LoadError>;
 
+/// Provides packages by name and version: a [`SchemaRegistry`] over directories, or a host's
+/// incremental database. Type mapping asks it for the packages external references name.
+pub trait PackageLoader: Sync {
+    /// The schema of package `name` at `version` (or the default version).
+    fn package(&self, name: &str, version: Option<&str>) -> LoadResult;
+}
+
+impl PackageLoader for SchemaRegistry {
+    fn package(&self, name: &str, version: Option<&str>) -> LoadResult {
+        SchemaRegistry::package(self, name, version)
+    }
+}
+
 /// Every schema file found in a set of directories, loaded on demand and cached. Shared by
 /// all packages of a program so that cross-package references reuse the same loaded schemas.
 #[derive(Default)]

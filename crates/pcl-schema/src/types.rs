@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 use crate::package::{DefinitionKind, Found, Package};
-use crate::registry::SchemaRegistry;
+use crate::registry::PackageLoader;
 use crate::spec::{
     FunctionSpec, Primitive, PropertySpec, RefSection, ResourceSpec, ReturnSpec, TypeDefSpec,
     TypeKind, TypeRef, TypeSpec,
@@ -157,13 +157,13 @@ impl std::error::Error for MethodError {}
 /// lives in the packages.
 #[derive(Clone, Copy)]
 pub struct TypeMapper<'r> {
-    registry: &'r SchemaRegistry,
+    registry: &'r dyn PackageLoader,
 }
 
 impl<'r> TypeMapper<'r> {
     /// `registry` provides the packages that external references (`/pkg/vX/schema.json#...`)
     /// name; a package it cannot provide makes such references opaque types.
-    pub fn new(registry: &'r SchemaRegistry) -> Self {
+    pub fn new(registry: &'r dyn PackageLoader) -> Self {
         TypeMapper { registry }
     }
 
@@ -624,7 +624,7 @@ fn enum_value(element: Primitive, value: &Value) -> Option<ConstValue> {
 /// adds none.
 pub(crate) fn check_types(
     package: &Package,
-    registry: &SchemaRegistry,
+    registry: &dyn PackageLoader,
 ) -> Vec<crate::SchemaDiagnostic> {
     let mapper = TypeMapper::new(registry);
     for token in package.resource_tokens() {
