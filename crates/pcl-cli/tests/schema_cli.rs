@@ -166,6 +166,53 @@ fn show_unknown_token_exits_1_with_suggestion() {
 }
 
 #[test]
+fn show_provider_method_function() {
+    // `pulumi:providers:lamp/dim` is the function of the lamp provider's method `dim`: it is
+    // looked up in the package `lamp`, not a package named `lamp/dim`.
+    let (status, out, err) = pcl_schema(&[
+        "show",
+        "--schemas",
+        &path("methods"),
+        "pulumi:providers:lamp/dim",
+    ]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(err, "");
+    assert!(
+        out.starts_with("function pulumi:providers:lamp/dim\n  Dims every bulb.\narguments:\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(
+            "a method of pulumi:providers:lamp, called as call(resource, \"dim\", args):\n  dim({ level: number }) -> output({ dimmed: int })\n"
+        ),
+        "{out}"
+    );
+    let (status, out, err) = pcl_schema(&[
+        "show",
+        "--schemas",
+        &path("methods"),
+        "pulumi:providers:lamp/dimm",
+    ]);
+    assert_eq!(status, 1);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: unknown token 'pulumi:providers:lamp/dimm' in package 'lamp'; did you mean 'pulumi:providers:lamp/dim'?\n"
+    );
+    let (status, _, err) = pcl_schema(&[
+        "show",
+        "--schemas",
+        &path("methods"),
+        "pulumi:providers:lump/dim",
+    ]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        err,
+        "error: no schema for package 'lump'\n  packages with close names: lamp\n"
+    );
+}
+
+#[test]
 fn show_list_package() {
     let (status, out, _) =
         pcl_schema(&["show", "--schemas", &path("registry"), "--list", "widgets"]);

@@ -254,7 +254,11 @@ impl RefChecker<'_> {
         };
         let exists = match target.section {
             RefSection::Types => package.type_index(&target.token).is_some(),
-            RefSection::Resources => package.resource_index(&target.token).is_some(),
+            // `#/resources/pulumi:providers:<pkg>` is the provider, as `#/provider` is.
+            RefSection::Resources => {
+                package.resource_index(&target.token).is_some()
+                    || target.token == package.provider_token()
+            }
             RefSection::Provider => true,
         };
         // Pulumi binds PCL programs with dangling references allowed (they become opaque

@@ -167,6 +167,7 @@ fn show_found(
             if let Some(sig) = mapper.function_signature(package, found) {
                 invoke_forms(&sig, &result, out)?;
             }
+            method_form(&mapper, package, found, out)?;
         }
         DefinitionKind::Type | DefinitionKind::Any => match package.type_def(found) {
             Some(TypeDefSpec::Enum(e)) => {
@@ -222,6 +223,46 @@ fn invoke_forms(sig: &FunctionSignature, result: &str, out: &mut String) -> fmt:
             out,
             "{promise}, or output({result}) when an argument is an output"
         )
+    }
+}
+
+/// For the function of a method (`pulumi:providers:aws/terraformConfig`,
+/// `aws:s3/bucket:Bucket/policy`), the resource it belongs to and how `call` sees it. Nothing for
+/// another function, or one whose resource does not list it among its methods.
+fn method_form(
+    mapper: &TypeMapper,
+    package: &Package,
+    found: &Found,
+    out: &mut String,
+) -> fmt::Result {
+    let token = found.schema_token.as_str();
+    let member = token.rsplit(':').next().unwrap_or(token);
+    if !member.contains('/') {
+        return Ok(());
+    }
+    let Some((owner_token, _)) = token.rsplit_once('/') else {
+        return Ok(());
+    };
+    let Ok(owner) = package.lookup_resource(owner_token) else {
+        return Ok(());
+    };
+    let spec = package.resource(&owner).spec.clone();
+    let Some((name, _)) = spec.methods.iter().find(|(_, function)| function == token) else {
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "a method of {}, called as call(resource, \"{name}\", args):",
+        owner.canonical_token
+    )?;
+    match mapper.method_signature(package, &owner, name) {
+        Ok(sig) => writeln!(
+            out,
+            "  {name}({}) -> {}",
+            readable_type(sig.args),
+            readable_type(sig.result)
+        ),
+        Err(e) => writeln!(out, "  {name}: error: {e}"),
     }
 }
 

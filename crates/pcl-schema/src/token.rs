@@ -53,14 +53,41 @@ pub fn decompose_token(token: &str) -> Result<TokenParts<'_>, MalformedToken> {
     })
 }
 
-/// The package a program token refers to: `pulumi:providers:aws` belongs to `aws`, other tokens to
-/// their first part.
+/// The package a program token refers to: the provider `pulumi:providers:aws` and its methods'
+/// functions (`pulumi:providers:aws/terraformConfig`) belong to `aws`, other tokens to their first
+/// part. `None` for a malformed token, or a provider token without a package
+/// (`pulumi:providers:/terraformConfig`).
 pub fn package_of_token(token: &str) -> Option<&str> {
     let parts = decompose_token(token).ok()?;
     if parts.package == "pulumi" && parts.module == "providers" {
-        Some(parts.member)
+        provider_method_parts(parts.member).map(|(package, _)| package)
     } else {
         Some(parts.package)
+    }
+}
+
+/// The package and method of the member of a `pulumi:providers:` token: `aws` gives `("aws",
+/// None)`, `aws/terraformConfig` gives `("aws", Some("terraformConfig"))`. `None` if the package
+/// part is empty.
+fn provider_method_parts(member: &str) -> Option<(&str, Option<&str>)> {
+    let (package, method) = match member.split_once('/') {
+        Some((package, method)) => (package, Some(method)),
+        None => (member, None),
+    };
+    (!package.is_empty()).then_some((package, method))
+}
+
+/// The provider method a function token names: `pulumi:providers:aws/terraformConfig` gives
+/// `("aws", "terraformConfig")`. `None` for any other token, including the provider's own
+/// `pulumi:providers:aws`.
+pub fn provider_method_of_token(token: &str) -> Option<(&str, &str)> {
+    let parts = decompose_token(token).ok()?;
+    if parts.package != "pulumi" || parts.module != "providers" {
+        return None;
+    }
+    match provider_method_parts(parts.member)? {
+        (package, Some(method)) if !method.is_empty() => Some((package, method)),
+        _ => None,
     }
 }
 
@@ -173,13 +200,18 @@ enum Unmatched {
 /// Up to `limit` of `candidates` closest to any of `queries` (spellings of one token, such as
 /// the token as written and its canonical form), best first: tokens whose member matches a
 /// query's member up to case come first, then by edit distance (case differences cost little).
-/// Candidates too far away to be a plausible typo are dropped.
+/// A method's function token (`pulumi:providers:aws/terraformConfig`,
+/// `aws:s3/bucket:Bucket/policy`) has the method's name as its member, so `aws::terraformConfig`
+/// finds the provider method. Candidates too far away to be a plausible typo are dropped.
 pub fn closest_tokens<'c>(
     queries: &[&str],
     candidates: impl IntoIterator<Item = &'c str>,
     limit: usize,
 ) -> Vec<String> {
-    let member_of = |t: &str| t.rsplit(':').next().unwrap_or(t).to_lowercase();
+    let member_of = |t: &str| {
+        let member = t.rsplit(':').next().unwrap_or(t);
+        member.rsplit('/').next().unwrap_or(member).to_lowercase()
+    };
     let query_members: Vec<String> = queries.iter().map(|q| member_of(q)).collect();
     let mut scored: Vec<(bool, usize, &str)> = candidates
         .into_iter()
@@ -256,6 +288,35 @@ mod tests {
             Some("pulumi")
         );
         assert_eq!(package_of_token("bad"), None);
+    }
+
+    #[test]
+    fn provider_method_tokens_belong_to_the_provider_package() {
+        assert_eq!(
+            package_of_token("pulumi:providers:aws/terraformConfig"),
+            Some("aws")
+        );
+        assert_eq!(package_of_token("aws:s3/bucket:Bucket"), Some("aws"));
+        assert_eq!(
+            package_of_token("widgets:index/gadget:Gadget/spin"),
+            Some("widgets")
+        );
+        assert_eq!(package_of_token("pulumi:providers:/terraformConfig"), None);
+        assert_eq!(package_of_token("pulumi:providers:aws/"), Some("aws"));
+        assert_eq!(
+            provider_method_of_token("pulumi:providers:aws/terraformConfig"),
+            Some(("aws", "terraformConfig"))
+        );
+        for other in [
+            "pulumi:providers:aws",
+            "pulumi:providers:aws/",
+            "pulumi:providers:/terraformConfig",
+            "pulumi:pulumi:StackReference",
+            "widgets:index/gadget:Gadget/spin",
+            "bad",
+        ] {
+            assert_eq!(provider_method_of_token(other), None, "{other}");
+        }
     }
 
     #[test]

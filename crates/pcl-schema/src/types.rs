@@ -534,7 +534,11 @@ impl<'r> TypeMapper<'r> {
                 }
             }
             RefSection::Resources | RefSection::Provider => {
-                let spec: Arc<ResourceSpec> = if reference.section == RefSection::Provider {
+                // `#/resources/pulumi:providers:<pkg>` (the `__self__` of a provider method) is
+                // the provider, as `#/provider` is.
+                let spec: Arc<ResourceSpec> = if reference.section == RefSection::Provider
+                    || reference.token == target.provider_token()
+                {
                     target.provider().spec.clone()
                 } else {
                     match target.resource_index(&reference.token) {
