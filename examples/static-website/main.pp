@@ -1,4 +1,5 @@
 # A static website: a bucket, one object per page, and the site's address as an output.
+# The aws tokens are described by examples/schemas/aws-6.0.0.json.
 
 config siteName "string" {
   default     = "docs"
@@ -9,12 +10,21 @@ config pages "list(string)" {
   default = ["index.html", "404.html"]
 }
 
+# Bucket names are global: the account ID keeps this one from colliding with another account's.
+caller = invoke("aws:index/getCallerIdentity:getCallerIdentity", {})
+
 resource siteBucket "aws:s3/bucket:Bucket" {
-  bucket = "${siteName}-site"
+  bucket = "${siteName}-site-${caller.accountId}"
+  acl    = "public-read"
   website = {
     indexDocument = "index.html"
     errorDocument = "404.html"
   }
+  corsRules = [{
+    allowedMethods = ["GET", "HEAD"]
+    allowedOrigins = ["*"]
+    maxAgeSeconds  = 3600
+  }]
   tags = { for key, value in commonTags : key => "${value}-${siteName}" }
 }
 

@@ -25,6 +25,7 @@ fn the_example_program_is_clean_and_prints_its_types() {
     expect![[r#"
         siteName: string
         pages: list(string)
+        caller: dynamic
         commonTags: { owner: string, project: string }
         siteUrl: string
         objectKeys: list(dynamic)

@@ -212,6 +212,54 @@ fn show_provider_method_function() {
     );
 }
 
+/// The schema bundled with the examples is clean and describes every aws token the example
+/// programs name (resource types and invoke tokens, found as the quoted `aws:` strings).
+#[test]
+fn bundled_example_schema_describes_the_example_tokens() {
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let dir = examples.join("schemas").display().to_string();
+    let (status, out, err) = pcl_schema(&["check", "--schemas", &dir]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "checked 1 schema file: 0 with errors (0 errors, 0 warnings)\n"
+    );
+    let mut tokens: Vec<String> = Vec::new();
+    for program in ["static-website", "broken"] {
+        let text = std::fs::read_to_string(examples.join(program).join("main.pp")).unwrap();
+        // Line by line: the broken program has a string that never ends.
+        for line in text.lines() {
+            for (i, quoted) in line.split('"').enumerate() {
+                if i % 2 == 1 && quoted.starts_with("aws:") && !tokens.iter().any(|t| t == quoted) {
+                    tokens.push(quoted.to_string());
+                }
+            }
+        }
+    }
+    tokens.sort();
+    assert_eq!(
+        tokens,
+        [
+            "aws:index/getCallerIdentity:getCallerIdentity",
+            "aws:s3/bucket:Bucket",
+            "aws:s3/bucketObject:BucketObject",
+        ]
+    );
+    let mut args = vec!["show", "--schemas", &dir];
+    args.extend(tokens.iter().map(String::as_str));
+    let (status, out, err) = pcl_schema(&args);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(err, "");
+    for heading in [
+        "resource aws:s3:Bucket (schema token aws:s3/bucket:Bucket)\n",
+        "resource aws:s3:BucketObject (schema token aws:s3/bucketObject:BucketObject)\n",
+        "function aws::getCallerIdentity (schema token aws:index/getCallerIdentity:getCallerIdentity)\n",
+    ] {
+        assert!(out.contains(heading), "{out}");
+    }
+}
+
 #[test]
 fn show_list_package() {
     let (status, out, _) =
