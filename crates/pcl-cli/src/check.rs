@@ -1,25 +1,113 @@
-//! `pcl check [--emit-types] PATH...`: check programs (a `.pp` file, or a directory whose
-//! `.pp` files form one program) through the salsa database, and report rustc-style.
+//! `pcl check [--schemas DIR]... [--lenient] [--format human|json] [--emit-types] PATH...`:
+//! check programs (a `.pp` file, or a directory whose `.pp` files form one program, with the
+//! programs of its components) against package schemas, and report.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::Args;
-use pcl_db::RootDatabase;
+use clap::{Args, ValueEnum};
+use pcl_db::{CheckOptions, RootDatabase, SchemaFileSpec};
 use pcl_diagnostics::{Diagnostic, Severity};
 
 use crate::render::{read_source, Renderer};
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// rustc-style diagnostics with source lines and carets, and a summary (on stderr).
+    Human,
+    /// One JSON object per diagnostic per line (on stdout).
+    Json,
+}
+
 #[derive(Args)]
 pub struct CheckArgs {
-    /// After the diagnostics, print each config, local and output as `name: type`.
+    /// A directory of package schemas named NAME-VERSION.json (as `pulumi package
+    /// get-schema` writes them). May be given several times; searched before
+    /// $PCL_SCHEMA_PATH and ~/.pcl/schemas.
+    #[arg(long = "schemas", value_name = "DIR")]
+    schemas: Vec<PathBuf>,
+    /// For programs whose schemas are not all available: unknown packages and resources,
+    /// unsupported and missing properties and mismatched inputs are warnings.
+    #[arg(long)]
+    lenient: bool,
+    /// How diagnostics are printed.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// After the diagnostics, print each top-level node as `name: type`.
     #[arg(long)]
     emit_types: bool,
     /// Programs to check: `.pp` files (each a program of one file) or directories (the
-    /// `.pp` files directly inside form one program).
+    /// `.pp` files directly inside form one program; a Pulumi.yaml's `main:` is honoured).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+}
+
+/// The schema directories: those given, then `$PCL_SCHEMA_PATH`, then `~/.pcl/schemas`.
+fn schema_dirs(given: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut dirs = Vec::new();
+    for dir in given {
+        if !dir.is_dir() {
+            return Err(format!("--schemas {}: not a directory", dir.display()));
+        }
+        dirs.push(dir.clone());
+    }
+    if let Some(path) = std::env::var_os("PCL_SCHEMA_PATH") {
+        dirs.extend(std::env::split_paths(&path).filter(|d| d.is_dir()));
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        let default = Path::new(&home).join(".pcl").join("schemas");
+        if default.is_dir() {
+            dirs.push(default);
+        }
+    }
+    Ok(dirs)
+}
+
+/// Every `NAME-VERSION.json` of the directories, in search order; read on first use.
+fn schema_files(dirs: &[PathBuf]) -> Vec<SchemaFileSpec> {
+    let mut specs = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            let Some((name, version)) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(pcl_schema::parse_schema_file_name)
+            else {
+                continue;
+            };
+            if !path.is_file() {
+                continue;
+            }
+            specs.push(SchemaFileSpec {
+                path,
+                package: name,
+                version: version.map(|v| v.to_string()),
+                text: None,
+            });
+        }
+    }
+    specs
+}
+
+/// The directory a Pulumi.yaml's `main:` names, if the directory has one.
+fn pulumi_yaml_main(dir: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(dir.join("Pulumi.yaml"))
+        .or_else(|_| std::fs::read_to_string(dir.join("Pulumi.yml")))
+        .ok()?;
+    text.lines().find_map(|line| {
+        let value = line.strip_prefix("main:")?.trim();
+        let value = value
+            .trim_matches(|c| c == '"' || c == '\'')
+            .trim_end_matches('/');
+        (!value.is_empty()).then(|| dir.join(value))
+    })
 }
 
 struct LoadedProgram {
@@ -28,37 +116,77 @@ struct LoadedProgram {
     encoding_errors: Vec<(PathBuf, pcl_syntax::TextRange)>,
 }
 
-fn load(db: &mut RootDatabase, path: &Path) -> Result<LoadedProgram, String> {
-    let files: Vec<PathBuf> = if path.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-            .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
-            .map_err(|e| format!("cannot read directory {}: {e}", path.display()))?;
-        files.retain(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"));
-        files.sort();
-        if files.is_empty() {
-            return Err(format!(
-                "{}: no .pp files in this directory",
-                path.display()
-            ));
-        }
-        files
-    } else {
-        vec![path.to_path_buf()]
-    };
+fn pp_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
+        .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+    files.retain(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"));
+    files.sort();
+    Ok(files)
+}
+
+fn load(db: &mut RootDatabase, root: &Path, files: &[PathBuf]) -> Result<LoadedProgram, String> {
     let mut inputs = Vec::new();
     let mut encoding_errors = Vec::new();
-    for file in &files {
+    for file in files {
         let source = read_source(file)?;
         if let Some(range) = source.encoding_error {
             encoding_errors.push((file.clone(), range));
         }
         inputs.push(db.set_file_text(file, source.text));
     }
-    let program = db.set_program_files(path, inputs);
+    let program = db.set_program_files(root, inputs);
     Ok(LoadedProgram {
         program,
         encoding_errors,
     })
+}
+
+/// Loads the program at `path` (and, transitively, the programs of its components).
+fn load_with_components(
+    db: &mut RootDatabase,
+    path: &Path,
+    loaded: &mut Vec<LoadedProgram>,
+) -> Result<(), String> {
+    let (root, files) = if path.is_dir() {
+        let root = pulumi_yaml_main(path).unwrap_or_else(|| path.to_path_buf());
+        let files = pp_files(&root)?;
+        if files.is_empty() {
+            return Err(format!(
+                "{}: no .pp files in this directory",
+                root.display()
+            ));
+        }
+        (root, files)
+    } else if path.is_file() {
+        (path.to_path_buf(), vec![path.to_path_buf()])
+    } else {
+        return Err(format!("{}: no such file or directory", path.display()));
+    };
+    if db.program(&root).is_some() {
+        return Ok(());
+    }
+    let mut pending = vec![(root, files)];
+    while let Some((root, files)) = pending.pop() {
+        if db.program(&root).is_some() {
+            continue;
+        }
+        let program = load(db, &root, &files)?;
+        for dir in pcl_ty::component::component_dirs(db, program.program) {
+            if db.program(&dir).is_some() || !dir.is_dir() {
+                continue;
+            }
+            // A directory that cannot be read or holds no .pp files is reported by the
+            // binder at the component block.
+            if let Ok(files) = pp_files(&dir) {
+                if !files.is_empty() {
+                    pending.push((dir, files));
+                }
+            }
+        }
+        loaded.push(program);
+    }
+    Ok(())
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
@@ -67,19 +195,56 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     let mut db = RootDatabase::default();
+    db.set_options(CheckOptions {
+        lenient: args.lenient,
+    });
+    let dirs = match schema_dirs(&args.schemas) {
+        Ok(dirs) => dirs,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let specs = schema_files(&dirs);
+    db.set_schema_files(dirs, specs);
+
     let mut io_error = false;
-    let mut errors = 0;
-    let mut warnings = 0;
+    let mut loaded = Vec::new();
     for path in &args.paths {
-        let loaded = match load(&mut db, path) {
-            Ok(loaded) => loaded,
-            Err(message) => {
-                let _ = writeln!(err, "error: {message}");
-                io_error = true;
-                continue;
+        let mut programs = Vec::new();
+        if let Err(message) = load_with_components(&mut db, path, &mut programs) {
+            let _ = writeln!(err, "error: {message}");
+            io_error = true;
+        }
+        // The program itself first, then its components by directory.
+        if programs.len() > 1 {
+            programs[1..].sort_by(|a, b| a.program.root(&db).cmp(b.program.root(&db)));
+        }
+        loaded.extend(programs);
+    }
+
+    let total_nodes: usize = loaded
+        .iter()
+        .map(|p| pcl_ty::node_count(&db, p.program))
+        .sum();
+    let progress = progress_bar(total_nodes);
+    let mut reports = Vec::new();
+    for program in &loaded {
+        let tick = |n: usize| {
+            if let Some(bar) = &progress {
+                bar.inc(n as u64);
             }
         };
-        let report = pcl_ty::check_program(&db, loaded.program);
+        pcl_ty::infer_program_parallel(&db, program.program, &tick);
+        reports.push(pcl_ty::check_program(&db, program.program));
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+
+    let mut errors = 0;
+    let mut warnings = 0;
+    for (loaded, report) in loaded.iter().zip(&reports) {
         // Every file's text, for excerpts of related locations in other files.
         let texts: Vec<(String, String)> = report
             .files
@@ -117,16 +282,25 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     Severity::Error => errors += 1,
                     Severity::Warning => warnings += 1,
                 }
-                let _ = err.write_all(renderer.render(diagnostic).as_bytes());
+                match args.format {
+                    Format::Human => {
+                        let _ = err.write_all(renderer.render(diagnostic).as_bytes());
+                    }
+                    Format::Json => {
+                        let _ = out.write_all(renderer.render_json(diagnostic).as_bytes());
+                    }
+                }
             }
         }
-        if args.emit_types {
+    }
+    if args.emit_types {
+        for report in &reports {
             for line in &report.types {
                 let _ = writeln!(out, "{}: {}", line.name, line.ty);
             }
         }
     }
-    if errors + warnings > 0 {
+    if errors + warnings > 0 && args.format == Format::Human {
         let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         let summary = match (errors, warnings) {
             (0, w) => plural(w, "warning"),
@@ -142,4 +316,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// A progress bar on stderr for checks big enough to take a moment, when stderr is a
+/// terminal (never in pipes, files or CI logs).
+fn progress_bar(nodes: usize) -> Option<indicatif::ProgressBar> {
+    if nodes < 5_000 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(nodes as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} checking {pos}/{len} nodes {wide_bar} {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(100));
+    Some(bar)
 }

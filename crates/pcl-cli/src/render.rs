@@ -108,6 +108,25 @@ impl<'a> Renderer<'a> {
         self
     }
 
+    /// One diagnostic as one line of JSON: file, 1-based line and column of its start and end
+    /// (columns count characters), severity, code and message.
+    pub fn render_json(&mut self, diagnostic: &Diagnostic) -> String {
+        let at = locate(self.text, &mut self.cursor, diagnostic.range.start());
+        let mut end_cursor = at;
+        let end = locate(self.text, &mut end_cursor, diagnostic.range.end());
+        let object = serde_json::json!({
+            "file": self.path,
+            "line": at.line,
+            "column": at.col,
+            "end_line": end.line,
+            "end_column": end.col,
+            "severity": diagnostic.severity.to_string(),
+            "code": diagnostic.code.as_str(),
+            "message": diagnostic.message,
+        });
+        format!("{object}\n")
+    }
+
     /// One diagnostic: its header and excerpt, a note block per related location, then its
     /// help lines (or, without any, its fix's title as a help line).
     pub fn render(&mut self, diagnostic: &Diagnostic) -> String {

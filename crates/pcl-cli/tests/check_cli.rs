@@ -20,15 +20,20 @@ fn temp_program(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 #[test]
 fn the_example_program_is_clean_and_prints_its_types() {
-    let (status, out, err) = pcl_check(&example("static-website"), &["--emit-types", "."]);
+    let (status, out, err) = pcl_check(
+        &example("static-website"),
+        &["--schemas", "../schemas", "--emit-types", "."],
+    );
     assert_eq!((status, err.as_str()), (0, ""));
     expect![[r#"
         siteName: string
         pages: list(string)
-        caller: dynamic
+        caller: promise({ accountId: string, arn: string, id: string, userId: string })
+        siteBucket: resource(aws:s3:Bucket)
+        pageObjects: list(resource(aws:s3:BucketObject))
         commonTags: { owner: string, project: string }
-        siteUrl: string
-        objectKeys: list(dynamic)
+        siteUrl: output(string)
+        objectKeys: list(output(string))
     "#]]
     .assert_eq(&out);
 }
@@ -98,7 +103,10 @@ fn missing_paths_and_empty_directories_exit_2() {
     let dir = temp_program("empty", &[]);
     let (status, _, err) = pcl_check(&dir, &["missing.pp"]);
     assert_eq!(status, 2);
-    assert!(err.contains("cannot read missing.pp"), "{err}");
+    assert!(
+        err.contains("missing.pp: no such file or directory"),
+        "{err}"
+    );
     let (status, _, err) = pcl_check(&dir, &["."]);
     assert_eq!(status, 2);
     assert!(err.contains("no .pp files"), "{err}");

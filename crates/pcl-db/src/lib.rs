@@ -39,6 +39,56 @@ pub struct Program {
     pub files: Vec<SourceFile>,
 }
 
+/// A package schema file (`NAME-VERSION.json`). The host names its package and version (from
+/// the file name) and either gives its text (an editor's buffer, a test) or leaves it to be
+/// read from disk on first use, so that a directory of large schemas costs nothing until a
+/// program uses one of them. A host that sees the file change on disk bumps `stamp`.
+#[salsa::input(debug)]
+pub struct SchemaFile {
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub package: String,
+    #[returns(ref)]
+    pub version: Option<String>,
+    #[returns(ref)]
+    pub text: Option<Arc<str>>,
+    #[returns(copy)]
+    pub stamp: u64,
+}
+
+/// Settings of a check that change how problems are reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CheckOptions {
+    /// For programs whose schemas are not all available: unknown packages and resources,
+    /// unsupported and missing properties and mismatched resource inputs are warnings, and
+    /// what they would type is `dynamic`.
+    pub lenient: bool,
+}
+
+/// What the whole database shares: the schema files (in search order), where they were looked
+/// for (for messages), the programs by root directory (so that a `component` block can find
+/// its program), and the check options.
+#[salsa::input(singleton, debug)]
+pub struct Workspace {
+    #[returns(ref)]
+    pub schema_files: Vec<SchemaFile>,
+    #[returns(ref)]
+    pub schema_dirs: Vec<PathBuf>,
+    /// Sorted by root.
+    #[returns(ref)]
+    pub programs: Vec<(PathBuf, Program)>,
+    #[returns(copy)]
+    pub options: CheckOptions,
+}
+
+/// The workspace of a database (an empty one until a host sets it).
+pub fn workspace(db: &dyn Db) -> Workspace {
+    Workspace::try_get(db).unwrap_or_else(|| {
+        panic!("the database has no Workspace: RootDatabase creates it; other databases must call Workspace::new")
+    })
+}
+
 /// The syntax tree and syntax errors of a file.
 ///
 /// `no_eq`: a lossless tree changes with every edit, so comparing old and new trees would only
@@ -47,6 +97,16 @@ pub struct Program {
 #[salsa::tracked(returns(ref), no_eq, lru = 256)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
     pcl_syntax::parse(file.text(db))
+}
+
+/// A schema file as a host describes it to [`RootDatabase::set_schema_files`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaFileSpec {
+    pub path: PathBuf,
+    pub package: String,
+    pub version: Option<String>,
+    /// `None`: read from disk on first use.
+    pub text: Option<Arc<str>>,
 }
 
 /// The path → input map of a database. Inputs are never deleted (salsa cannot), so a file that
@@ -78,6 +138,7 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     files: Files,
     programs: Arc<Mutex<FxHashMap<PathBuf, Program>>>,
+    schema_files: Arc<Mutex<FxHashMap<PathBuf, SchemaFile>>>,
     executed: EventLog,
 }
 
@@ -93,12 +154,21 @@ impl Default for RootDatabase {
                 }
             }
         })));
-        RootDatabase {
+        let db = RootDatabase {
             storage,
             files: Files::default(),
             programs: Arc::default(),
+            schema_files: Arc::default(),
             executed,
-        }
+        };
+        let _workspace =
+            Workspace::builder(Vec::new(), Vec::new(), Vec::new(), CheckOptions::default())
+                .schema_files_durability(Durability::HIGH)
+                .schema_dirs_durability(Durability::HIGH)
+                .programs_durability(Durability::MEDIUM)
+                .options_durability(Durability::MEDIUM)
+                .new(&db);
+        db
     }
 }
 
@@ -157,7 +227,107 @@ impl RootDatabase {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(root.to_path_buf(), program);
+        self.register_program(root, program);
         program
+    }
+
+    /// Registers a program with the workspace, so that components can find it by directory.
+    fn register_program(&mut self, root: &Path, program: Program) {
+        let workspace = workspace(self);
+        let mut programs = workspace.programs(self).clone();
+        match programs.binary_search_by(|(r, _)| r.as_path().cmp(root)) {
+            Ok(i) if programs[i].1 == program => return,
+            Ok(i) => programs[i].1 = program,
+            Err(i) => programs.insert(i, (root.to_path_buf(), program)),
+        }
+        workspace.set_programs(self).to(programs);
+    }
+
+    /// The program rooted at `root`, if one was set.
+    pub fn program(&self, root: &Path) -> Option<Program> {
+        self.programs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(root)
+            .copied()
+    }
+
+    /// Sets the schema files, in search order, and where they were found. Files already known
+    /// (by path) keep their inputs, so their parsed schemas and types are reused.
+    pub fn set_schema_files(&mut self, dirs: Vec<PathBuf>, files: Vec<SchemaFileSpec>) {
+        let mut inputs = Vec::with_capacity(files.len());
+        for spec in files {
+            let existing = self
+                .schema_files
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&spec.path)
+                .copied();
+            let input = match existing {
+                Some(input) => {
+                    if input.text(self) != &spec.text {
+                        input
+                            .set_text(self)
+                            .with_durability(Durability::HIGH)
+                            .to(spec.text);
+                    }
+                    input
+                }
+                None => {
+                    let input = SchemaFile::builder(
+                        spec.path.clone(),
+                        spec.package,
+                        spec.version,
+                        spec.text,
+                        0,
+                    )
+                    .durability(Durability::HIGH)
+                    .new(self);
+                    self.schema_files
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(spec.path, input);
+                    input
+                }
+            };
+            inputs.push(input);
+        }
+        let workspace = workspace(self);
+        if workspace.schema_files(self) != &inputs {
+            workspace.set_schema_files(self).to(inputs);
+        }
+        if workspace.schema_dirs(self) != &dirs {
+            workspace.set_schema_dirs(self).to(dirs);
+        }
+    }
+
+    /// Replaces the text of a schema file (an editor's buffer, a test), or marks a file read
+    /// from disk as changed (`None`: read it again).
+    pub fn set_schema_text(&mut self, path: &Path, text: Option<Arc<str>>) {
+        let existing = self
+            .schema_files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .copied();
+        if let Some(input) = existing {
+            let stamp = input.stamp(self);
+            input
+                .set_text(self)
+                .with_durability(Durability::HIGH)
+                .to(text);
+            input
+                .set_stamp(self)
+                .with_durability(Durability::HIGH)
+                .to(stamp + 1);
+        }
+    }
+
+    pub fn set_options(&mut self, options: CheckOptions) {
+        let workspace = workspace(self);
+        if workspace.options(self) != options {
+            workspace.set_options(self).to(options);
+        }
     }
 
     /// Starts recording which queries execute (for incrementality tests).

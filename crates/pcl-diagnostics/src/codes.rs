@@ -150,6 +150,30 @@ codes! {
     // ---- 04: program structure -----------------------------------------------------------
     /// Nodes whose values depend on each other.
     CircularReference = "E0401", "circular reference between nodes";
+
+    // ---- 05: binding against package schemas ---------------------------------------------
+    /// A resource or function token that is not `pkg:module:member` or `pkg:member`.
+    MalformedToken = "E0501", "a malformed resource or function token";
+    /// A package whose schema is not available (or not valid).
+    UnknownPackage = "E0502", "a package whose schema is not available";
+    /// A resource type its package does not define.
+    UnknownResourceType = "E0503", "a resource type the package does not define";
+    /// An `invoke` of a function its package does not define.
+    UnknownInvokeFunction = "E0504", "a function the package does not define";
+    /// A key of an object literal that the schema type does not have (it would be ignored).
+    UnknownObjectKey = "W0505", "a key the schema type does not have";
+    /// A `read` of a provider or component resource.
+    CannotRead = "E0506", "a resource that cannot be read";
+    /// A property path (`ignoreChanges` and friends) that names no property of the resource.
+    InvalidPropertyPath = "E0507", "a property path that names no property";
+    /// A `hooks` option that is not an object of hook lists, or a hook of the wrong kind.
+    InvalidHooks = "E0508", "an invalid hooks option";
+    /// An `invoke` or `call` whose arguments do not fit its form.
+    InvalidInvoke = "E0509", "an invoke or call that does not fit its form";
+    /// A component whose program cannot be found or used.
+    InvalidComponent = "E0510", "a component whose program cannot be used";
+    /// A `package` block that does not describe a package.
+    InvalidPackage = "E0511", "an invalid package block";
 }
 
 impl Code {

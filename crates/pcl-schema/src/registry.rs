@@ -130,7 +130,7 @@ type LoadResult = Result<Arc<Package>, LoadError>;
 
 /// Provides packages by name and version: a [`SchemaRegistry`] over directories, or a host's
 /// incremental database. Type mapping asks it for the packages external references name.
-pub trait PackageLoader: Sync {
+pub trait PackageLoader {
     /// The schema of package `name` at `version` (or the default version).
     fn package(&self, name: &str, version: Option<&str>) -> LoadResult;
 }

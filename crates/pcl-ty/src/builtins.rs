@@ -541,8 +541,9 @@ pub(crate) fn infer_call(
                 ],
                 None,
             );
-            // Typed from the function's schema by the binder.
-            Type::dynamic()
+            let typed: Vec<(ExprId, Type)> =
+                args.args.iter().map(|a| (a.expr, a.ty.clone())).collect();
+            cx.bind_invoke(&typed)
         }
         "call" => {
             if args.len_known().is_some_and(|n| n < 3) {
@@ -577,7 +578,9 @@ pub(crate) fn infer_call(
                     );
                 }
             }
-            Type::dynamic()
+            let typed: Vec<(ExprId, Type)> =
+                args.args.iter().map(|a| (a.expr, a.ty.clone())).collect();
+            cx.bind_call(&typed)
         }
         _ if REMOVED.contains(&f) => {
             cx.report(

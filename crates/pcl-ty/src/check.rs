@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use rustc_hash::FxHashMap;
 
 use pcl_db::Program;
-use pcl_diagnostics::Diagnostic;
+use pcl_diagnostics::{Code, Diagnostic};
 use pcl_hir::{program_scope, Node, NodeKind, ProgramFile};
 
 use crate::{file_diagnostics, infer_node, node_references, node_type};
@@ -60,7 +60,7 @@ pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
         infer_node(db, node);
         node_type(db, node);
     }
-    let files = program
+    let mut files: Vec<CheckedFile> = program
         .files(db)
         .iter()
         .map(|&file| CheckedFile {
@@ -68,22 +68,167 @@ pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
             diagnostics: file_diagnostics(db, ProgramFile::new(db, program, file)).clone(),
         })
         .collect();
+    report_each_missing_package_once(&mut files);
     let types = scope
         .nodes
         .iter()
         .filter(|n| {
-            matches!(
+            !matches!(
                 n.kind(db),
-                NodeKind::Config | NodeKind::Local | NodeKind::Output
+                NodeKind::Hook | NodeKind::Pulumi | NodeKind::Package
             )
         })
         .map(|&n| NodeTypeLine {
             kind: n.kind(db),
             name: n.name(db).to_string(),
-            ty: node_type(db, n).display_readable(),
+            ty: one_line_type(&node_type(db, n)),
         })
         .collect();
     ProgramReport { files, types }
+}
+
+/// A package without a schema is reported once per program, at its first use, with the
+/// number of other uses: not once per resource.
+fn report_each_missing_package_once(files: &mut [CheckedFile]) {
+    let mut first: FxHashMap<String, (usize, usize, usize)> = FxHashMap::default();
+    for (f, file) in files.iter_mut().enumerate() {
+        let mut kept = Vec::with_capacity(file.diagnostics.len());
+        for diagnostic in file.diagnostics.drain(..) {
+            let package = (diagnostic.code == Code::UnknownPackage)
+                .then(|| diagnostic.message.split('\'').nth(1).map(str::to_string))
+                .flatten();
+            match package {
+                Some(package) => match first.get_mut(&package) {
+                    Some((_, _, more)) => *more += 1,
+                    None => {
+                        first.insert(package, (f, kept.len(), 0));
+                        kept.push(diagnostic);
+                    }
+                },
+                None => kept.push(diagnostic),
+            }
+        }
+        file.diagnostics = kept;
+    }
+    for (package, (f, index, more)) in first {
+        if more > 0 {
+            let diagnostic = &mut files[f].diagnostics[index];
+            let uses = if more == 1 {
+                "use of package"
+            } else {
+                "uses of package"
+            };
+            let verb = if more == 1 { "is" } else { "are" };
+            *diagnostic = diagnostic.clone().with_help(format!(
+                "{more} other {uses} '{package}' {verb} not reported"
+            ));
+        }
+    }
+}
+
+/// A node's type on one line: a resource's output object is shown as its token, as in
+/// `list(aws:s3:BucketObject)`, and other objects on one line.
+pub fn one_line_type(ty: &pcl_types::Type) -> String {
+    use pcl_types::{Annotation, TypeKind};
+    fn show(ty: &pcl_types::Type, depth: usize) -> String {
+        if depth > 16 {
+            return ty.display_readable();
+        }
+        match ty.kind() {
+            TypeKind::Object(o) => {
+                if let Some(token) = o.annotations().iter().find_map(|a| match a {
+                    Annotation::ResourceOutputs(t) => Some(t),
+                    _ => None,
+                }) {
+                    return format!("resource({token})");
+                }
+            }
+            TypeKind::List(e) => return format!("list({})", show(e, depth + 1)),
+            TypeKind::Map(e) => return format!("map({})", show(e, depth + 1)),
+            TypeKind::Output(e) => return format!("output({})", show(e, depth + 1)),
+            TypeKind::Promise(e) => return format!("promise({})", show(e, depth + 1)),
+            TypeKind::Union(members)
+                if members.len() == 2 && members.iter().any(|m| m.is_none()) =>
+            {
+                let inner = members.iter().find(|m| !m.is_none()).expect("two members");
+                return format!("{}?", show(inner, depth + 1));
+            }
+            _ => {}
+        }
+        let text = ty.display_readable();
+        let mut out = String::with_capacity(text.len());
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if i > 0 && !line.starts_with('}') && !out.ends_with('{') {
+                out.push(' ');
+            } else if i > 0 && line.starts_with('}') {
+                if out.ends_with(',') {
+                    out.pop();
+                }
+                out.push(' ');
+            } else if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(line);
+        }
+        out
+    }
+    show(ty, 0)
+}
+
+/// The number of nodes of a program (for progress reporting).
+pub fn node_count(db: &dyn pcl_db::Db, program: Program) -> usize {
+    program_scope(db, program).nodes.len()
+}
+
+/// Infers every node of `program` on all cores, in waves: a node is inferred after every
+/// node it refers to, so no query recurses into a chain of references and no two threads
+/// wait on each other for long. `progress` is told how many nodes each wave finished.
+/// [`check_program`] afterwards only collects the memoized results.
+pub fn infer_program_parallel(
+    db: &pcl_db::RootDatabase,
+    program: Program,
+    progress: &(dyn Fn(usize) + Sync),
+) {
+    use rayon::prelude::*;
+    let nodes = &program_scope(db, program).nodes;
+    let order = dependency_order(db, nodes);
+    let index: FxHashMap<Node<'_>, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    // The wave of a node: one more than the latest wave among the nodes it uses (a node
+    // of a cycle may see a neighbour not yet placed; cycles are typed dynamic anyway).
+    let mut wave = vec![0usize; nodes.len()];
+    for node in &order {
+        let w = node_references(db, *node)
+            .iter()
+            .filter_map(|t| index.get(t))
+            .map(|&i| wave[i] + 1)
+            .max()
+            .unwrap_or(0);
+        wave[index[node]] = w;
+    }
+    let waves = wave.iter().copied().max().map_or(0, |w| w + 1);
+    let mut by_wave: Vec<Vec<Node<'_>>> = vec![Vec::new(); waves];
+    for node in order {
+        by_wave[wave[index[&node]]].push(node);
+    }
+    for nodes in by_wave {
+        // Small waves (long chains) are not worth handing to other threads.
+        if nodes.len() < 64 {
+            for &node in &nodes {
+                infer_node(db, node);
+                node_type(db, node);
+            }
+        } else {
+            nodes.par_chunks(16).for_each_with(db.clone(), |db, chunk| {
+                for &node in chunk {
+                    infer_node(db, node);
+                    node_type(db, node);
+                }
+            });
+        }
+        progress(nodes.len());
+    }
 }
 
 /// Nodes in an order where every node comes after the nodes it refers to (cycles broken

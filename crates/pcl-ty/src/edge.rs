@@ -132,6 +132,15 @@ fn target_range(node_map: &NodeSourceMap, body: &pcl_hir::Body, target: &Target)
                 whole
             }
         }
+        Target::Label(index) => node_map
+            .labels
+            .get(*index)
+            .copied()
+            .unwrap_or(node_map.name),
+        Target::Name => node_map.name,
+        Target::OpenBrace => node_map.open_brace.unwrap_or(node_map.keyword),
+        Target::AttrName(id) => map.attr_name(*id),
+        Target::BlockType(id) => map.block_type(*id),
         Target::CallName(id) => {
             let whole = map.expr(*id);
             match body.expr(*id) {

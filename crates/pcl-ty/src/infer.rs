@@ -2,7 +2,7 @@
 
 use pcl_diagnostics::{suggest, Code, Severity};
 use pcl_hir::{
-    program_scope, AttrId, BinaryOp, BindingId, BindingKind, Body, Expr, ExprId, Node, NodeKind,
+    program_scope, BinaryOp, BindingId, BindingKind, Body, Expr, ExprId, Node, NodeKind,
     ObjectItem, Resolution, TemplatePart, UnaryOp,
 };
 use pcl_types::{
@@ -10,7 +10,6 @@ use pcl_types::{
     Type, TypeKind,
 };
 
-use crate::graph::PROPERTY_PATH_OPTIONS;
 use crate::{node_type, InferDiagnostic, NodeInference, Target};
 
 pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
@@ -19,6 +18,7 @@ pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInfere
         db,
         program: node.file(db).program(db),
         kind: node.kind(db),
+        signature: node.signature(db),
         body,
         expr_types: vec![None; body.expr_count()],
         binding_types: vec![Type::dynamic(); body.bindings().count()],
@@ -88,13 +88,14 @@ pub fn widen_literals(ty: Type) -> Type {
 
 pub(crate) struct Infer<'a, 'db> {
     pub(crate) db: &'db dyn pcl_db::Db,
-    kind: NodeKind,
+    pub(crate) kind: NodeKind,
+    pub(crate) signature: &'a pcl_hir::Signature,
     pub(crate) body: &'a pcl_hir::Body,
-    program: pcl_db::Program,
+    pub(crate) program: pcl_db::Program,
     expr_types: Vec<Option<Type>>,
     binding_types: Vec<Type>,
     /// A resource ranged over a bool has no `range` variable.
-    range_over_bool: bool,
+    pub(crate) range_over_bool: bool,
     /// `hook error name { }`: its `args` have no `newOutputs`.
     hook_is_error: bool,
     pub(crate) diagnostics: Vec<InferDiagnostic>,
@@ -138,14 +139,7 @@ pub(crate) fn show(ty: &Type) -> String {
 
 impl<'a, 'db> Infer<'a, 'db> {
     pub(crate) fn report(&mut self, code: Code, target: Target, message: impl Into<String>) {
-        self.diagnostics.push(InferDiagnostic {
-            code,
-            severity: code.default_severity(),
-            message: message.into(),
-            target,
-            help: None,
-            fix: None,
-        });
+        self.report_with(code, code.default_severity(), target, message, None, None);
     }
 
     pub(crate) fn report_with(
@@ -157,6 +151,19 @@ impl<'a, 'db> Infer<'a, 'db> {
         help: Option<String>,
         fix: Option<String>,
     ) {
+        // Lenient mode (schemas not all available, as the reference's non-strict options):
+        // names and properties that a missing schema would explain are warnings.
+        let severity = if severity == Severity::Error
+            && matches!(
+                code,
+                Code::UndefinedVariable | Code::InvalidTraversal | Code::UnknownProperty
+            )
+            && self.lenient()
+        {
+            Severity::Warning
+        } else {
+            severity
+        };
         self.diagnostics.push(InferDiagnostic {
             code,
             severity,
@@ -215,7 +222,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         ty
     }
 
-    fn set_binding(&mut self, id: BindingId, ty: Type) {
+    pub(crate) fn set_binding(&mut self, id: BindingId, ty: Type) {
         self.binding_types[id.index()] = ty;
     }
 
@@ -233,10 +240,8 @@ impl<'a, 'db> Infer<'a, 'db> {
             },
             NodeKind::Config => self.infer_config(),
             NodeKind::Output => self.infer_output(),
-            NodeKind::Resource | NodeKind::Read | NodeKind::Component => {
-                self.infer_resource_like();
-                Type::dynamic()
-            }
+            NodeKind::Resource | NodeKind::Read => self.bind_resource(),
+            NodeKind::Component => self.bind_component(),
             NodeKind::Hook => {
                 self.infer_hook(!self.hook_is_error);
                 Type::dynamic()
@@ -253,7 +258,10 @@ impl<'a, 'db> Infer<'a, 'db> {
                 }
                 Type::dynamic()
             }
-            NodeKind::Package => Type::dynamic(),
+            NodeKind::Package => {
+                self.bind_package();
+                Type::dynamic()
+            }
         }
     }
 
@@ -318,115 +326,6 @@ impl<'a, 'db> Infer<'a, 'db> {
             // Deliberately more precise than the reference, whose untyped outputs are dynamic.
             (None, Some((_, ty))) => ty,
             (None, None) => Type::dynamic(),
-        }
-    }
-
-    fn options_block(&self) -> Option<pcl_hir::BlockId> {
-        self.body
-            .blocks_in(None)
-            .find(|(_, b)| b.type_name.as_str() == "options")
-            .map(|(id, _)| id)
-    }
-
-    fn infer_resource_like(&mut self) {
-        let options = self.options_block();
-        if let Some(options) = options {
-            let attrs: Vec<(AttrId, pcl_hir::Attr)> = self
-                .body
-                .attrs_in(Some(options))
-                .map(|(id, a)| (id, a.clone()))
-                .collect();
-            // `range` first: the body's `range` variable depends on it.
-            if let Some((_, attr)) = attrs.iter().find(|(_, a)| a.name.as_str() == "range") {
-                let ty = self.infer_expr(attr.value);
-                self.bind_range(attr.value, ty);
-            }
-            for (_, attr) in &attrs {
-                let name = attr.name.as_str();
-                if name == "range" {
-                    continue;
-                }
-                if PROPERTY_PATH_OPTIONS.contains(&name) && self.kind != NodeKind::Component {
-                    // Property paths of the resource's own inputs: bound by the binder against
-                    // the schema, not as expressions.
-                    self.mark_property_paths(attr.value);
-                    continue;
-                }
-                let ty = self.infer_expr(attr.value);
-                if let Some(expected) = option_type(name) {
-                    self.expect(
-                        attr.value,
-                        &ty,
-                        &expected,
-                        &format!("the option {name} must be of type {}", show(&expected)),
-                    );
-                }
-            }
-        }
-        let attrs: Vec<ExprId> = self.body.attrs_in(None).map(|(_, a)| a.value).collect();
-        for value in attrs {
-            self.infer_expr(value);
-        }
-    }
-
-    fn mark_property_paths(&mut self, root: ExprId) {
-        let mut stack = vec![root];
-        while let Some(id) = stack.pop() {
-            self.set(id, Type::opaque("Property"));
-            self.body.for_each_child(id, |c| stack.push(c));
-        }
-        self.set(root, Type::list(Type::opaque("Property")));
-    }
-
-    fn bind_range(&mut self, expr: ExprId, ty: Type) {
-        let expected = Type::union([
-            Type::bool(),
-            Type::number(),
-            Type::list(Type::dynamic()),
-            Type::map(Type::dynamic()),
-        ]);
-        if !self.expect(
-            expr,
-            &ty,
-            &expected,
-            "range must be a bool, a number, a list or a map",
-        ) {
-            return;
-        }
-        let mut resolved = ty.resolve_outputs().without_none();
-        if resolved.union_elements().iter().any(|t| t.is_dynamic()) {
-            resolved = Type::dynamic();
-        }
-        let safe =
-            |dest: Type| dest.input_type().conversion_from(&resolved).kind == ConversionKind::Safe;
-        let range_type = if resolved.is_dynamic() {
-            Type::object([("key", Type::dynamic()), ("value", Type::dynamic())])
-        } else if safe(Type::bool()) {
-            self.range_over_bool = true;
-            Type::dynamic()
-        } else if safe(Type::number()) {
-            Type::object([("value", Type::int())])
-        } else {
-            match collection_types(&resolved) {
-                Some((key, value)) => Type::object([("key", key), ("value", value)]),
-                None => {
-                    self.report(
-                        Code::NotIterable,
-                        Target::Expr(expr),
-                        format!("cannot iterate over a value of type {}", show(&ty)),
-                    );
-                    Type::object([("key", Type::dynamic()), ("value", Type::dynamic())])
-                }
-            }
-        };
-        let bindings: Vec<BindingId> = self
-            .body
-            .bindings()
-            .filter(|(_, b)| b.kind == BindingKind::Range)
-            .map(|(id, _)| id)
-            .collect();
-        for binding in bindings {
-            self.set_binding(binding, range_type.clone());
         }
     }
 
@@ -913,7 +812,7 @@ impl<'a, 'db> Infer<'a, 'db> {
 
 /// Why a literal of type `src` cannot convert to the primitive `dest` at run time, if it
 /// cannot: a string that is no number or bool, a fraction where an int is expected.
-fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<String> {
+pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<String> {
     let resolved = src.resolve_outputs();
     let TypeKind::Const(c) = resolved.kind() else {
         return None;
@@ -983,33 +882,4 @@ fn optional_object_properties(ty: Type) -> Type {
         TypeKind::Map(e) => Type::map(optional(e.clone())),
         _ => ty,
     }
-}
-
-/// The type each resource option takes (`bindResourceOptions`).
-fn option_type(name: &str) -> Option<Type> {
-    let optional_string = || Type::optional(Type::string());
-    Some(match name {
-        "parent" | "provider" | "deletedWith" | "replacementTrigger" => Type::dynamic(),
-        "providers" => Type::union([Type::map(Type::dynamic()), Type::list(Type::dynamic())]),
-        "dependsOn" | "replaceWith" => Type::list(Type::dynamic()),
-        "protect" | "retainOnDelete" | "deleteBeforeReplace" => Type::bool(),
-        "version" | "pluginDownloadURL" | "import" => Type::string(),
-        "customTimeouts" => Type::object([
-            ("create", optional_string()),
-            ("update", optional_string()),
-            ("delete", optional_string()),
-            ("read", optional_string()),
-        ]),
-        "aliases" => Type::list(Type::union([
-            Type::string(),
-            Type::object([
-                ("name", optional_string()),
-                ("type", optional_string()),
-                ("noParent", Type::optional(Type::bool())),
-                ("parent", Type::dynamic()),
-            ]),
-        ])),
-        "envVarMappings" => Type::map(Type::string()),
-        _ => return None,
-    })
 }

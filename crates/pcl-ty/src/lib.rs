@@ -14,11 +14,15 @@
 //!   `pcl_diagnostics::Diagnostic`s for one file.
 //! * [`check_program`]: the whole-program entry point the CLI and tests use.
 
+mod bind;
 mod builtins;
 mod check;
+pub mod component;
 mod edge;
 mod graph;
 mod infer;
+mod invoke;
+pub mod packages;
 mod type_expr;
 
 use pcl_diagnostics::{Code, Severity};
@@ -26,7 +30,9 @@ use pcl_hir::{ExprId, Node};
 use pcl_types::Type;
 
 pub use builtins::BUILTIN_NAMES;
-pub use check::{check_program, CheckedFile, NodeTypeLine, ProgramReport};
+pub use check::{
+    check_program, infer_program_parallel, node_count, CheckedFile, NodeTypeLine, ProgramReport,
+};
 pub use edge::file_diagnostics;
 pub use graph::{node_references, program_cycles, ProgramCycles};
 pub use infer::widen_literals;
@@ -42,6 +48,16 @@ pub enum Target {
     },
     /// The name of a called function.
     CallName(ExprId),
+    /// A label of the node (`1`: a resource's token).
+    Label(usize),
+    /// The node's name.
+    Name,
+    /// The body's `{`: where a missing attribute is reported.
+    OpenBrace,
+    /// The name of an attribute.
+    AttrName(pcl_hir::AttrId),
+    /// The type keyword of a nested block.
+    BlockType(pcl_hir::BlockId),
 }
 
 /// A problem found by inference, free of positions.
@@ -102,16 +118,16 @@ fn infer_node_cycle<'db>(
 pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
     use pcl_hir::NodeKind;
     match node.kind(db) {
-        NodeKind::Local | NodeKind::Config | NodeKind::Output => {}
-        // Typed from their schema or component program, never from their bodies, so an
-        // edit inside a resource's body never re-infers its users. (The binder types them;
-        // until then they are dynamic.)
-        NodeKind::Resource
+        // Resources and components are typed from their schema or component program (and
+        // `range`); an edit of one of their inputs re-runs this query, which backdates, so
+        // their users are not re-inferred.
+        NodeKind::Local
+        | NodeKind::Config
+        | NodeKind::Output
+        | NodeKind::Resource
         | NodeKind::Read
-        | NodeKind::Component
-        | NodeKind::Hook
-        | NodeKind::Pulumi
-        | NodeKind::Package => return Type::dynamic(),
+        | NodeKind::Component => {}
+        NodeKind::Hook | NodeKind::Pulumi | NodeKind::Package => return Type::dynamic(),
     }
     let program = node.file(db).program(db);
     if program_cycles(db, program).contains(node) {

@@ -1,9 +1,9 @@
-//! The examples of `docs/diagnostics.md` for codes `02xx` to `04xx` produce their code with
-//! exactly the message shown.
+//! The examples of `docs/diagnostics.md` for codes `02xx` to `05xx` produce their code with
+//! exactly the message shown (`05xx` with the `demo` schema of `test_data/schemas/binding`).
 
 use std::path::Path;
 
-use pcl_db::RootDatabase;
+use pcl_db::{RootDatabase, SchemaFileSpec};
 
 #[test]
 fn semantic_examples_produce_their_code_and_message() {
@@ -17,13 +17,25 @@ fn semantic_examples_produce_their_code_and_message() {
         };
         let code = code.trim_start_matches("| ").trim_matches('`');
         if !(code.starts_with("E0") || code.starts_with("W0"))
-            || !matches!(&code[1..3], "02" | "03" | "04")
+            || !matches!(&code[1..3], "02" | "03" | "04" | "05")
         {
             continue;
         }
         let example = example.trim_matches('`').replace('⏎', "\n") + "\n";
         let message = message.trim_end_matches(" |");
         let mut db = RootDatabase::default();
+        let schema_dir = Path::new("test_data/schemas/binding");
+        let schema = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../test_data/schemas/binding/demo-1.0.0.json");
+        db.set_schema_files(
+            vec![schema_dir.to_path_buf()],
+            vec![SchemaFileSpec {
+                path: schema,
+                package: "demo".into(),
+                version: Some("1.0.0".into()),
+                text: None,
+            }],
+        );
         let file = db.set_file_text(Path::new("main.pp"), example.clone());
         let program = db.set_program_files(Path::new("/doc"), vec![file]);
         let report = pcl_ty::check_program(&db, program);
@@ -38,5 +50,5 @@ fn semantic_examples_produce_their_code_and_message() {
         );
         checked += 1;
     }
-    assert!(checked >= 25, "only {checked} examples found");
+    assert!(checked >= 36, "only {checked} examples found");
 }

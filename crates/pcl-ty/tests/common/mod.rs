@@ -146,3 +146,62 @@ pub fn dump(db: &RootDatabase, program: Program, with_exprs: bool) -> String {
     }
     out
 }
+
+/// Loads the `.pp` files of `dir` as a program, and the programs of its components (their
+/// directories, transitively). The program itself comes first.
+pub fn load_program_dir(db: &mut RootDatabase, dir: &Path) -> Vec<Program> {
+    let mut programs = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        if db.program(&dir).is_some() {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"))
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        files.sort();
+        let inputs: Vec<_> = files
+            .iter()
+            .map(|p| db.set_file_text(p, std::fs::read_to_string(p).expect("UTF-8 program")))
+            .collect();
+        let program = db.set_program_files(&dir, inputs);
+        pending.extend(pcl_ty::component::component_dirs(db, program));
+        programs.push(program);
+    }
+    programs
+}
+
+/// Registers every `NAME-VERSION.json` of `dir` (read on first use).
+pub fn schema_dir(db: &mut RootDatabase, dirs: &[&Path]) {
+    let mut specs = Vec::new();
+    for dir in dirs {
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .expect("schema directory")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let Some((package, version)) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(pcl_schema::parse_schema_file_name)
+            else {
+                continue;
+            };
+            specs.push(pcl_db::SchemaFileSpec {
+                path,
+                package,
+                version: version.map(|v| v.to_string()),
+                text: None,
+            });
+        }
+    }
+    db.set_schema_files(dirs.iter().map(|d| d.to_path_buf()).collect(), specs);
+}

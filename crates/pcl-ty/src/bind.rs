@@ -1,0 +1,899 @@
+//! Binding resources, reads and components: their inputs checked against the schema (or the
+//! component's program), their options, `range`, and the type other nodes see.
+
+use pcl_diagnostics::{suggest, Code, Severity};
+use pcl_hir::{AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, NodeKind, Resolution};
+use pcl_types::{ConstValue, ConversionKind, Traverser, Type, TypeKind};
+
+use crate::graph::PROPERTY_PATH_OPTIONS;
+use crate::infer::{collection_types, rewrap, show, Infer};
+use crate::packages::{package_request, resource_schema, PackageError, ResourceSchema, TokenError};
+use crate::Target;
+
+/// How a `range` option shapes the node's type.
+#[derive(Clone, Debug)]
+pub(crate) enum RangeKind {
+    /// No `range`: one instance.
+    None,
+    /// A bool: zero or one instance (`T?`), lifted to the range's eventual.
+    Bool(Type),
+    /// A number: a list of instances, never lifted.
+    Number,
+    /// A list or tuple: a list, wrapped in the range's eventual.
+    List(Type),
+    /// A map or object: a map keyed like the range, wrapped in its eventual.
+    Map(Type),
+    /// `dynamic`, or something that cannot be iterated (reported): a list.
+    Other,
+}
+
+impl RangeKind {
+    /// The type of the node given the type `one` of a single instance.
+    pub(crate) fn apply(&self, one: Type) -> Type {
+        match self {
+            RangeKind::None => one,
+            RangeKind::Bool(source) => rewrap(source, Type::optional(one)),
+            RangeKind::Number | RangeKind::Other => Type::list(one),
+            RangeKind::List(source) => rewrap(source, Type::list(one)),
+            RangeKind::Map(source) => rewrap(source, Type::map(one)),
+        }
+    }
+}
+
+/// The schema type with its `none`, input and eventual wrappers removed, shallowly:
+/// `union(T, output(T))?` → `T`. What a literal written for it is shaped like.
+pub(crate) fn shape_of(ty: &Type) -> Type {
+    let mut ty = ty.without_none();
+    for _ in 0..8 {
+        match ty.kind() {
+            TypeKind::Output(e) | TypeKind::Promise(e) => ty = e.without_none(),
+            TypeKind::Union(members) => {
+                let plain: Vec<Type> = members
+                    .iter()
+                    .filter(|t| !matches!(t.kind(), TypeKind::Output(_) | TypeKind::Promise(_)))
+                    .filter(|t| !t.is_none())
+                    .cloned()
+                    .collect();
+                if plain.len() == members.len() {
+                    return ty;
+                }
+                ty = Type::union(plain);
+            }
+            _ => return ty,
+        }
+    }
+    ty
+}
+
+impl<'a, 'db> Infer<'a, 'db> {
+    pub(crate) fn lenient(&self) -> bool {
+        pcl_db::workspace(self.db).options(self.db).lenient
+    }
+
+    /// A problem that lenient mode (schemas not all available) makes a warning.
+    pub(crate) fn report_strict(
+        &mut self,
+        code: Code,
+        target: Target,
+        message: impl Into<String>,
+        help: Option<String>,
+        fix: Option<String>,
+    ) {
+        let severity = if self.lenient() {
+            Severity::Warning
+        } else {
+            code.default_severity()
+        };
+        self.report_with(code, severity, target, message, help, fix);
+    }
+
+    pub(crate) fn options_block(&self) -> Option<BlockId> {
+        self.body
+            .blocks_in(None)
+            .find(|(_, b)| b.type_name.as_str() == "options")
+            .map(|(id, _)| id)
+    }
+
+    fn literal_string(&self, block: Option<BlockId>, name: &str) -> Option<String> {
+        let (_, attr) = self.body.find_attr(block, name)?;
+        match self.body.expr(attr.value) {
+            Expr::Literal(ConstValue::String(s)) => Some(s.to_string()),
+            _ => None,
+        }
+    }
+
+    // ---- resources and reads -------------------------------------------------------------
+
+    /// Binds a `resource` or `read` block; returns the resource variable's type.
+    pub(crate) fn bind_resource(&mut self) -> Type {
+        let read = self.kind == NodeKind::Read;
+        let token = self.signature.label(1).map(str::to_string);
+        let schema = token.as_deref().and_then(|t| self.resolve_resource(t));
+        let options = self.options_block();
+        let range = match options {
+            Some(options) => self.bind_options(
+                options,
+                schema.as_ref().map(|s| {
+                    if read {
+                        s.read_inputs.clone()
+                    } else {
+                        s.inputs.clone()
+                    }
+                }),
+            ),
+            None => RangeKind::None,
+        };
+        let Some(schema) = schema else {
+            // Unknown (reported): every use of it is unchecked, ranged or not.
+            self.infer_body_attrs();
+            return Type::dynamic();
+        };
+        if read {
+            let token = token.as_deref().unwrap_or_default();
+            if schema.is_provider {
+                self.report(
+                    Code::CannotRead,
+                    Target::Label(1),
+                    format!("provider resources cannot be read: '{token}'"),
+                );
+            } else if schema.is_component {
+                self.report(
+                    Code::CannotRead,
+                    Target::Label(1),
+                    format!("component resources cannot be read: '{token}'"),
+                );
+            }
+        }
+        let inputs = if read {
+            schema.read_inputs.clone()
+        } else {
+            schema.inputs.clone()
+        };
+        let what = format!("resource type {}", schema.canonical_token);
+        self.check_inputs(&inputs, &what, true, &[]);
+        range.apply(schema.outputs.clone())
+    }
+
+    /// The schema of a resource token, reporting why there is none.
+    fn resolve_resource(&mut self, token: &str) -> Option<ResourceSchema> {
+        if let Err(e) = pcl_schema::token::decompose_token(token) {
+            self.report(Code::MalformedToken, Target::Label(1), format!("{e}"));
+            return None;
+        }
+        let package_name = pcl_schema::token::package_of_token(token)?.to_string();
+        let mut request = package_request(self.db, self.program, &package_name);
+        if request.version(self.db).is_none() {
+            // A literal `version` option chooses the schema, when that version is available.
+            if let Some(version) = self
+                .options_block()
+                .and_then(|o| self.literal_string(Some(o), "version"))
+            {
+                let versioned = crate::packages::PackageRequest::new(
+                    self.db,
+                    package_name.clone(),
+                    Some(version),
+                );
+                if crate::packages::package_schema(self.db, versioned).is_ok() {
+                    request = versioned;
+                }
+            }
+        }
+        let key = crate::packages::TokenRequest::new(self.db, request, token.to_string());
+        match resource_schema(self.db, key) {
+            Ok(schema) => Some(schema.clone()),
+            Err(TokenError::Package(error)) => {
+                self.report_unknown_package(Target::Label(1), error);
+                None
+            }
+            Err(TokenError::Unknown(unknown)) => {
+                let suggestion = unknown.suggestions.first().cloned();
+                let message = format!(
+                    "unknown resource type '{token}' in package '{}'",
+                    unknown.package
+                );
+                let help = match unknown.suggestions.as_slice() {
+                    [] => None,
+                    [one] => Some(format!("did you mean '{one}'?")),
+                    many => Some(format!("did you mean one of: {}?", many.join(", "))),
+                };
+                self.report_strict(
+                    Code::UnknownResourceType,
+                    Target::Label(1),
+                    message,
+                    help,
+                    suggestion.map(|s| format!("\"{s}\"")),
+                );
+                None
+            }
+        }
+    }
+
+    pub(crate) fn report_unknown_package(&mut self, target: Target, error: &PackageError) {
+        let message = format!("unknown package '{}': {error}", error.package());
+        let help = match error {
+            PackageError::NotFound { name, .. } => Some(format!(
+                "add a schema file named {name}-VERSION.json to a --schemas directory (`pulumi package get-schema {name} > {name}-VERSION.json` writes one)"
+            )),
+            PackageError::Invalid { .. } => None,
+        };
+        self.report_strict(Code::UnknownPackage, target, message, help, None);
+    }
+
+    /// Infers every attribute of the body (a node with no schema to check them against).
+    fn infer_body_attrs(&mut self) {
+        let values: Vec<ExprId> = self.body.attrs_in(None).map(|(_, a)| a.value).collect();
+        for value in values {
+            self.infer_expr(value);
+        }
+    }
+
+    /// Checks the body's attributes against an input object: unknown attributes, values that
+    /// do not convert, and missing required ones. `exact`: schema inputs, whose own input
+    /// wrappers say where outputs are accepted; otherwise every input accepts an output.
+    pub(crate) fn check_inputs(&mut self, inputs: &Type, what: &str, exact: bool, skip: &[&str]) {
+        let TypeKind::Object(object) = inputs.kind() else {
+            self.infer_body_attrs();
+            return;
+        };
+        let properties: Vec<(Box<str>, Type)> = object
+            .properties()
+            .iter()
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
+        let attrs: Vec<(AttrId, pcl_hir::Name, ExprId)> = self
+            .body
+            .attrs_in(None)
+            .map(|(id, a)| (id, a.name.clone(), a.value))
+            .collect();
+        for (id, name, value) in &attrs {
+            let name = name.as_str();
+            let ty = self.infer_expr(*value);
+            if name == "__logicalName" || skip.contains(&name) {
+                continue;
+            }
+            let Some(dest) = object.property(name) else {
+                let suggestion = suggest::best_match(name, properties.iter().map(|(k, _)| &**k))
+                    .map(str::to_string);
+                self.report_strict(
+                    Code::UnsupportedAttribute,
+                    Target::AttrName(*id),
+                    format!("unsupported attribute '{name}' of {what}"),
+                    suggestion.as_ref().map(|s| format!("did you mean '{s}'?")),
+                    suggestion,
+                );
+                continue;
+            };
+            self.check_value(
+                *value,
+                &ty,
+                &dest,
+                exact,
+                &format!("the attribute {name} of {what}"),
+            );
+        }
+        for (name, ty) in &properties {
+            if ty.is_optional() || ty.is_const() || ty.is_dynamic() {
+                continue;
+            }
+            if attrs.iter().any(|(_, n, _)| n.as_str() == &**name) {
+                continue;
+            }
+            self.report_strict(
+                Code::MissingAttribute,
+                Target::OpenBrace,
+                format!("missing required attribute '{name}' of {what}"),
+                Some(format!("{name} is of type {}", show(&ty.resolve_outputs()))),
+                None,
+            );
+        }
+    }
+
+    /// Checks one value against the type of the attribute or argument it is given for: the
+    /// conversion (with the reason when it fails), discriminated unions narrowed by their
+    /// discriminator, and keys of object literals that the type does not have.
+    pub(crate) fn check_value(
+        &mut self,
+        expr: ExprId,
+        src: &Type,
+        dest: &Type,
+        exact: bool,
+        context: &str,
+    ) {
+        let narrowed = self.narrow(expr, dest);
+        let dest = narrowed.as_ref().unwrap_or(dest);
+        let effective = if exact {
+            dest.clone()
+        } else {
+            dest.input_type()
+        };
+        let conversion = effective.conversion_from(src);
+        let ok = match conversion.kind {
+            ConversionKind::Safe => true,
+            ConversionKind::Unsafe => match crate::infer::literal_conversion_problem(src, dest) {
+                Some(problem) => {
+                    self.report_value(expr, format!("{context}: {problem}"));
+                    false
+                }
+                None => true,
+            },
+            ConversionKind::None => {
+                // Explain against the plain shapes: their reason names the real types.
+                let plain = dest
+                    .resolve_outputs()
+                    .conversion_from(&src.resolve_outputs());
+                let why = plain
+                    .reason
+                    .filter(|_| plain.kind == ConversionKind::None)
+                    .or(conversion.reason)
+                    .map_or_else(
+                        || {
+                            format!(
+                                "cannot assign a value of type {} to type {}",
+                                show(src),
+                                show(dest)
+                            )
+                        },
+                        |r| r.to_string(),
+                    );
+                let why = if exact
+                    && src.eventual_strength() != pcl_types::Eventual::None
+                    && shape_of(dest).conversion_from(&src.resolve_outputs()).kind
+                        != ConversionKind::None
+                {
+                    format!(
+                        "the property is plain: it takes a value known before deployment, not an output of type {}",
+                        show(src)
+                    )
+                } else {
+                    why
+                };
+                self.report_value(expr, format!("{context}: {why}"));
+                false
+            }
+        };
+        if ok {
+            self.check_literal_keys(expr, dest, 0);
+        }
+    }
+
+    fn report_value(&mut self, expr: ExprId, message: String) {
+        self.report_strict(Code::TypeMismatch, Target::Expr(expr), message, None, None);
+    }
+
+    /// A union of objects narrowed to the member an object literal selects: the member whose
+    /// discriminating property is the constant (or enum value) the literal sets.
+    fn narrow(&self, expr: ExprId, dest: &Type) -> Option<Type> {
+        let shape = shape_of(dest);
+        let members = shape.union_elements();
+        if members.len() < 2
+            || !members
+                .iter()
+                .all(|m| matches!(m.kind(), TypeKind::Object(_)))
+        {
+            return None;
+        }
+        let Expr::Object(items) = self.body.expr(self.unparen(expr)) else {
+            return None;
+        };
+        for item in items.iter() {
+            let (Expr::Literal(ConstValue::String(key)), Expr::Literal(value)) =
+                (self.body.expr(item.key), self.body.expr(item.value))
+            else {
+                continue;
+            };
+            let selected: Vec<&Type> = members
+                .iter()
+                .filter(|m| {
+                    let TypeKind::Object(o) = m.kind() else {
+                        return false;
+                    };
+                    o.property(key).is_some_and(|p| admits_constant(&p, value))
+                })
+                .collect();
+            if let [one] = selected.as_slice() {
+                return Some((*one).clone());
+            }
+        }
+        None
+    }
+
+    fn unparen(&self, mut expr: ExprId) -> ExprId {
+        while let Expr::Paren(inner) = self.body.expr(expr) {
+            expr = *inner;
+        }
+        expr
+    }
+
+    /// Warns about keys of object literals that the schema type does not have: the reference
+    /// silently drops them, and they are almost always typos.
+    fn check_literal_keys(&mut self, expr: ExprId, dest: &Type, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        let expr = self.unparen(expr);
+        let dest = self.narrow(expr, dest).unwrap_or_else(|| shape_of(dest));
+        match (self.body.expr(expr), dest.kind()) {
+            (Expr::Object(items), TypeKind::Object(object)) => {
+                let items = items.clone();
+                for item in items.iter() {
+                    let Expr::Literal(ConstValue::String(key)) = self.body.expr(item.key) else {
+                        continue;
+                    };
+                    match object.property(key) {
+                        Some(property) => self.check_literal_keys(item.value, &property, depth + 1),
+                        None => {
+                            let key = key.to_string();
+                            let names: Vec<Box<str>> =
+                                object.properties().iter().map(|(k, _)| k.clone()).collect();
+                            let suggestion = suggest::best_match(&key, names.iter().map(|k| &**k))
+                                .map(str::to_string);
+                            let shown: Vec<&str> = names.iter().map(|k| &**k).take(12).collect();
+                            let help = match &suggestion {
+                                Some(s) => Some(format!("did you mean '{s}'?")),
+                                None if shown.is_empty() => None,
+                                None => Some(format!("the type has: {}", shown.join(", "))),
+                            };
+                            self.report_with(
+                                Code::UnknownObjectKey,
+                                Severity::Warning,
+                                Target::Expr(item.key),
+                                format!(
+                                    "unknown property '{key}' of {}; it is ignored",
+                                    show(&dest)
+                                ),
+                                help,
+                                suggestion,
+                            );
+                        }
+                    }
+                }
+            }
+            (Expr::Object(items), TypeKind::Map(element)) => {
+                let values: Vec<ExprId> = items.iter().map(|i| i.value).collect();
+                for value in values {
+                    self.check_literal_keys(value, element, depth + 1);
+                }
+            }
+            (Expr::Tuple(elements), TypeKind::List(element) | TypeKind::Set(element)) => {
+                for value in elements.clone().iter() {
+                    self.check_literal_keys(*value, element, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ---- options -------------------------------------------------------------------------
+
+    /// Binds the `options` block; returns how `range` shapes the node. `inputs` is the
+    /// resource's input object, the scope of property paths (`None`: no schema).
+    pub(crate) fn bind_options(&mut self, options: BlockId, inputs: Option<Type>) -> RangeKind {
+        let attrs: Vec<(AttrId, pcl_hir::Name, ExprId)> = self
+            .body
+            .attrs_in(Some(options))
+            .map(|(id, a)| (id, a.name.clone(), a.value))
+            .collect();
+        // `range` first: the body's `range` variable depends on it.
+        let range = match attrs.iter().find(|(_, n, _)| n.as_str() == "range") {
+            Some((_, _, value)) => {
+                let ty = self.infer_expr(*value);
+                self.bind_range(*value, ty)
+            }
+            None => RangeKind::None,
+        };
+        for (_, name, value) in &attrs {
+            let name = name.as_str();
+            match name {
+                "range" => {}
+                _ if PROPERTY_PATH_OPTIONS.contains(&name) && self.kind != NodeKind::Component => {
+                    self.bind_property_paths(*value, inputs.as_ref(), name);
+                }
+                "hooks" => self.bind_hooks(*value),
+                _ => {
+                    let ty = self.infer_expr(*value);
+                    if let Some(expected) = option_type(name) {
+                        self.expect(
+                            *value,
+                            &ty,
+                            &expected,
+                            &format!("the option {name} must be of type {}", show(&expected)),
+                        );
+                    }
+                    if name == "version" {
+                        self.check_version(*value);
+                    }
+                }
+            }
+        }
+        range
+    }
+
+    fn check_version(&mut self, value: ExprId) {
+        if let Expr::Literal(ConstValue::String(text)) = self.body.expr(value) {
+            let bare = text.strip_prefix('v').unwrap_or(text);
+            if semver::Version::parse(bare).is_err() {
+                let message =
+                    format!("the version {text:?} is not a semantic version (like \"4.2.0\")");
+                self.report(Code::TypeMismatch, Target::Expr(value), message);
+            }
+        }
+    }
+
+    /// Types `range` and defines the body's `range` variable.
+    fn bind_range(&mut self, expr: ExprId, ty: Type) -> RangeKind {
+        let expected = Type::union([
+            Type::bool(),
+            Type::number(),
+            Type::list(Type::dynamic()),
+            Type::map(Type::dynamic()),
+        ]);
+        let component = self.kind == NodeKind::Component;
+        if !self.expect(
+            expr,
+            &ty,
+            &expected,
+            "range must be a bool, a number, a list or a map",
+        ) {
+            return RangeKind::Other;
+        }
+        let mut resolved = ty.resolve_outputs().without_none();
+        if resolved.union_elements().iter().any(|t| t.is_dynamic()) {
+            resolved = Type::dynamic();
+        }
+        let safe =
+            |dest: Type| dest.input_type().conversion_from(&resolved).kind == ConversionKind::Safe;
+        let (kind, range_type) = if resolved.is_dynamic() {
+            (
+                RangeKind::Other,
+                Type::object([("key", Type::dynamic()), ("value", Type::dynamic())]),
+            )
+        } else if safe(Type::bool()) {
+            self.range_over_bool = true;
+            let source = if component {
+                Type::dynamic()
+            } else {
+                ty.clone()
+            };
+            (RangeKind::Bool(source), Type::dynamic())
+        } else if safe(Type::number()) {
+            (RangeKind::Number, Type::object([("value", Type::int())]))
+        } else {
+            match collection_types(&resolved) {
+                Some((key, value)) => {
+                    let keyed_by_string = key.strip_const() == Type::string();
+                    let kind = if component {
+                        if keyed_by_string {
+                            RangeKind::Map(Type::dynamic())
+                        } else {
+                            RangeKind::Other
+                        }
+                    } else if keyed_by_string {
+                        RangeKind::Map(ty.clone())
+                    } else {
+                        RangeKind::List(ty.clone())
+                    };
+                    (kind, Type::object([("key", key), ("value", value)]))
+                }
+                None => {
+                    self.report(
+                        Code::NotIterable,
+                        Target::Expr(expr),
+                        format!("cannot iterate over a value of type {}", show(&ty)),
+                    );
+                    (
+                        RangeKind::Other,
+                        Type::object([("key", Type::dynamic()), ("value", Type::dynamic())]),
+                    )
+                }
+            }
+        };
+        let bindings: Vec<BindingId> = self
+            .body
+            .bindings()
+            .filter(|(_, b)| b.kind == BindingKind::Range)
+            .map(|(id, _)| id)
+            .collect();
+        for binding in bindings {
+            self.set_binding(binding, range_type.clone());
+        }
+        kind
+    }
+
+    /// `ignoreChanges = [tags, spec.replicas, items[0]]`: paths into the resource's own
+    /// inputs, not references to other nodes.
+    fn bind_property_paths(&mut self, root: ExprId, inputs: Option<&Type>, option: &str) {
+        let property = Type::opaque("Property");
+        let elements: Vec<ExprId> = match self.body.expr(self.unparen(root)) {
+            Expr::Tuple(elements) => elements.to_vec(),
+            Expr::Missing => Vec::new(),
+            _ => {
+                self.mark_all(root, &property);
+                self.report(
+                    Code::InvalidPropertyPath,
+                    Target::Expr(root),
+                    format!("{option} takes a list of property paths, like [tags, spec.replicas]"),
+                );
+                self.set(root, Type::list(property));
+                return;
+            }
+        };
+        for element in elements {
+            self.mark_all(element, &property);
+            let Some(inputs) = inputs else { continue };
+            self.check_property_path(element, inputs, option);
+        }
+        self.set(root, Type::list(property));
+    }
+
+    fn mark_all(&mut self, root: ExprId, ty: &Type) {
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            self.set(id, ty.clone());
+            self.body.for_each_child(id, |c| stack.push(c));
+        }
+    }
+
+    fn check_property_path(&mut self, element: ExprId, inputs: &Type, option: &str) {
+        // Unwind the traversal to its root name.
+        let mut steps: Vec<(ExprId, ExprId, Traverser)> = Vec::new();
+        let mut current = self.unparen(element);
+        let root_name = loop {
+            match self.body.expr(current) {
+                Expr::GetAttr { receiver, name } => {
+                    steps.push((current, *receiver, Traverser::attr(name)));
+                    current = *receiver;
+                }
+                Expr::Index { receiver, index } => {
+                    let key = match self.body.expr(*index) {
+                        Expr::Literal(value) => value.clone().literal_type(),
+                        _ => Type::dynamic(),
+                    };
+                    steps.push((current, *receiver, Traverser::Index(key)));
+                    current = *receiver;
+                }
+                Expr::Variable {
+                    name,
+                    resolution: Resolution::Root,
+                } => break Some(name.clone()),
+                _ => break None,
+            }
+        };
+        let Some(root_name) = root_name else {
+            self.report(
+                Code::InvalidPropertyPath,
+                Target::Expr(element),
+                format!("{option} takes property paths of the resource's inputs, like tags or spec.replicas"),
+            );
+            return;
+        };
+        let TypeKind::Object(object) = inputs.kind() else {
+            return;
+        };
+        let Some(mut ty) = object.property(&root_name) else {
+            let names: Vec<Box<str>> = object.properties().iter().map(|(k, _)| k.clone()).collect();
+            let suggestion =
+                suggest::best_match(&root_name, names.iter().map(|k| &**k)).map(str::to_string);
+            self.report_strict(
+                Code::InvalidPropertyPath,
+                Target::Expr(current),
+                format!("'{root_name}' is not an input property of this resource"),
+                suggestion.as_ref().map(|s| format!("did you mean '{s}'?")),
+                suggestion,
+            );
+            return;
+        };
+        for (expr, receiver, traverser) in steps.into_iter().rev() {
+            let traversal = shape_of(&ty).traverse(&traverser);
+            if let Some((_, reason)) = &traversal.diagnostic {
+                self.report(
+                    Code::InvalidPropertyPath,
+                    Target::Accessor { expr, receiver },
+                    reason.to_string(),
+                );
+                return;
+            }
+            ty = traversal.ty;
+        }
+    }
+
+    /// `hooks = { beforeCreate = [myHook], onError = [errorHook] }`.
+    fn bind_hooks(&mut self, value: ExprId) {
+        const KEYS: &[&str] = &[
+            "afterCreate",
+            "afterDelete",
+            "afterUpdate",
+            "beforeCreate",
+            "beforeDelete",
+            "beforeUpdate",
+            "onError",
+        ];
+        self.infer_expr(value);
+        let Expr::Object(items) = self.body.expr(self.unparen(value)).clone() else {
+            self.report(
+                Code::InvalidHooks,
+                Target::Expr(value),
+                "the hooks option must be an object mapping hook names to lists of hooks, like { beforeCreate = [myHook] }",
+            );
+            return;
+        };
+        for item in items.iter() {
+            let Expr::Literal(ConstValue::String(key)) = self.body.expr(item.key) else {
+                continue;
+            };
+            let key = key.to_string();
+            if !KEYS.contains(&key.as_str()) {
+                let suggestion =
+                    suggest::best_match(&key, KEYS.iter().copied()).map(str::to_string);
+                self.report_with(
+                    Code::InvalidHooks,
+                    Severity::Error,
+                    Target::Expr(item.key),
+                    format!("unknown hook name '{key}'"),
+                    Some(match &suggestion {
+                        Some(s) => format!("did you mean '{s}'?"),
+                        None => format!("hook names are {}", KEYS.join(", ")),
+                    }),
+                    suggestion,
+                );
+                continue;
+            }
+            let Expr::Tuple(elements) = self.body.expr(self.unparen(item.value)).clone() else {
+                self.report(
+                    Code::InvalidHooks,
+                    Target::Expr(item.value),
+                    format!("the hooks of '{key}' must be a list of hooks, like [myHook]"),
+                );
+                continue;
+            };
+            let wanted = if key == "onError" {
+                "error"
+            } else {
+                "resource"
+            };
+            for element in elements.iter() {
+                let Expr::Variable {
+                    name,
+                    resolution: Resolution::Root,
+                } = self.body.expr(*element)
+                else {
+                    self.report(
+                        Code::InvalidHooks,
+                        Target::Expr(*element),
+                        "a hook list holds references to hook blocks",
+                    );
+                    continue;
+                };
+                let Some(target) = self.lookup_root(name) else {
+                    continue; // reported as an undefined variable
+                };
+                if target.kind(self.db) != NodeKind::Hook {
+                    self.report(
+                        Code::InvalidHooks,
+                        Target::Expr(*element),
+                        format!("'{name}' is not a hook"),
+                    );
+                    continue;
+                }
+                let kind = target
+                    .signature(self.db)
+                    .label(0)
+                    .unwrap_or_default()
+                    .to_string();
+                if kind != wanted {
+                    self.report(
+                        Code::InvalidHooks,
+                        Target::Expr(*element),
+                        format!(
+                            "cannot bind {kind} hook '{name}' to '{key}': it takes {wanted} hooks"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+impl Infer<'_, '_> {
+    /// `package { baseProviderName = "terraform-provider" ... parameterization { } }`.
+    pub(crate) fn bind_package(&mut self) {
+        let values: Vec<ExprId> = self.body.attrs.iter().map(|a| a.value).collect();
+        for value in values {
+            self.infer_expr(value);
+        }
+        let has_label = self.signature.label(0).is_some_and(|l| !l.is_empty());
+        if self.body.find_attr(None, "baseProviderName").is_none() && !has_label {
+            self.report(
+                Code::InvalidPackage,
+                Target::Name,
+                "package blocks must set baseProviderName",
+            );
+        }
+        let versions: Vec<(Option<BlockId>, &str)> = std::iter::once((None, "baseProviderVersion"))
+            .chain(
+                self.body
+                    .blocks_in(None)
+                    .filter(|(_, b)| b.type_name.as_str() == "parameterization")
+                    .map(|(id, _)| (Some(id), "version")),
+            )
+            .collect();
+        for (block, name) in versions {
+            let Some((_, attr)) = self.body.find_attr(block, name) else {
+                continue;
+            };
+            let value = attr.value;
+            match self.body.expr(value) {
+                Expr::Literal(ConstValue::String(text)) => {
+                    if semver::Version::parse(text.strip_prefix('v').unwrap_or(text)).is_err() {
+                        self.report(
+                            Code::InvalidPackage,
+                            Target::Expr(value),
+                            format!("invalid {name} {text:?}: not a semantic version"),
+                        );
+                    }
+                }
+                _ => self.report(
+                    Code::NotALiteral,
+                    Target::Expr(value),
+                    format!("attribute {name} must be a string literal"),
+                ),
+            }
+        }
+        let parameterizations: Vec<BlockId> = self
+            .body
+            .blocks_in(None)
+            .filter(|(_, b)| b.type_name.as_str() == "parameterization")
+            .map(|(id, _)| id)
+            .collect();
+        for block in parameterizations {
+            for required in ["name", "version", "value"] {
+                if self.body.find_attr(Some(block), required).is_none() {
+                    self.report(
+                        Code::InvalidPackage,
+                        Target::BlockType(block),
+                        format!("a parameterization must set {required}"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether a property of type `ty` can hold the literal `value`: a constant equal to it, or an
+/// enum with it among its values.
+fn admits_constant(ty: &Type, value: &ConstValue) -> bool {
+    let shape = shape_of(ty);
+    shape.union_elements().iter().any(|t| match t.kind() {
+        TypeKind::Const(c) => &c.value == value,
+        TypeKind::Enum(e) => e.values.contains(value),
+        _ => false,
+    })
+}
+
+/// The type each resource option takes (`bindResourceOptions`).
+pub(crate) fn option_type(name: &str) -> Option<Type> {
+    let optional_string = || Type::optional(Type::string());
+    Some(match name {
+        "parent" | "provider" | "deletedWith" | "replacementTrigger" => Type::dynamic(),
+        "providers" => Type::union([Type::map(Type::dynamic()), Type::list(Type::dynamic())]),
+        "dependsOn" | "replaceWith" => Type::list(Type::dynamic()),
+        "protect" | "retainOnDelete" | "deleteBeforeReplace" => Type::bool(),
+        "version" | "pluginDownloadURL" | "import" => Type::string(),
+        "customTimeouts" => Type::object([
+            ("create", optional_string()),
+            ("update", optional_string()),
+            ("delete", optional_string()),
+            ("read", optional_string()),
+        ]),
+        "aliases" => Type::list(Type::union([
+            Type::string(),
+            Type::object([
+                ("name", optional_string()),
+                ("type", optional_string()),
+                ("noParent", Type::optional(Type::bool())),
+                ("parent", Type::dynamic()),
+            ]),
+        ])),
+        "envVarMappings" => Type::map(Type::string()),
+        _ => return None,
+    })
+}

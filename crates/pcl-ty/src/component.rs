@@ -1,0 +1,243 @@
+//! Components: a `component name "./dir" { }` block instantiates the program in `./dir`, whose
+//! `config` nodes are its inputs and whose `output` nodes are its outputs.
+
+use std::path::{Component as PathComponent, Path, PathBuf};
+
+use pcl_db::Program;
+use pcl_diagnostics::Code;
+use pcl_hir::{program_scope, Expr, NodeKind};
+use pcl_types::{ConstValue, Type};
+
+use crate::bind::RangeKind;
+use crate::infer::Infer;
+use crate::{node_type, Target};
+
+/// What a component program offers its users.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ComponentInterface {
+    /// Inputs by logical name: the config's type and whether the component must be given it.
+    pub inputs: Vec<(String, Type, bool)>,
+    /// Outputs by logical name, with their types.
+    pub outputs: Vec<(String, Type)>,
+}
+
+impl ComponentInterface {
+    /// The object the component block's attributes are checked against.
+    pub fn input_object(&self) -> Type {
+        Type::object(self.inputs.iter().map(|(name, ty, required)| {
+            let ty = if *required || ty.is_optional() {
+                ty.clone()
+            } else {
+                Type::optional(ty.clone())
+            };
+            (name.clone(), ty)
+        }))
+    }
+
+    /// The type of one instance: each output, as an output.
+    pub fn instance_type(&self) -> Type {
+        Type::object(
+            self.outputs
+                .iter()
+                .map(|(name, ty)| (name.clone(), Type::output(ty.unwrap_eventual()))),
+        )
+    }
+}
+
+/// The inputs and outputs of a component program. Re-runs when the program's nodes change;
+/// backdates unless a config or output changed its name or type, so an edit inside one of
+/// the component's resources re-binds none of its users.
+#[salsa::tracked(returns(ref), cycle_result = interface_cycle)]
+pub fn component_interface(db: &dyn pcl_db::Db, program: Program) -> ComponentInterface {
+    let mut interface = ComponentInterface::default();
+    for &node in &program_scope(db, program).nodes {
+        let kind = node.kind(db);
+        if !matches!(kind, NodeKind::Config | NodeKind::Output) {
+            continue;
+        }
+        let body = node.body(db);
+        let logical = body
+            .find_attr(None, "__logicalName")
+            .and_then(|(_, a)| match body.expr(a.value) {
+                Expr::Literal(ConstValue::String(s)) => Some(s.to_string()),
+                _ => None,
+            })
+            .unwrap_or_else(|| node.name(db).to_string());
+        match kind {
+            NodeKind::Config => {
+                let has_default = body.find_attr(None, "default").is_some();
+                let nullable = body.find_attr(None, "nullable").is_some_and(|(_, a)| {
+                    matches!(body.expr(a.value), Expr::Literal(ConstValue::Bool(true)))
+                });
+                interface
+                    .inputs
+                    .push((logical, node_type(db, node), !has_default && !nullable));
+            }
+            _ => {
+                // An output without a value offers nothing (the reference skips it too).
+                if body.find_attr(None, "value").is_some() {
+                    interface.outputs.push((logical, node_type(db, node)));
+                }
+            }
+        }
+    }
+    interface.inputs.sort_by(|a, b| a.0.cmp(&b.0));
+    interface.outputs.sort_by(|a, b| a.0.cmp(&b.0));
+    interface
+}
+
+/// Components that include each other: neither side can be typed from the other.
+fn interface_cycle(_db: &dyn pcl_db::Db, _id: salsa::Id, _program: Program) -> ComponentInterface {
+    ComponentInterface::default()
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            PathComponent::CurDir => {}
+            PathComponent::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The directory a program's relative paths start from (a one-file program: the file's).
+pub fn program_dir(root: &Path) -> &Path {
+    if root.extension().is_some_and(|e| e == "pp") {
+        root.parent().unwrap_or(Path::new("."))
+    } else {
+        root
+    }
+}
+
+/// The directory a component's source names, relative to `program`.
+pub fn component_dir(db: &dyn pcl_db::Db, program: Program, source: &str) -> PathBuf {
+    normalize(&program_dir(program.root(db)).join(source))
+}
+
+/// The program registered for a directory.
+pub fn program_at(db: &dyn pcl_db::Db, dir: &Path) -> Option<Program> {
+    let programs = pcl_db::workspace(db).programs(db);
+    let dir = normalize(dir);
+    programs
+        .binary_search_by(|(root, _)| normalize(root).as_path().cmp(&dir))
+        .ok()
+        .map(|i| programs[i].1)
+        .or_else(|| {
+            programs
+                .iter()
+                .find(|(root, _)| normalize(root) == dir)
+                .map(|(_, p)| *p)
+        })
+}
+
+impl<'a, 'db> Infer<'a, 'db> {
+    /// Binds a component block; returns its type.
+    pub(crate) fn bind_component(&mut self) -> Type {
+        let options = self.options_block();
+        let range = match options {
+            Some(options) => self.bind_options(options, None),
+            None => RangeKind::None,
+        };
+        let Some(source) = self.signature.label(1).map(str::to_string) else {
+            // Sourceless: `token` names the component type; the other attributes are inputs
+            // of their own types. Nothing is known of its outputs.
+            let values: Vec<ExprId> = self.body.attrs_in(None).map(|(_, a)| a.value).collect();
+            for value in values {
+                self.infer_expr(value);
+            }
+            if let Some((_, attr)) = self.body.find_attr(None, "token") {
+                let value = attr.value;
+                if !matches!(self.body.expr(value), Expr::Literal(ConstValue::String(_))) {
+                    self.report(
+                        Code::NotALiteral,
+                        Target::Expr(value),
+                        "attribute token must be a string literal",
+                    );
+                }
+            }
+            return Type::dynamic();
+        };
+        let dir = component_dir(self.db, self.program, &source);
+        let own_dir = normalize(program_dir(self.program.root(self.db)));
+        if dir == own_dir {
+            self.report(
+                Code::InvalidComponent,
+                Target::Label(1),
+                format!(
+                    "cannot use the program's own directory '{source}' as a component: a component cannot include itself"
+                ),
+            );
+            self.infer_plain_attrs();
+            return Type::dynamic();
+        }
+        let Some(program) = program_at(self.db, &dir) else {
+            self.report(
+                Code::InvalidComponent,
+                Target::Label(1),
+                format!(
+                    "no component program at '{source}' ({}): the directory must exist and hold .pp files",
+                    dir.display()
+                ),
+            );
+            self.infer_plain_attrs();
+            return Type::dynamic();
+        };
+        if let Some((_, attr)) = self.body.find_attr(None, "token") {
+            let _ = attr;
+            let id = self
+                .body
+                .find_attr(None, "token")
+                .map(|(id, _)| id)
+                .expect("found above");
+            self.report(
+                Code::UnsupportedAttribute,
+                Target::AttrName(id),
+                "'token' may only be set on a component declared without a source",
+            );
+        }
+        let interface = component_interface(self.db, program).clone();
+        let inputs = interface.input_object();
+        let what = format!("component '{source}'");
+        self.check_component_inputs(&inputs, &what);
+        range.apply(interface.instance_type())
+    }
+
+    fn infer_plain_attrs(&mut self) {
+        let values: Vec<ExprId> = self.body.attrs_in(None).map(|(_, a)| a.value).collect();
+        for value in values {
+            self.infer_expr(value);
+        }
+    }
+
+    fn check_component_inputs(&mut self, inputs: &Type, what: &str) {
+        // `token` is reported above; check everything else as inputs.
+        self.check_inputs(inputs, what, false, &["token"]);
+    }
+}
+
+use pcl_hir::ExprId;
+
+/// The directories the components of `program` name (for hosts, which load those programs).
+pub fn component_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = program_scope(db, program)
+        .nodes
+        .iter()
+        .filter(|n| n.kind(db) == NodeKind::Component)
+        .filter_map(|n| {
+            n.signature(db)
+                .label(1)
+                .map(|s| component_dir(db, program, s))
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}

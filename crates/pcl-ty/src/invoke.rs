@@ -1,0 +1,278 @@
+//! `invoke("pkg:mod:fn", {args}, {options})` and `call(resource, "method", {args})`, typed from
+//! package schemas.
+
+use pcl_diagnostics::Code;
+use pcl_hir::{Expr, ExprId};
+use pcl_types::{Annotation, ConstValue, Eventual, Type, TypeKind};
+
+use crate::infer::{show, Infer};
+use crate::packages::{function_schema, package_request, TokenError, TokenRequest};
+use crate::Target;
+
+/// The options object of an invoke (`InvokeOptions`).
+fn invoke_options_type() -> Type {
+    let optional = Type::optional;
+    Type::object([
+        ("dependsOn", optional(Type::list(Type::dynamic()))),
+        ("parent", Type::dynamic()),
+        ("pluginDownloadUrl", optional(Type::string())),
+        ("provider", Type::dynamic()),
+        ("version", optional(Type::string())),
+    ])
+}
+
+impl<'a, 'db> Infer<'a, 'db> {
+    fn string_literal(&self, expr: ExprId) -> Option<String> {
+        match self.body.expr(expr) {
+            Expr::Literal(ConstValue::String(s)) => Some(s.to_string()),
+            _ => None,
+        }
+    }
+
+    /// Types an invoke from its function's schema. `args`: each argument and its type (the
+    /// token's literal is reported by the caller when it is not a literal).
+    pub(crate) fn bind_invoke(&mut self, args: &[(ExprId, Type)]) -> Type {
+        let Some(&(token_expr, _)) = args.first() else {
+            return Type::dynamic();
+        };
+        let Some(token) = self.string_literal(token_expr) else {
+            return Type::dynamic();
+        };
+        if let Err(e) = pcl_schema::token::decompose_token(&token) {
+            self.report(
+                Code::MalformedToken,
+                Target::Expr(token_expr),
+                e.to_string(),
+            );
+            return Type::dynamic();
+        }
+        let Some(package) = pcl_schema::token::package_of_token(&token) else {
+            return Type::dynamic();
+        };
+        let request = package_request(self.db, self.program, package);
+        let key = TokenRequest::new(self.db, request, token.clone());
+        let function = match function_schema(self.db, key) {
+            Ok(function) => function.clone(),
+            Err(TokenError::Package(error)) => {
+                let error = error.clone();
+                self.report_unknown_package(Target::Expr(token_expr), &error);
+                return Type::dynamic();
+            }
+            Err(TokenError::Unknown(unknown)) => {
+                let help = match unknown.suggestions.as_slice() {
+                    [] => None,
+                    [one] => Some(format!("did you mean '{one}'?")),
+                    many => Some(format!("did you mean one of: {}?", many.join(", "))),
+                };
+                let fix = unknown.suggestions.first().map(|s| format!("\"{s}\""));
+                self.report_strict(
+                    Code::UnknownInvokeFunction,
+                    Target::Expr(token_expr),
+                    format!(
+                        "unknown function '{token}' in package '{}'",
+                        unknown.package
+                    ),
+                    help,
+                    fix,
+                );
+                return Type::dynamic();
+            }
+        };
+        let sig = &function.signature;
+        let any_output = args[1..]
+            .iter()
+            .any(|(_, t)| t.eventual_strength() == Eventual::Output);
+        if let Some(positional) = &sig.positional {
+            return self.bind_positional_invoke(&token, args, positional, sig, any_output);
+        }
+        let output_form = sig.has_result && any_output;
+        match args.get(1) {
+            Some((expr, ty)) => {
+                let dest = if output_form {
+                    &sig.input_args
+                } else {
+                    &sig.plain_args
+                };
+                let context = format!("the arguments of {token}");
+                self.check_value(*expr, ty, dest, false, &context);
+            }
+            None => {
+                if sig.has_inputs && !sig.plain_args.is_optional() {
+                    let required = required_properties(&sig.plain_args);
+                    if !required.is_empty() {
+                        self.report(
+                            Code::InvalidInvoke,
+                            Target::Expr(token_expr),
+                            format!(
+                                "missing the arguments of {token}: it requires {}",
+                                required.join(", ")
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        if let Some((expr, ty)) = args.get(2) {
+            self.check_value(
+                *expr,
+                ty,
+                &invoke_options_type(),
+                false,
+                "the options of invoke",
+            );
+        }
+        if output_form {
+            sig.output_result()
+        } else {
+            sig.promise_result()
+        }
+    }
+
+    fn bind_positional_invoke(
+        &mut self,
+        token: &str,
+        args: &[(ExprId, Type)],
+        params: &[(String, Type)],
+        sig: &pcl_schema::FunctionSignature,
+        any_output: bool,
+    ) -> Type {
+        let given = &args[1..];
+        if let (1, Some((expr, _))) = (given.len(), given.first()) {
+            if matches!(self.body.expr(*expr), Expr::Object(_))
+                && !params.first().is_some_and(|(_, t)| {
+                    matches!(crate::bind::shape_of(t).kind(), TypeKind::Object(_))
+                })
+            {
+                // Older Pulumi accepted the object form; current Pulumi rejects it. A warning
+                // keeps those programs checkable, and the object is checked as arguments.
+                let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
+                self.report_with(
+                    Code::InvalidInvoke,
+                    pcl_diagnostics::Severity::Warning,
+                    Target::Expr(*expr),
+                    format!(
+                        "function \"{token}\" is declared with multi-argument inputs: current Pulumi requires positional arguments, e.g. invoke(\"{token}\", {})",
+                        names.join(", ")
+                    ),
+                    None,
+                    None,
+                );
+                let (expr, ty) = (*expr, given[0].1.clone());
+                self.check_value(
+                    expr,
+                    &ty,
+                    &sig.plain_args,
+                    false,
+                    &format!("the arguments of {token}"),
+                );
+                return if any_output {
+                    Type::output(sig.result.clone())
+                } else {
+                    Type::promise(sig.result.clone())
+                };
+            }
+        }
+        // The arguments, then optionally the invoke options.
+        if given.len() > params.len() + 1 {
+            self.report(
+                Code::ArgumentCount,
+                Target::Expr(given[params.len() + 1].0),
+                format!(
+                    "too many arguments to {token}: it takes {} positional arguments and the invoke options",
+                    params.len()
+                ),
+            );
+        }
+        for (i, (name, ty)) in params.iter().enumerate() {
+            match given.get(i) {
+                Some((expr, src)) => {
+                    let context = format!("the argument {name} of {token}");
+                    self.check_value(*expr, src, ty, false, &context);
+                }
+                None if !ty.is_optional() => {
+                    self.report(
+                        Code::ArgumentCount,
+                        Target::Expr(args[0].0),
+                        format!(
+                            "missing the argument {name} of {token} (of type {})",
+                            show(ty)
+                        ),
+                    );
+                }
+                None => {}
+            }
+        }
+        if let Some((expr, ty)) = given.get(params.len()) {
+            self.check_value(
+                *expr,
+                ty,
+                &invoke_options_type(),
+                false,
+                "the options of invoke",
+            );
+        }
+        if any_output {
+            Type::output(sig.result.clone())
+        } else {
+            Type::promise(sig.result.clone())
+        }
+    }
+
+    /// Types `call(resource, "method", {args})` from the resource's schema.
+    pub(crate) fn bind_call(&mut self, args: &[(ExprId, Type)]) -> Type {
+        let [(receiver, receiver_ty), (method_expr, _), rest @ ..] = args else {
+            return Type::dynamic();
+        };
+        let token = match receiver_ty.kind() {
+            TypeKind::Object(o) => o.annotations().iter().find_map(|a| match a {
+                Annotation::ResourceOutputs(token) => Some(token.to_string()),
+                _ => None,
+            }),
+            _ => None,
+        };
+        let Some(token) = token else {
+            if !receiver_ty.is_dynamic() {
+                self.report(
+                    Code::InvalidInvoke,
+                    Target::Expr(*receiver),
+                    format!(
+                        "call's receiver must be a single resource, not {}",
+                        show(receiver_ty)
+                    ),
+                );
+            }
+            return Type::dynamic();
+        };
+        let Some(method) = self.string_literal(*method_expr) else {
+            return Type::dynamic();
+        };
+        let Some(package) = pcl_schema::token::package_of_token(&token) else {
+            return Type::dynamic();
+        };
+        let request = package_request(self.db, self.program, package);
+        let sig = match crate::packages::method_signature(self.db, request, &token, &method) {
+            Ok(sig) => sig,
+            Err(message) => {
+                self.report(Code::InvalidInvoke, Target::Expr(*method_expr), message);
+                return Type::dynamic();
+            }
+        };
+        if let Some((expr, ty)) = rest.first() {
+            let context = format!("the arguments of method {method}");
+            self.check_value(*expr, ty, &sig.args, false, &context);
+        }
+        sig.result
+    }
+}
+
+fn required_properties(object: &Type) -> Vec<String> {
+    match object.kind() {
+        TypeKind::Object(o) => o
+            .properties()
+            .iter()
+            .filter(|(_, t)| !t.is_optional() && !t.is_dynamic())
+            .map(|(k, _)| k.to_string())
+            .collect(),
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,395 @@
+//! Package schemas as salsa queries: which file provides a package, the parsed schema, and the
+//! types of each resource and function a program names.
+//!
+//! Each step is its own query, so that editing one schema file re-parses only that file and
+//! re-binds only the nodes that use one of its definitions, and so that 100,000 resources of
+//! ten types map ten schema definitions to types, not 100,000.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use pcl_db::{workspace, SchemaFile};
+use pcl_schema::{
+    FunctionSignature, LoadError, Package, PackageLoader, Shape, TypeMapper, UnknownToken,
+};
+use pcl_types::Type;
+
+/// A parsed schema, compared by identity: its namespace hashes its name, version and text.
+#[derive(Clone)]
+pub struct PackageRef(pub Arc<Package>);
+
+impl PartialEq for PackageRef {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.namespace() == other.0.namespace()
+    }
+}
+
+impl Eq for PackageRef {}
+
+impl std::fmt::Debug for PackageRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PackageRef({})", self.0.name())
+    }
+}
+
+/// Why a package is not available.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PackageError {
+    /// No schema file provides it (at that version).
+    NotFound {
+        name: String,
+        version: Option<String>,
+        /// The versions that are available, highest first.
+        available: Vec<String>,
+        /// Where schemas were looked for.
+        dirs: Vec<PathBuf>,
+    },
+    /// Its schema file could not be read or is not a valid schema.
+    Invalid { name: String, message: String },
+}
+
+impl PackageError {
+    pub fn package(&self) -> &str {
+        match self {
+            PackageError::NotFound { name, .. } | PackageError::Invalid { name, .. } => name,
+        }
+    }
+}
+
+impl std::fmt::Display for PackageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PackageError::NotFound {
+                name,
+                version,
+                available,
+                dirs,
+            } => {
+                write!(f, "no schema for package '{name}'")?;
+                if let Some(v) = version {
+                    write!(f, " version {v}")?;
+                }
+                if !available.is_empty() {
+                    write!(f, " (available: {})", available.join(", "))?;
+                }
+                if dirs.is_empty() {
+                    f.write_str("; no schema directories were given (use --schemas DIR)")
+                } else {
+                    let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                    write!(f, "; looked in {}", dirs.join(", "))
+                }
+            }
+            PackageError::Invalid { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+/// The schema in one file, parsed once per text.
+#[salsa::tracked(returns(ref))]
+pub fn parsed_schema(db: &dyn pcl_db::Db, file: SchemaFile) -> Result<PackageRef, String> {
+    let _stamp = file.stamp(db);
+    let label: Arc<str> = file.path(db).display().to_string().into();
+    let text: Arc<str> = match file.text(db) {
+        Some(text) => text.clone(),
+        None => match std::fs::read_to_string(file.path(db)) {
+            Ok(text) => text.into(),
+            Err(err) => return Err(format!("{label}: cannot read schema file: {err}")),
+        },
+    };
+    match Package::parse(label, text) {
+        Ok(package) => Ok(PackageRef(Arc::new(package))),
+        Err(diagnostics) => Err(diagnostics
+            .iter()
+            .filter(|d| d.severity == pcl_schema::Severity::Error)
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")),
+    }
+}
+
+/// A package as a program asks for it: a name and, from a `package` block or a resource's
+/// `version` option, a version.
+#[salsa::interned(debug)]
+pub struct PackageRequest<'db> {
+    #[returns(ref)]
+    pub name: String,
+    #[returns(ref)]
+    pub version: Option<String>,
+}
+
+fn builtin_pulumi() -> &'static PackageRef {
+    static BUILTIN: OnceLock<PackageRef> = OnceLock::new();
+    BUILTIN.get_or_init(|| PackageRef(Arc::new(pcl_schema::pulumi_builtin_package())))
+}
+
+/// The schema of a package: the highest version available (or exactly the one asked for),
+/// the first directory winning between files of one version. `pulumi` is built in.
+#[salsa::tracked(returns(ref))]
+pub fn package_schema<'db>(
+    db: &'db dyn pcl_db::Db,
+    request: PackageRequest<'db>,
+) -> Result<PackageRef, PackageError> {
+    let name = request.name(db);
+    let wanted = request
+        .version(db)
+        .as_deref()
+        .map(|v| v.strip_prefix('v').unwrap_or(v))
+        .and_then(|v| semver::Version::parse(v).ok());
+    let workspace = workspace(db);
+    let mut best: Option<(Option<semver::Version>, SchemaFile)> = None;
+    let mut available = Vec::new();
+    for &file in workspace.schema_files(db) {
+        if file.package(db) != name {
+            continue;
+        }
+        let version = file
+            .version(db)
+            .as_deref()
+            .and_then(|v| semver::Version::parse(v).ok());
+        if let Some(v) = &version {
+            available.push(v.clone());
+        }
+        if request.version(db).is_some() && version != wanted {
+            continue;
+        }
+        if best.as_ref().is_none_or(|(b, _)| version > *b) {
+            best = Some((version, file));
+        }
+    }
+    let Some((_, file)) = best else {
+        if name == "pulumi" && request.version(db).is_none() {
+            return Ok(builtin_pulumi().clone());
+        }
+        available.sort();
+        available.dedup();
+        return Err(PackageError::NotFound {
+            name: name.clone(),
+            version: request.version(db).clone(),
+            available: available.iter().rev().map(|v| v.to_string()).collect(),
+            dirs: workspace.schema_dirs(db).clone(),
+        });
+    };
+    match parsed_schema(db, file) {
+        Ok(package) if package.0.name() != name => Err(PackageError::Invalid {
+            name: name.clone(),
+            message: format!(
+                "{}: /name: the schema declares package '{}', not '{name}'",
+                file.path(db).display(),
+                package.0.name()
+            ),
+        }),
+        Ok(package) => Ok(package.clone()),
+        Err(message) => Err(PackageError::Invalid {
+            name: name.clone(),
+            message: message.clone(),
+        }),
+    }
+}
+
+/// Gives type mapping the packages that external type references name, through the queries
+/// above (so that the reading query depends on them).
+pub(crate) struct DbLoader<'a> {
+    pub(crate) db: &'a dyn pcl_db::Db,
+}
+
+impl PackageLoader for DbLoader<'_> {
+    fn package(&self, name: &str, version: Option<&str>) -> Result<Arc<Package>, LoadError> {
+        let request = PackageRequest::new(self.db, name.to_string(), version.map(str::to_string));
+        match package_schema(self.db, request) {
+            Ok(package) => Ok(package.0.clone()),
+            Err(PackageError::NotFound {
+                name,
+                version,
+                available,
+                ..
+            }) => Err(LoadError::NotFound {
+                name: name.clone(),
+                version: version.clone(),
+                available: available.clone(),
+            }),
+            Err(PackageError::Invalid { .. }) => Err(LoadError::Invalid(Vec::new())),
+        }
+    }
+}
+
+/// A resource or function token of a package, as a program writes it.
+#[salsa::interned(debug)]
+pub struct TokenRequest<'db> {
+    #[returns(copy)]
+    pub package: PackageRequest<'db>,
+    #[returns(ref)]
+    pub token: String,
+}
+
+/// Why a token names nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenError {
+    Package(PackageError),
+    Unknown(UnknownToken),
+}
+
+/// What binding needs of a resource type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceSchema {
+    /// The token a program sees after binding (`aws:s3:Bucket`).
+    pub canonical_token: String,
+    /// The object a `resource` block's attributes are checked against.
+    pub inputs: Type,
+    /// The object a `read` block's attributes are checked against (`id` and the state inputs).
+    pub read_inputs: Type,
+    /// The resource variable's type: `id`, `urn` and every output, each an output.
+    pub outputs: Type,
+    pub is_provider: bool,
+    pub is_component: bool,
+}
+
+/// The schema of one resource type.
+#[salsa::tracked(returns(ref))]
+pub fn resource_schema<'db>(
+    db: &'db dyn pcl_db::Db,
+    request: TokenRequest<'db>,
+) -> Result<ResourceSchema, TokenError> {
+    let package = package_schema(db, request.package(db))
+        .as_ref()
+        .map_err(|e| TokenError::Package(e.clone()))?;
+    let package = &package.0;
+    let found = package
+        .lookup_resource(request.token(db))
+        .map_err(TokenError::Unknown)?;
+    let loader = DbLoader { db };
+    let mapper = TypeMapper::new(&loader);
+    let spec = package.resource(&found).spec.clone();
+    Ok(ResourceSchema {
+        canonical_token: found.canonical_token.clone(),
+        inputs: mapper.resource_input_type(package, &found),
+        read_inputs: mapper.resource_read_input_type(package, &found),
+        outputs: mapper.resource_output_type(package, &found),
+        is_provider: spec.is_provider || found.schema_token.starts_with("pulumi:providers:"),
+        is_component: spec.is_component,
+    })
+}
+
+/// What binding needs of a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionSchema {
+    pub canonical_token: String,
+    pub signature: Arc<FunctionSignature>,
+}
+
+/// The signature of one function (an `invoke` target).
+#[salsa::tracked(returns(ref))]
+pub fn function_schema<'db>(
+    db: &'db dyn pcl_db::Db,
+    request: TokenRequest<'db>,
+) -> Result<FunctionSchema, TokenError> {
+    let package = package_schema(db, request.package(db))
+        .as_ref()
+        .map_err(|e| TokenError::Package(e.clone()))?;
+    let package = &package.0;
+    let found = package
+        .lookup_function(request.token(db))
+        .map_err(TokenError::Unknown)?;
+    let loader = DbLoader { db };
+    let mapper = TypeMapper::new(&loader);
+    let signature = mapper.function_signature(package, &found).ok_or_else(|| {
+        TokenError::Unknown(UnknownToken {
+            kind: pcl_schema::DefinitionKind::Function,
+            token: request.token(db).clone(),
+            package: package.name().to_string(),
+            suggestions: Vec::new(),
+        })
+    })?;
+    Ok(FunctionSchema {
+        canonical_token: found.canonical_token.clone(),
+        signature,
+    })
+}
+
+/// A method of a resource (`call(resource, "method", {args})`), resolved per call: calls are
+/// rare, and the resource's package query is memoized.
+pub(crate) fn method_signature(
+    db: &dyn pcl_db::Db,
+    package: PackageRequest<'_>,
+    resource_token: &str,
+    method: &str,
+) -> Result<pcl_schema::MethodSignature, String> {
+    let package = package_schema(db, package)
+        .as_ref()
+        .map_err(|e| e.to_string())?;
+    let package = &package.0;
+    let found = package
+        .lookup_resource(resource_token)
+        .map_err(|e| e.to_string())?;
+    let loader = DbLoader { db };
+    TypeMapper::new(&loader)
+        .method_signature(package, &found, method)
+        .map_err(|e| e.to_string())
+}
+
+/// The plain shape of a named schema type, if `token` names one (for hover and tests).
+pub fn named_type(db: &dyn pcl_db::Db, package: PackageRequest<'_>, token: &str) -> Option<Type> {
+    let package = package_schema(db, package).as_ref().ok()?;
+    let found = package.0.lookup_type(token).ok()?;
+    let loader = DbLoader { db };
+    TypeMapper::new(&loader).named_type(&package.0, &found, Shape::Plain)
+}
+
+/// The packages a program declares with `package` blocks: name (the parameterization's name if
+/// it has one, else `baseProviderName` or the deprecated label) → version.
+#[salsa::tracked(returns(ref))]
+pub fn declared_packages(
+    db: &dyn pcl_db::Db,
+    program: pcl_db::Program,
+) -> Vec<(String, Option<String>)> {
+    use pcl_hir::{Expr, NodeKind};
+    use pcl_types::ConstValue;
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for &node in &pcl_hir::program_scope(db, program).nodes {
+        if node.kind(db) != NodeKind::Package {
+            continue;
+        }
+        let body = node.body(db);
+        let literal = |block, name: &str| -> Option<String> {
+            let (_, attr) = body.find_attr(block, name)?;
+            match body.expr(attr.value) {
+                Expr::Literal(ConstValue::String(s)) => Some(s.to_string()),
+                _ => None,
+            }
+        };
+        let parameterization = body
+            .blocks_in(None)
+            .filter(|(_, b)| b.type_name.as_str() == "parameterization")
+            .last()
+            .map(|(id, _)| id);
+        let (name, version) =
+            match parameterization.and_then(|p| Some((literal(Some(p), "name")?, p))) {
+                Some((name, p)) => (name, literal(Some(p), "version")),
+                None => {
+                    let name = literal(None, "baseProviderName")
+                        .or_else(|| node.signature(db).label(0).map(str::to_string));
+                    match name {
+                        Some(name) => (name, literal(None, "baseProviderVersion")),
+                        None => continue,
+                    }
+                }
+            };
+        if !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, version));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The package request for `name` in `program`: at the version a `package` block declares.
+pub fn package_request<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: pcl_db::Program,
+    name: &str,
+) -> PackageRequest<'db> {
+    let version = declared_packages(db, program)
+        .iter()
+        .find(|(n, _)| n == name)
+        .and_then(|(_, v)| v.clone());
+    PackageRequest::new(db, name.to_string(), version)
+}
