@@ -351,9 +351,9 @@ impl<'a, 'db> Infer<'a, 'db> {
                 false
             }
         };
-        if ok {
-            self.check_literal_keys(expr, dest, 0);
-        }
+        // Keys the type does not have are worth a warning even when a value is also wrong;
+        // literals deep inside are checked only where the whole converted.
+        self.check_literal_shape(expr, dest, context, ok, 0);
     }
 
     fn report_value(&mut self, expr: ExprId, message: String) {
@@ -406,13 +406,26 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     /// Warns about keys of object literals that the schema type does not have: the reference
     /// silently drops them, and they are almost always typos.
-    fn check_literal_keys(&mut self, expr: ExprId, dest: &Type, depth: usize) {
+    fn check_literal_shape(
+        &mut self,
+        expr: ExprId,
+        dest: &Type,
+        context: &str,
+        check_literals: bool,
+        depth: usize,
+    ) {
         if depth > 64 {
             return;
         }
         let expr = self.unparen(expr);
         let dest = self.narrow(expr, dest).unwrap_or_else(|| shape_of(dest));
         match (self.body.expr(expr), dest.kind()) {
+            (Expr::Literal(_), _) if check_literals && depth > 0 => {
+                let ty = self.infer_expr(expr);
+                if let Some(problem) = crate::infer::literal_conversion_problem(&ty, &dest) {
+                    self.report_value(expr, format!("{context}: {problem}"));
+                }
+            }
             (Expr::Object(items), TypeKind::Object(object)) => {
                 let items = items.clone();
                 for item in items.iter() {
@@ -420,7 +433,13 @@ impl<'a, 'db> Infer<'a, 'db> {
                         continue;
                     };
                     match object.property(key) {
-                        Some(property) => self.check_literal_keys(item.value, &property, depth + 1),
+                        Some(property) => self.check_literal_shape(
+                            item.value,
+                            &property,
+                            context,
+                            check_literals,
+                            depth + 1,
+                        ),
                         None => {
                             let key = key.to_string();
                             let names: Vec<Box<str>> =
@@ -439,7 +458,9 @@ impl<'a, 'db> Infer<'a, 'db> {
                                 Target::Expr(item.key),
                                 format!(
                                     "unknown property '{key}' of {}; it is ignored",
-                                    show(&dest)
+                                    crate::infer::one_line_type(&crate::infer::widen_literals(
+                                        dest.clone()
+                                    ))
                                 ),
                                 help,
                                 suggestion,
@@ -451,12 +472,12 @@ impl<'a, 'db> Infer<'a, 'db> {
             (Expr::Object(items), TypeKind::Map(element)) => {
                 let values: Vec<ExprId> = items.iter().map(|i| i.value).collect();
                 for value in values {
-                    self.check_literal_keys(value, element, depth + 1);
+                    self.check_literal_shape(value, element, context, check_literals, depth + 1);
                 }
             }
             (Expr::Tuple(elements), TypeKind::List(element) | TypeKind::Set(element)) => {
                 for value in elements.clone().iter() {
-                    self.check_literal_keys(*value, element, depth + 1);
+                    self.check_literal_shape(*value, element, context, check_literals, depth + 1);
                 }
             }
             _ => {}

@@ -1,0 +1,338 @@
+//! Incrementality of binding: which queries run again after an edit of a resource, a
+//! component program, a schema file, or the file list of a program. Schemas are given as text
+//! (an editor's buffer), so a test can change one.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use expect_test::{expect, Expect};
+use pcl_db::{Program, RootDatabase, SchemaFileSpec};
+use pcl_hir::{file_nodes, ProgramFile};
+use pcl_ty::packages::{PackageRequest, TokenRequest};
+use salsa::plumbing::AsId;
+
+fn schema(name: &str, resources: &[(&str, &[&str])]) -> String {
+    let resources: Vec<String> = resources
+        .iter()
+        .map(|(token, props)| {
+            let props: Vec<String> = props
+                .iter()
+                .map(|p| format!("\"{p}\": {{ \"type\": \"string\" }}"))
+                .collect();
+            let props = props.join(", ");
+            format!(
+                "\"{token}\": {{ \"inputProperties\": {{ {props} }}, \"properties\": {{ {props} }} }}"
+            )
+        })
+        .collect();
+    format!(
+        "{{ \"name\": \"{name}\", \"version\": \"1.0.0\", \"resources\": {{ {} }} }}",
+        resources.join(", ")
+    )
+}
+
+struct Session {
+    db: RootDatabase,
+    programs: Vec<Program>,
+}
+
+impl Session {
+    /// Programs by root directory, each with its files; schema texts by package name.
+    fn new(programs: &[(&str, &[(&str, &str)])], schemas: &[(&str, String)]) -> Session {
+        let mut db = RootDatabase::default();
+        set_schemas(&mut db, schemas);
+        let programs = programs
+            .iter()
+            .map(|(root, files)| {
+                let inputs = files
+                    .iter()
+                    .map(|(name, text)| {
+                        db.set_file_text(&Path::new(root).join(name), text.to_string())
+                    })
+                    .collect();
+                db.set_program_files(Path::new(root), inputs)
+            })
+            .collect();
+        let s = Session { db, programs };
+        s.check();
+        s.db.start_logging();
+        s
+    }
+
+    fn check(&self) {
+        for &program in &self.programs {
+            pcl_ty::check_program(&self.db, program);
+        }
+    }
+
+    fn edit(&mut self, path: &str, text: &str) {
+        self.db.set_file_text(Path::new(path), text.to_string());
+    }
+
+    /// Checks every program again and compares what ran.
+    fn expect(&self, expect: Expect) {
+        self.check();
+        expect.assert_debug_eq(&self.executed());
+    }
+
+    /// The executed queries, with salsa ids replaced by what they stand for.
+    fn executed(&self) -> Vec<String> {
+        let db = &self.db;
+        let mut names: Vec<(String, String)> = Vec::new();
+        let mut name = |id: salsa::Id, text: String| names.push((format!("{id:?}"), text));
+        for &program in &self.programs {
+            let root = program.root(db).display().to_string();
+            name(program.as_id(), root.clone());
+            for &file in program.files(db) {
+                let path = file.path(db).display().to_string();
+                name(file.as_id(), path.clone());
+                let pf = ProgramFile::new(db, program, file);
+                name(pf.as_id(), path.clone());
+                for &node in file_nodes(db, pf) {
+                    name(node.as_id(), node.name(db).to_string());
+                    for (_, expr) in node.body(db).exprs() {
+                        if let pcl_hir::Expr::Variable { name: n, .. } = expr {
+                            let key = pcl_hir::RootName::new(db, program, n.clone());
+                            name(key.as_id(), n.to_string());
+                        }
+                    }
+                    if let Some(token) = node.signature(db).label(1) {
+                        if let Some(package) = pcl_schema::token::package_of_token(token) {
+                            let request = PackageRequest::new(db, package.to_string(), None);
+                            name(request.as_id(), package.to_string());
+                            let key = TokenRequest::new(db, request, token.to_string());
+                            name(key.as_id(), token.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        for &file in pcl_db::workspace(db).schema_files(db) {
+            let path = file.path(db).display().to_string();
+            name(file.as_id(), path);
+        }
+        db.take_executed()
+            .into_iter()
+            .map(|key| match key.split_once('(') {
+                Some((query, rest)) => {
+                    let id = format!("{})", rest.trim_end_matches(')'));
+                    let name = names
+                        .iter()
+                        .find(|(k, _)| *k == id)
+                        .map_or_else(|| "?".to_string(), |(_, n)| n.clone());
+                    format!("{query}({name})")
+                }
+                None => key,
+            })
+            .collect()
+    }
+}
+
+fn set_schemas(db: &mut RootDatabase, schemas: &[(&str, String)]) {
+    let specs = schemas
+        .iter()
+        .map(|(name, text)| SchemaFileSpec {
+            path: PathBuf::from(format!("/schemas/{name}-1.0.0.json")),
+            package: name.to_string(),
+            version: Some("1.0.0".into()),
+            text: Some(Arc::from(text.as_str())),
+        })
+        .collect();
+    db.set_schema_files(vec![PathBuf::from("/schemas")], specs);
+}
+
+const MAIN: &str = r#"
+resource a "alpha:index:Box" {
+  label = "one"
+}
+
+resource b "alpha:index:Box" {
+  label = a.label
+}
+
+resource c "beta:index:Crate" {
+  size = "large"
+}
+
+output labels {
+  value = [a.label, b.label]
+}
+"#;
+
+fn schemas() -> Vec<(&'static str, String)> {
+    vec![
+        ("alpha", schema("alpha", &[("alpha:index:Box", &["label"])])),
+        (
+            "beta",
+            schema("beta", &[("beta:index:Crate", &["size", "color"])]),
+        ),
+    ]
+}
+
+#[test]
+fn an_edit_inside_one_resource_rebinds_that_resource_only() {
+    let mut s = Session::new(&[("/p", &[("main.pp", MAIN)])], &schemas());
+    s.edit("/p/main.pp", &MAIN.replace("\"one\"", "\"two\""));
+    // The resource's own binding re-runs; its type (from the schema) backdates, so `b` and
+    // `labels` are not re-bound.
+    s.expect(expect![[r#"
+        [
+            "parse(/p/main.pp)",
+            "lower_file(/p/main.pp)",
+            "file_nodes(/p/main.pp)",
+            "node_references(a)",
+            "infer_node(a)",
+            "node_type(a)",
+            "file_diagnostics(/p/main.pp)",
+        ]
+    "#]]);
+}
+
+#[test]
+fn changing_one_schema_rebinds_only_the_nodes_of_that_package() {
+    let s = Session::new(&[("/p", &[("main.pp", MAIN)])], &schemas());
+    let mut db = s.db;
+    let mut schemas = schemas();
+    schemas[1].1 = schema("beta", &[("beta:index:Crate", &["size", "colour"])]);
+    set_schemas(&mut db, &schemas);
+    let s = Session {
+        db,
+        programs: s.programs,
+    };
+    s.expect(expect![[r#"
+        [
+            "parsed_schema(/schemas/beta-1.0.0.json)",
+            "package_schema(beta)",
+            "resource_schema(beta:index:Crate)",
+            "infer_node(c)",
+            "node_type(c)",
+            "file_diagnostics(/p/main.pp)",
+        ]
+    "#]]);
+}
+
+const COMPONENT: &str = r#"
+config name string {
+}
+
+resource box "alpha:index:Box" {
+  label = name
+}
+
+output boxLabel {
+  value = box.label
+}
+"#;
+
+const PARENT: &str = r#"
+component first "./app" {
+  name = "first"
+}
+
+resource user "alpha:index:Box" {
+  label = first.boxLabel
+}
+
+unrelated = "x"
+"#;
+
+#[test]
+fn editing_a_component_rebinds_only_its_users() {
+    let mut s = Session::new(
+        &[
+            ("/p", &[("main.pp", PARENT)]),
+            ("/p/app", &[("main.pp", COMPONENT)]),
+        ],
+        &schemas(),
+    );
+    // A new resource in the component: its interface (inputs, outputs) is unchanged, so
+    // nothing of the parent is re-bound.
+    let with_resource = format!("{COMPONENT}\nresource extra \"alpha:index:Box\" {{\n}}\n");
+    s.edit("/p/app/main.pp", &with_resource);
+    s.expect(expect![[r#"
+        [
+            "parse(/p/app/main.pp)",
+            "lower_file(/p/app/main.pp)",
+            "file_nodes(/p/app/main.pp)",
+            "program_scope(/p/app)",
+            "component_interface(/p/app)",
+            "program_cycles(/p/app)",
+            "resolve_root(name)",
+            "resolve_root(box)",
+            "node_references(extra)",
+            "declared_packages(/p/app)",
+            "infer_node(extra)",
+            "node_type(extra)",
+            "file_diagnostics(/p/app/main.pp)",
+        ]
+    "#]]);
+    // A new output changes the interface: the component block and its user re-bind, and
+    // nothing else.
+    let with_output = format!("{with_resource}\noutput more {{\n  value = extra.label\n}}\n");
+    s.edit("/p/app/main.pp", &with_output);
+    s.expect(expect![[r#"
+        [
+            "parse(/p/app/main.pp)",
+            "lower_file(/p/app/main.pp)",
+            "file_nodes(/p/app/main.pp)",
+            "program_scope(/p/app)",
+            "component_interface(/p/app)",
+            "program_cycles(/p/app)",
+            "resolve_root(name)",
+            "resolve_root(box)",
+            "node_references(more)",
+            "resolve_root(extra)",
+            "declared_packages(/p/app)",
+            "node_type(more)",
+            "infer_node(more)",
+            "infer_node(first)",
+            "node_type(first)",
+            "infer_node(user)",
+            "node_type(user)",
+            "file_diagnostics(/p/main.pp)",
+            "file_diagnostics(/p/app/main.pp)",
+        ]
+    "#]]);
+}
+
+#[test]
+fn adding_and_removing_a_file() {
+    let mut s = Session::new(&[("/p", &[("main.pp", MAIN)])], &schemas());
+    let extra = s.db.set_file_text(
+        Path::new("/p/extra.pp"),
+        "resource d \"alpha:index:Box\" {\n  label = c.size\n}\n".into(),
+    );
+    let mut files = s.programs[0].files(&s.db).clone();
+    files.push(extra);
+    s.db.set_program_files(Path::new("/p"), files.clone());
+    s.expect(expect![[r#"
+        [
+            "program_scope(/p)",
+            "file_nodes(/p/extra.pp)",
+            "lower_file(/p/extra.pp)",
+            "parse(/p/extra.pp)",
+            "node_references(d)",
+            "resolve_root(c)",
+            "resolve_root(a)",
+            "resolve_root(b)",
+            "declared_packages(/p)",
+            "program_cycles(/p)",
+            "infer_node(d)",
+            "node_type(d)",
+            "file_diagnostics(/p/extra.pp)",
+            "file_diagnostics(/p/main.pp)",
+        ]
+    "#]]);
+    files.pop();
+    s.db.set_program_files(Path::new("/p"), files);
+    s.expect(expect![[r#"
+        [
+            "program_scope(/p)",
+            "resolve_root(a)",
+            "resolve_root(b)",
+            "declared_packages(/p)",
+            "program_cycles(/p)",
+            "file_diagnostics(/p/main.pp)",
+        ]
+    "#]]);
+}

@@ -1,0 +1,72 @@
+# Resource inputs checked against the schema of demo:storage/bucket:Bucket and friends.
+
+config prefix string {
+  default = "site"
+}
+
+# Clean: every input of the right type, enum value allowed, nested object complete.
+resource site "demo:storage/bucket:Bucket" {
+  name      = "${prefix}-site"
+  acl       = "private"
+  sizeGb    = 10
+  versioned = true
+  tags      = { team = "web" }
+  website = {
+    indexDocument = "index.html"
+  }
+  lifecycleRules = [{ days = 30, prefix = "logs/" }]
+}
+
+# Outputs are accepted by inputs that are not plain.
+resource copy "demo:storage/bucket:Bucket" {
+  name = site.name
+  tags = site.tags
+}
+
+resource broken "demo:storage/bucket:Bucket" {
+  name      = "broken"
+  acl       = "public-write"
+  sizeGb    = "ten"
+  sizeGB    = 1
+  versioned = site.arn == ""
+  website = {
+    errorDocumnet = "404.html"
+  }
+  lifecycleRules = [{ days = 1.5 }]
+}
+
+# Missing the required name: reported at the block's `{`.
+resource unnamed "demo:storage/bucket:Bucket" {
+  acl = "public-read"
+}
+
+# A discriminated union narrowed by its discriminator.
+resource httpCheck "demo:network/healthCheck:HealthCheck" {
+  check = {
+    kind = "http"
+    path = "/healthz"
+    port = 8080
+  }
+}
+
+resource badCheck "demo:network/healthCheck:HealthCheck" {
+  check = {
+    kind = "tcp"
+    path = "/"
+  }
+}
+
+resource object "demo:storage/object:Object" {
+  bucket  = site.name
+  key     = "index.html"
+  source  = fileAsset("./index.html")
+  __logicalName = "index-object"
+}
+
+output endpoint {
+  value = site.endpoint
+}
+
+output missingOutput {
+  value = site.endpoint2
+}
