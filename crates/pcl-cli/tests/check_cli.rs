@@ -113,3 +113,152 @@ fn missing_paths_and_empty_directories_exit_2() {
     let (status, _, _) = pcl_check(&dir, &[]);
     assert_eq!(status, 2);
 }
+
+fn binding_schemas() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../test_data/schemas/binding")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn json_format_prints_one_object_per_diagnostic() {
+    let dir = temp_program(
+        "json",
+        &[(
+            "main.pp",
+            "resource b \"demo:storage/bucket:Bucket\" {\n  nmae = \"x\"\n}\nz = invoke(\"demo:network/getZone:getZone\", { name = \"a\", privat = true })\n",
+        )],
+    );
+    let schemas = binding_schemas();
+    let (status, out, err) = pcl_check(&dir, &["--schemas", &schemas, "--format", "json", "."]);
+    assert_eq!((status, err.as_str()), (1, ""));
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    expect![[r#"
+        [
+            Object {
+                "file": String("./main.pp"),
+                "line": Number(1),
+                "column": Number(41),
+                "end_line": Number(1),
+                "end_column": Number(42),
+                "severity": String("error"),
+                "code": String("E0208"),
+                "message": String("missing required attribute 'name' of resource type demo:storage:Bucket"),
+            },
+            Object {
+                "file": String("./main.pp"),
+                "line": Number(2),
+                "column": Number(3),
+                "end_line": Number(2),
+                "end_column": Number(7),
+                "severity": String("error"),
+                "code": String("E0205"),
+                "message": String("unsupported attribute 'nmae' of resource type demo:storage:Bucket"),
+            },
+            Object {
+                "file": String("./main.pp"),
+                "line": Number(4),
+                "column": Number(58),
+                "end_line": Number(4),
+                "end_column": Number(64),
+                "severity": String("warning"),
+                "code": String("W0505"),
+                "message": String("unknown property 'privat' of { name: string, private: bool? }; it is ignored"),
+            },
+        ]
+    "#]]
+    .assert_debug_eq(&lines);
+}
+
+#[test]
+fn lenient_mode_turns_missing_schemas_into_warnings() {
+    let dir = temp_program(
+        "lenient",
+        &[(
+            "main.pp",
+            "resource a \"aws:s3/bucket:Bucket\" {\n}\nresource b \"aws:s3/bucket:Bucket\" {\n  x = a.id\n}\n",
+        )],
+    );
+    let (status, _, err) = pcl_check(&dir, &["main.pp"]);
+    assert_eq!(status, 1);
+    expect![[r#"
+        main.pp:1:12: error[E0502]: unknown package 'aws': no schema for package 'aws'; no schema directories were given (use --schemas DIR)
+          |
+        1 | resource a "aws:s3/bucket:Bucket" {
+          |            ^^^^^^^^^^^^^^^^^^^^^^
+        help: add a schema file named aws-VERSION.json to a --schemas directory (`pulumi package get-schema aws > aws-VERSION.json` writes one)
+        help: 1 other use of package 'aws' is not reported
+        1 error
+    "#]]
+    .assert_eq(&err);
+    let (status, _, err) = pcl_check(&dir, &["--lenient", "main.pp"]);
+    assert_eq!(status, 0);
+    assert!(
+        err.contains("warning[E0502]") && err.ends_with("1 warning\n"),
+        "{err}"
+    );
+    // Schemas are also found through $PCL_SCHEMA_PATH.
+    let schemas = binding_schemas();
+    let (status, _, err) = common::pcl_with_env(
+        &dir,
+        "check",
+        &["main.pp"],
+        &[("PCL_SCHEMA_PATH", &schemas)],
+    );
+    assert_eq!(status, 1);
+    assert!(err.contains(&format!("looked in {schemas}")), "{err}");
+}
+
+#[test]
+fn components_and_pulumi_yaml_main_are_followed() {
+    let dir = temp_program(
+        "components",
+        &[
+            ("Pulumi.yaml", "name: site\nruntime: pcl\nmain: infra/\n"),
+            (
+                "infra/main.pp",
+                "component web \"./web\" {\n  siteName = \"web\"\n  replicas = \"many\"\n}\noutput url {\n  value = web.url\n}\n",
+            ),
+            (
+                "infra/web/main.pp",
+                "config siteName string {\n}\nconfig replicas int {\n  default = 1\n}\nresource bucket \"demo:storage/bucket:Bucket\" {\n  name = siteName\n  sizeGb = \"big\"\n}\noutput url {\n  value = bucket.endpoint\n}\n",
+            ),
+        ],
+    );
+    let schemas = binding_schemas();
+    let (status, out, err) = pcl_check(&dir, &["--schemas", &schemas, "--emit-types", "."]);
+    assert_eq!(status, 1);
+    expect![[r#"
+        web: { url: output(string) }
+        url: output(string)
+        siteName: string
+        replicas: int
+        bucket: resource(demo:storage:Bucket)
+        url: output(string)
+    "#]]
+    .assert_eq(&out);
+    expect![[r#"
+        ./infra/main.pp:3:14: error[E0304]: the attribute replicas of component './web': the string "many" is not a number
+          |
+        3 |   replicas = "many"
+          |              ^^^^^^
+        infra/web/main.pp:8:12: error[E0304]: the attribute sizeGb of resource type demo:storage:Bucket: the string "big" is not a number
+          |
+        8 |   sizeGb = "big"
+          |            ^^^^^
+        2 errors
+    "#]]
+    .assert_eq(&err);
+}
+
+#[test]
+fn a_schema_directory_that_does_not_exist_is_a_usage_error() {
+    let dir = temp_program("no-schemas", &[("main.pp", "x = 1\n")]);
+    let (status, _, err) = pcl_check(&dir, &["--schemas", "nowhere", "main.pp"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("--schemas nowhere: not a directory"), "{err}");
+}

@@ -13,8 +13,26 @@ pub fn example(name: &str) -> PathBuf {
 
 /// Runs `pcl SUBCOMMAND ARGS...` in `dir`: (exit status, stdout, stderr).
 pub fn pcl(dir: &Path, subcommand: &str, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_pcl"))
+    pcl_with_env(dir, subcommand, args, &[])
+}
+
+/// [`pcl`] with environment variables set. Schema locations of the machine
+/// (`$PCL_SCHEMA_PATH`, `~/.pcl/schemas`) are hidden unless set here.
+pub fn pcl_with_env(
+    dir: &Path,
+    subcommand: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pcl"));
+    command
         .current_dir(dir)
+        .env_remove("PCL_SCHEMA_PATH")
+        .env("HOME", dir);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command
         .arg(subcommand)
         .args(args)
         .output()
@@ -32,7 +50,11 @@ pub fn temp_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     for (file, text) in files {
-        std::fs::write(dir.join(file), text).expect("write fixture");
+        let path = dir.join(file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("fixture directory");
+        }
+        std::fs::write(path, text).expect("write fixture");
     }
     dir
 }
