@@ -94,7 +94,7 @@ pub fn workspace(db: &dyn Db) -> Workspace {
 /// `no_eq`: a lossless tree changes with every edit, so comparing old and new trees would only
 /// cost time; early cutoff comes from the queries above this one. `lru`: trees of files nobody
 /// looks at are dropped and rebuilt on demand.
-#[salsa::tracked(returns(ref), no_eq, lru = 256)]
+#[salsa::tracked(returns(ref), no_eq, lru = 64)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
     pcl_syntax::parse(file.text(db))
 }
@@ -328,6 +328,14 @@ impl RootDatabase {
         if workspace.options(self) != options {
             workspace.set_options(self).to(options);
         }
+    }
+
+    /// Drops the syntax trees of files nobody used recently (beyond the `parse` query's LRU
+    /// capacity). A batch check calls it once every file is lowered: later queries read
+    /// bodies, not trees.
+    pub fn evict_syntax_trees(&mut self) {
+        use salsa::Database;
+        self.trigger_lru_eviction();
     }
 
     /// Starts recording which queries execute (for incrementality tests).

@@ -20,7 +20,9 @@ use crate::name::Name;
 pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> LoweredFile<'db> {
     let parse = pcl_db::parse(db, pf.file(db));
     let mut nodes = Vec::new();
-    let mut diagnostics = Vec::new();
+    // Syntax errors first: the edge reads them from here, so that the tree can be evicted
+    // once its file is lowered.
+    let mut diagnostics = parse.diagnostics();
     let Some(body) = parse.tree().body() else {
         return LoweredFile { nodes, diagnostics };
     };

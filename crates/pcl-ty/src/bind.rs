@@ -41,23 +41,25 @@ impl RangeKind {
 }
 
 /// The schema type with its `none`, input and eventual wrappers removed, shallowly:
-/// `union(T, output(T))?` → `T`. What a literal written for it is shaped like.
+/// `union(T, output(T))?` → `T`. What a literal written for it is shaped like. Builds no new
+/// type unless several plain members remain (a union of objects, say).
 pub(crate) fn shape_of(ty: &Type) -> Type {
-    let mut ty = ty.without_none();
+    let mut ty = ty.clone();
     for _ in 0..8 {
         match ty.kind() {
-            TypeKind::Output(e) | TypeKind::Promise(e) => ty = e.without_none(),
+            TypeKind::Output(e) | TypeKind::Promise(e) => ty = e.clone(),
             TypeKind::Union(members) => {
-                let plain: Vec<Type> = members
-                    .iter()
-                    .filter(|t| !matches!(t.kind(), TypeKind::Output(_) | TypeKind::Promise(_)))
-                    .filter(|t| !t.is_none())
-                    .cloned()
-                    .collect();
-                if plain.len() == members.len() {
-                    return ty;
+                let mut plain = members.iter().filter(|t| {
+                    !t.is_none() && !matches!(t.kind(), TypeKind::Output(_) | TypeKind::Promise(_))
+                });
+                let first = plain.clone().next().cloned();
+                let count = plain.clone().count();
+                match (count, first) {
+                    (0, _) => return ty,
+                    (1, Some(only)) => ty = only,
+                    _ if count == members.len() => return ty,
+                    _ => return Type::union(plain.by_ref().cloned()),
                 }
-                ty = Type::union(plain);
             }
             _ => return ty,
         }
@@ -363,6 +365,9 @@ impl<'a, 'db> Infer<'a, 'db> {
     /// A union of objects narrowed to the member an object literal selects: the member whose
     /// discriminating property is the constant (or enum value) the literal sets.
     fn narrow(&self, expr: ExprId, dest: &Type) -> Option<Type> {
+        if !matches!(self.body.expr(self.unparen(expr)), Expr::Object(_)) {
+            return None;
+        }
         let shape = shape_of(dest);
         let members = shape.union_elements();
         if members.len() < 2
@@ -418,6 +423,11 @@ impl<'a, 'db> Infer<'a, 'db> {
             return;
         }
         let expr = self.unparen(expr);
+        match self.body.expr(expr) {
+            Expr::Object(_) | Expr::Tuple(_) => {}
+            Expr::Literal(_) if check_literals && depth > 0 => {}
+            _ => return,
+        }
         let dest = self.narrow(expr, dest).unwrap_or_else(|| shape_of(dest));
         match (self.body.expr(expr), dest.kind()) {
             (Expr::Literal(_), _) if check_literals && depth > 0 => {

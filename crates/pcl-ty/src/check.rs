@@ -141,6 +141,7 @@ pub fn infer_program_parallel(
     progress: &(dyn Fn(usize) + Sync),
 ) {
     use rayon::prelude::*;
+    lower_program_parallel(db, program);
     let nodes = &program_scope(db, program).nodes;
     let order = dependency_order(db, nodes);
     let index: FxHashMap<Node<'_>, usize> =
@@ -179,6 +180,20 @@ pub fn infer_program_parallel(
         }
         progress(nodes.len());
     }
+    // The edge of each file.
+    let files = program.files(db).clone();
+    files.par_iter().for_each_with(db.clone(), |db, &file| {
+        file_diagnostics(db, ProgramFile::new(db, program, file));
+    });
+}
+
+/// Parses and lowers every file of `program` on all cores (what [`program_scope`] reads).
+pub fn lower_program_parallel(db: &pcl_db::RootDatabase, program: Program) {
+    use rayon::prelude::*;
+    let files = program.files(db).clone();
+    files.par_iter().for_each_with(db.clone(), |db, &file| {
+        pcl_hir::file_nodes(db, ProgramFile::new(db, program, file));
+    });
 }
 
 /// Nodes in an order where every node comes after the nodes it refers to (cycles broken

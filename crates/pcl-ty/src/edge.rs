@@ -15,12 +15,8 @@ use crate::{infer_node, program_cycles, InferDiagnostic, Target};
 pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Vec<Diagnostic> {
     let program = file.program(db);
     let lowered = lower_file(db, file);
-    let mut out: Vec<Diagnostic> = pcl_db::parse(db, file.file(db))
-        .errors()
-        .iter()
-        .map(|e| e.to_diagnostic())
-        .collect();
-    out.extend(lowered.diagnostics.iter().cloned());
+    // Syntax errors and structural problems.
+    let mut out: Vec<Diagnostic> = lowered.diagnostics.clone();
     for &node in &lowered.nodes {
         let map = node.source_map(db);
         for problem in &infer_node(db, node).diagnostics {

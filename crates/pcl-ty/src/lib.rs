@@ -31,7 +31,8 @@ use pcl_types::Type;
 
 pub use builtins::BUILTIN_NAMES;
 pub use check::{
-    check_program, infer_program_parallel, node_count, CheckedFile, NodeTypeLine, ProgramReport,
+    check_program, infer_program_parallel, lower_program_parallel, node_count, CheckedFile,
+    NodeTypeLine, ProgramReport,
 };
 pub use edge::file_diagnostics;
 pub use graph::{node_references, program_cycles, ProgramCycles};
@@ -133,7 +134,13 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
     if program_cycles(db, program).contains(node) {
         return Type::dynamic();
     }
-    widen_literals(infer_node(db, node).node_type.clone())
+    let ty = infer_node(db, node).node_type.clone();
+    match node.kind(db) {
+        // Literal types come only from the values of locals, configs and outputs; the
+        // types of resources and components are built from schemas and node types.
+        NodeKind::Local | NodeKind::Config | NodeKind::Output => widen_literals(ty),
+        _ => ty,
+    }
 }
 
 fn node_type_cycle<'db>(_db: &'db dyn pcl_db::Db, _id: salsa::Id, _node: Node<'db>) -> Type {
