@@ -49,49 +49,37 @@ pub fn run(args: ParseArgs) -> ExitCode {
         }
     }
     // Every file is read first, so that a diagnostic of one file can show a related location
-    // in another (a program and its components).
+    // in another (a program and its components). Reading and parsing use every core; the
+    // output keeps the order of the files.
+    use rayon::prelude::*;
     let sources: Vec<(String, Result<Source, String>)> = files
-        .iter()
+        .par_iter()
         .map(|path| (path.display().to_string(), read_source(path)))
         .collect();
     let by_name: HashMap<&str, &str> = sources
         .iter()
         .filter_map(|(name, source)| Some((name.as_str(), source.as_ref().ok()?.text.as_str())))
         .collect();
-    let lookup = |name: &str| by_name.get(name).copied();
-    for (path, source) in &sources {
-        let source = match source {
-            Ok(source) => source,
-            Err(message) => {
-                let _ = writeln!(err, "error: {message}");
-                had_io_error = true;
-                continue;
-            }
-        };
-        let parse = pcl_syntax::parse(&source.text);
-        match args.tree {
-            Some(TreeFormat::Text) => {
-                let _ = write!(out, "{}", pcl_syntax::debug_tree(&parse.syntax(), &[]));
-            }
-            Some(TreeFormat::Json) => {
-                let _ = writeln!(out, "{}", pcl_syntax::json_tree(&parse.syntax()));
-            }
-            None => {}
+    let tree = args.tree;
+    let outputs: Vec<FileOutput> = sources
+        .par_iter()
+        .map(|(path, source)| match source {
+            Ok(source) => parse_one(path, source, tree, &by_name),
+            Err(message) => FileOutput {
+                io_error: Some(message.clone()),
+                ..FileOutput::default()
+            },
+        })
+        .collect();
+    for output in outputs {
+        if let Some(message) = output.io_error {
+            let _ = writeln!(err, "error: {message}");
+            had_io_error = true;
+            continue;
         }
-        let mut diagnostics = parse.diagnostics();
-        if let Some(range) = source.encoding_error {
-            let error = SyntaxError::new(
-                SyntaxErrorKind::InvalidEncoding,
-                range,
-                "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
-            );
-            diagnostics.insert(0, error.to_diagnostic());
-        }
-        had_syntax_error |= diagnostics.iter().any(Diagnostic::is_error);
-        let mut renderer = Renderer::new(path, &source.text).with_other_files(&lookup);
-        for diagnostic in &diagnostics {
-            let _ = err.write_all(renderer.render(diagnostic).as_bytes());
-        }
+        let _ = out.write_all(output.tree.as_bytes());
+        let _ = err.write_all(output.diagnostics.as_bytes());
+        had_syntax_error |= output.syntax_error;
     }
     if had_io_error {
         ExitCode::from(2)
@@ -99,6 +87,48 @@ pub fn run(args: ParseArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// What parsing one file prints.
+#[derive(Default)]
+struct FileOutput {
+    tree: String,
+    diagnostics: String,
+    syntax_error: bool,
+    io_error: Option<String>,
+}
+
+/// Parses one file; `texts` are every file's text by name, for related locations.
+fn parse_one(
+    path: &str,
+    source: &Source,
+    tree: Option<TreeFormat>,
+    texts: &HashMap<&str, &str>,
+) -> FileOutput {
+    let lookup = |name: &str| texts.get(name).copied();
+    let parse = pcl_syntax::parse(&source.text);
+    let tree = match tree {
+        Some(TreeFormat::Text) => pcl_syntax::debug_tree(&parse.syntax(), &[]),
+        Some(TreeFormat::Json) => format!("{}\n", pcl_syntax::json_tree(&parse.syntax())),
+        None => String::new(),
+    };
+    let mut diagnostics = parse.diagnostics();
+    if let Some(range) = source.encoding_error {
+        let error = SyntaxError::new(
+            SyntaxErrorKind::InvalidEncoding,
+            range,
+            "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
+        );
+        diagnostics.insert(0, error.to_diagnostic());
+    }
+    let mut renderer = Renderer::new(path, &source.text).with_other_files(&lookup);
+    let rendered: String = diagnostics.iter().map(|d| renderer.render(d)).collect();
+    FileOutput {
+        tree,
+        diagnostics: rendered,
+        syntax_error: diagnostics.iter().any(Diagnostic::is_error),
+        io_error: None,
     }
 }
 
