@@ -224,7 +224,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
         loaded.extend(programs);
     }
 
-    db.evict_syntax_trees();
     let total_nodes: usize = loaded
         .iter()
         .map(|p| pcl_ty::node_count(&db, p.program))
@@ -238,7 +237,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         };
         pcl_ty::infer_program_parallel(&db, program.program, &tick);
-        reports.push(pcl_ty::check_program(&db, program.program));
+        reports.push(pcl_ty::program_report(&db, program.program));
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();

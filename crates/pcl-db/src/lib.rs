@@ -330,14 +330,6 @@ impl RootDatabase {
         }
     }
 
-    /// Drops the syntax trees of files nobody used recently (beyond the `parse` query's LRU
-    /// capacity). A batch check calls it once every file is lowered: later queries read
-    /// bodies, not trees.
-    pub fn evict_syntax_trees(&mut self) {
-        use salsa::Database;
-        self.trigger_lru_eviction();
-    }
-
     /// Starts recording which queries execute (for incrementality tests).
     pub fn start_logging(&self) {
         *self.executed.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());

@@ -18,10 +18,12 @@ use crate::item::{LoweredFile, Node, NodeKind, NodeSourceMap, ProgramFile, Signa
 use crate::name::Name;
 
 pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> LoweredFile<'db> {
-    let parse = pcl_db::parse(db, pf.file(db));
+    // Parsed here rather than through the `parse` query: lowering re-runs exactly when the
+    // text changes, and a memoized tree would keep every file's tree alive (about 40% of a
+    // large check's memory) for nothing; tools that need trees ask `pcl_db::parse`.
+    let parse = pcl_syntax::parse(pf.file(db).text(db));
     let mut nodes = Vec::new();
-    // Syntax errors first: the edge reads them from here, so that the tree can be evicted
-    // once its file is lowered.
+    // Syntax errors first: the edge reads them from here.
     let mut diagnostics = parse.diagnostics();
     let Some(body) = parse.tree().body() else {
         return LoweredFile { nodes, diagnostics };

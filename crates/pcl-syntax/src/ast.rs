@@ -114,15 +114,34 @@ fn first_node<N: AstNode<Language = PclLanguage>>(elements: Vec<SyntaxElement>) 
 }
 
 /// The first `N` child after the first direct token of one of `after`, and before the next
-/// token of one of `until`.
+/// token of one of `until`. Lazy: stops at the first match (accessors run for every node
+/// lowered, so no element list is built).
 fn child_between<N: AstNode<Language = PclLanguage>>(
     node: &SyntaxNode,
     after: &[SyntaxKind],
     until: &[SyntaxKind],
 ) -> Option<N> {
-    first_node(between(node, Some(&|e| is_token(e, after)), &|e| {
-        is_token(e, until)
-    }))
+    let mut elements = node.children_with_tokens();
+    if !elements.by_ref().any(|e| is_token(&e, after)) {
+        return None;
+    }
+    first_before(elements, until)
+}
+
+/// The first `N` among `elements`, before a token of one of `until`.
+fn first_before<N: AstNode<Language = PclLanguage>>(
+    elements: impl Iterator<Item = SyntaxElement>,
+    until: &[SyntaxKind],
+) -> Option<N> {
+    for element in elements {
+        if is_token(&element, until) {
+            return None;
+        }
+        if let Some(found) = element.into_node().and_then(N::cast) {
+            return Some(found);
+        }
+    }
+    None
 }
 
 /// The first `N` child before the first direct token of one of `until`.
@@ -130,7 +149,7 @@ fn child_before<N: AstNode<Language = PclLanguage>>(
     node: &SyntaxNode,
     until: &[SyntaxKind],
 ) -> Option<N> {
-    first_node(between(node, None, &|e| is_token(e, until)))
+    first_before(node.children_with_tokens(), until)
 }
 
 /// The first `N` child after the first direct token of one of `after`.

@@ -60,6 +60,13 @@ pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
         infer_node(db, node);
         node_type(db, node);
     }
+    program_report(db, program)
+}
+
+/// The report of a program whose nodes were inferred already (by [`infer_program_parallel`]);
+/// on any other program it infers nodes as they are needed, recursing through references.
+pub fn program_report(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
+    let scope = program_scope(db, program);
     let mut files: Vec<CheckedFile> = program
         .files(db)
         .iter()

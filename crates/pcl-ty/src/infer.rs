@@ -27,6 +27,7 @@ pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInfere
             && node.signature(db).label(0) == Some("error"),
         diagnostics: Vec::new(),
         splat_items: Vec::new(),
+        roots: Vec::new(),
     };
     let recover_errors: Vec<BindingId> = body
         .bindings()
@@ -100,6 +101,8 @@ pub(crate) struct Infer<'a, 'db> {
     hook_is_error: bool,
     pub(crate) diagnostics: Vec<InferDiagnostic>,
     splat_items: Vec<Type>,
+    /// What the top-level names used so far mean.
+    roots: Vec<(pcl_hir::Name, Option<Node<'db>>)>,
 }
 
 /// The collection typing of `for`, `range` and friends: key and value types.
@@ -643,8 +646,14 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 
     /// The node a top-level name refers to (a narrow query: see `pcl_hir::resolve_root`).
-    pub(crate) fn lookup_root(&self, name: &pcl_hir::Name) -> Option<Node<'db>> {
-        pcl_hir::lookup_root(self.db, self.program, name)
+    pub(crate) fn lookup_root(&mut self, name: &pcl_hir::Name) -> Option<Node<'db>> {
+        // A body often names the same node many times; each lookup interns a key.
+        if let Some((_, node)) = self.roots.iter().find(|(n, _)| n == name) {
+            return *node;
+        }
+        let node = pcl_hir::lookup_root(self.db, self.program, name);
+        self.roots.push((name.clone(), node));
+        node
     }
 
     fn undefined_variable(&mut self, id: ExprId, name: &str) {
@@ -682,8 +691,9 @@ impl<'a, 'db> Infer<'a, 'db> {
             let value_ty = self.infer_expr(item.value);
             values.push(value_ty.clone());
             keys.push(key_ty.clone());
-            let converts =
-                Type::string().input_type().conversion_from(&key_ty).kind != ConversionKind::None;
+            let string = Type::string();
+            let converts = string.conversion_from(&key_ty).kind != ConversionKind::None
+                || string.input_type().conversion_from(&key_ty).kind != ConversionKind::None;
             if !converts {
                 self.report(
                     Code::NonStringKey,
@@ -820,11 +830,13 @@ impl<'a, 'db> Infer<'a, 'db> {
 /// Why a literal of type `src` cannot convert to the primitive `dest` at run time, if it
 /// cannot: a string that is no number or bool, a fraction where an int is expected.
 pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<String> {
-    let resolved = src.resolve_outputs();
+    // Shallow: only a literal (or an eventual literal) has a value to decide by, and only a
+    // primitive destination (behind its none, input and eventual wrappers) can reject it.
+    let resolved = src.unwrap_eventual();
     let TypeKind::Const(c) = resolved.kind() else {
         return None;
     };
-    let dest = dest.resolve_outputs().without_none();
+    let dest = crate::bind::shape_of(dest);
     let value = &c.value;
     match (dest.kind(), value) {
         (TypeKind::Int | TypeKind::Number, ConstValue::String(text)) => {

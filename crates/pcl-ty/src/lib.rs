@@ -31,8 +31,8 @@ use pcl_types::Type;
 
 pub use builtins::BUILTIN_NAMES;
 pub use check::{
-    check_program, infer_program_parallel, lower_program_parallel, node_count, CheckedFile,
-    NodeTypeLine, ProgramReport,
+    check_program, infer_program_parallel, lower_program_parallel, node_count, program_report,
+    CheckedFile, NodeTypeLine, ProgramReport,
 };
 pub use edge::file_diagnostics;
 pub use graph::{node_references, program_cycles, ProgramCycles};

@@ -177,7 +177,6 @@ fn an_edit_inside_one_resource_rebinds_that_resource_only() {
     // `labels` are not re-bound.
     s.expect(expect![[r#"
         [
-            "parse(/p/main.pp)",
             "lower_file(/p/main.pp)",
             "file_nodes(/p/main.pp)",
             "node_references(a)",
@@ -251,7 +250,6 @@ fn editing_a_component_rebinds_only_its_users() {
     s.edit("/p/app/main.pp", &with_resource);
     s.expect(expect![[r#"
         [
-            "parse(/p/app/main.pp)",
             "lower_file(/p/app/main.pp)",
             "file_nodes(/p/app/main.pp)",
             "program_scope(/p/app)",
@@ -272,7 +270,6 @@ fn editing_a_component_rebinds_only_its_users() {
     s.edit("/p/app/main.pp", &with_output);
     s.expect(expect![[r#"
         [
-            "parse(/p/app/main.pp)",
             "lower_file(/p/app/main.pp)",
             "file_nodes(/p/app/main.pp)",
             "program_scope(/p/app)",
@@ -310,7 +307,6 @@ fn adding_and_removing_a_file() {
             "program_scope(/p)",
             "file_nodes(/p/extra.pp)",
             "lower_file(/p/extra.pp)",
-            "parse(/p/extra.pp)",
             "node_references(d)",
             "resolve_root(c)",
             "resolve_root(a)",

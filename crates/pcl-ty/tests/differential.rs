@@ -2,7 +2,9 @@
 //! syntax and edits that repair it) applied to one long-lived database must give the same
 //! diagnostics and node types as a fresh database built from the same text.
 //!
-//! Seeds: the inference fixtures (`test_data/infer`) and, when present, the corpus programs.
+//! Seeds: the inference fixtures (`test_data/infer`), the binding cases (`test_data/programs`,
+//! bound against `test_data/schemas/binding`) and, when present, the corpus programs (bound
+//! against the corpus schemas).
 //! `PCL_DIFF_EDITS` sets the number of edits per program (default 12); `PCL_DIFF_SEED` the
 //! random seed. `docs/testing.md` records long runs.
 
@@ -68,6 +70,9 @@ const SNIPPETS: &[&str] = &[
     "config c int {\n default = \"s\"\n}\n",
     "length(",
     "secret(",
+    "resource b \"demo:storage/bucket:Bucket\" {\n  name = x\n}\n",
+    "options {\n  range = 2\n}\n",
+    "invoke(\"demo:network/getZone:getZone\", { name = \"z\" })",
 ];
 
 /// The state of a program as the check reports it: every diagnostic and every node type.
@@ -97,9 +102,11 @@ fn observe(db: &RootDatabase, program: Program) -> String {
     out
 }
 
-/// A database holding `files` as one program.
-fn load(files: &[(PathBuf, String)]) -> (RootDatabase, Program) {
+/// A database holding `files` as one program, with the schemas of `schema_dirs`.
+fn load(files: &[(PathBuf, String)], schema_dirs: &[PathBuf]) -> (RootDatabase, Program) {
     let mut db = RootDatabase::default();
+    let dirs: Vec<&Path> = schema_dirs.iter().map(PathBuf::as_path).collect();
+    common::schema_dir(&mut db, &dirs);
     let inputs: Vec<_> = files
         .iter()
         .map(|(p, t)| db.set_file_text(p, t.clone()))
@@ -108,8 +115,8 @@ fn load(files: &[(PathBuf, String)]) -> (RootDatabase, Program) {
     (db, program)
 }
 
-fn fresh(files: &[(PathBuf, String)]) -> String {
-    let (db, program) = load(files);
+fn fresh(files: &[(PathBuf, String)], schema_dirs: &[PathBuf]) -> String {
+    let (db, program) = load(files, schema_dirs);
     observe(&db, program)
 }
 
@@ -142,11 +149,17 @@ fn edit(rng: &mut Rng, text: &str) -> String {
     }
 }
 
-fn run(name: &str, mut files: Vec<(PathBuf, String)>, edits: usize, seed: u64) {
-    let (mut db, program) = load(&files);
+fn run(
+    name: &str,
+    mut files: Vec<(PathBuf, String)>,
+    schema_dirs: &[PathBuf],
+    edits: usize,
+    seed: u64,
+) {
+    let (mut db, program) = load(&files, schema_dirs);
     assert_eq!(
         observe(&db, program),
-        fresh(&files),
+        fresh(&files, schema_dirs),
         "{name}: initial state"
     );
     let mut rng = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
@@ -166,7 +179,7 @@ fn run(name: &str, mut files: Vec<(PathBuf, String)>, edits: usize, seed: u64) {
         files[index].1 = text.clone();
         db.set_file_text(&files[index].0, text);
         let incremental = observe(&db, program);
-        let expected = fresh(&files);
+        let expected = fresh(&files, schema_dirs);
         assert_eq!(
             incremental, expected,
             "{name}: step {step} (seed {seed}): the incremental result differs from a fresh one\n--- file {} ---\n{}",
@@ -207,8 +220,41 @@ fn fixtures_incremental_equals_fresh() {
         run(
             &case.display().to_string(),
             files,
+            &[],
             edits * 2,
             seed + i as u64,
+        );
+    }
+}
+
+#[test]
+fn binding_cases_incremental_equals_fresh() {
+    let (edits, seed) = settings();
+    let root = pcl_test_support::workspace_root();
+    let schemas = [root.join("test_data/schemas/binding")];
+    let mut cases: Vec<_> = fs::read_dir(root.join("test_data/programs"))
+        .expect("test_data/programs")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    for (i, case) in cases.iter().enumerate() {
+        let mut files: Vec<(PathBuf, String)> = fs::read_dir(case)
+            .expect("case directory")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"))
+            .map(|p| {
+                let text = fs::read_to_string(&p).expect("UTF-8");
+                (p, text)
+            })
+            .collect();
+        files.sort();
+        run(
+            &case.display().to_string(),
+            files,
+            &schemas,
+            edits * 2,
+            seed + 500 + i as u64,
         );
     }
 }
@@ -219,6 +265,7 @@ fn corpus_incremental_equals_fresh() {
         return;
     };
     let (edits, seed) = settings();
+    let schemas = [root.join("../schemas/codegen-old")];
     let mut dirs = Vec::new();
     for set in ["codegen-new", "codegen-old"] {
         for entry in fs::read_dir(root.join(set)).expect("corpus set") {
@@ -246,6 +293,7 @@ fn corpus_incremental_equals_fresh() {
         run(
             &dir.display().to_string(),
             files,
+            &schemas,
             edits,
             seed + 1000 + i as u64,
         );

@@ -119,6 +119,22 @@ pub(crate) fn pair(dest: &Type, src: &Type) -> Pair {
     (dest.addr(), src.addr())
 }
 
+/// A type whose conversions involve no other composite type.
+fn is_leaf(ty: &Type) -> bool {
+    match ty.kind() {
+        TypeKind::Const(c) => is_leaf(&c.ty),
+        TypeKind::Enum(e) => is_leaf(&e.element),
+        TypeKind::Bool
+        | TypeKind::Int
+        | TypeKind::Number
+        | TypeKind::String
+        | TypeKind::Dynamic
+        | TypeKind::None
+        | TypeKind::Opaque(_) => true,
+        _ => false,
+    }
+}
+
 /// The state of one top-level relation query (conversion or unification).
 pub(crate) struct Ctx {
     mode: Mode,
@@ -168,7 +184,14 @@ impl Ctx {
     }
 
     pub(crate) fn convert(&mut self, dest: &Type, src: &Type) -> Conversion {
-        if dest.is_dynamic() || dest.equals(src) {
+        if dest == src || dest.is_dynamic() {
+            return Conversion::safe();
+        }
+        // Two leaves (primitives, literals, enums, opaques) cannot recurse: no memo, no stack.
+        if is_leaf(dest) && is_leaf(src) {
+            return self.convert_uncached(dest, src);
+        }
+        if dest.equals(src) {
             return Conversion::safe();
         }
         let key = pair(dest, src);

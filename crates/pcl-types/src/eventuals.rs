@@ -17,6 +17,7 @@
 use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::Ordering;
 use std::sync::{Mutex, MutexGuard};
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
@@ -156,20 +157,79 @@ fn strength(ty: &Type, seen: &mut FxHashSet<usize>) -> Eventual {
     }
 }
 
-/// Whether `transform` would change anything in `ty` (cycle-safe).
+/// Bits of `DeferredObject::eventual_cache`: for `ResolveOutputs` and `ResolvePromises`,
+/// whether the answer is known and what it is.
+const OUTPUTS_KNOWN: u8 = 1;
+const OUTPUTS_INSIDE: u8 = 2;
+const PROMISES_KNOWN: u8 = 4;
+const PROMISES_INSIDE: u8 = 8;
+
+/// Whether `transform` would change anything in `ty` (cycle-safe). For a defined deferred
+/// object, the answer is cached in the object (when every object the scan met was defined),
+/// so that building `output(T)` around a large schema type scans it once, not every time.
+/// Only the root of a scan is cached: an object met inside a cycle is answered with the
+/// cycle's start assumed false, which is right for the root only.
 fn affected(ty: &Type, how: Transform, seen: &mut FxHashSet<usize>) -> bool {
+    let (known, inside) = match how {
+        Transform::ResolveOutputs => (OUTPUTS_KNOWN, OUTPUTS_INSIDE),
+        Transform::ResolvePromises => (PROMISES_KNOWN, PROMISES_INSIDE),
+        Transform::Input => return affected_in(ty, how, seen, &mut false),
+    };
+    let deferred = match ty.kind() {
+        TypeKind::Object(object) if object.is_defined() => object.deferred(),
+        _ => None,
+    };
+    let Some(deferred) = deferred else {
+        return affected_in(ty, how, seen, &mut false);
+    };
+    let cached = deferred.eventual_cache.load(Ordering::Acquire);
+    if cached & known != 0 {
+        return cached & inside != 0;
+    }
+    let mut incomplete = false;
+    let answer = affected_in(ty, how, seen, &mut incomplete);
+    if !incomplete {
+        let bits = known | if answer { inside } else { 0 };
+        deferred.eventual_cache.fetch_or(bits, Ordering::AcqRel);
+    }
+    answer
+}
+
+/// The scan of [`affected`]; `incomplete` is set when an undefined object was met.
+fn affected_in(
+    ty: &Type,
+    how: Transform,
+    seen: &mut FxHashSet<usize>,
+    incomplete: &mut bool,
+) -> bool {
     match ty.kind() {
         TypeKind::Output(_) => how == Transform::ResolveOutputs,
         // Resolved away, or (`InputType`) wrapped even when the element is `dynamic`.
         TypeKind::Promise(_) => true,
-        TypeKind::List(e) | TypeKind::Map(e) => how == Transform::Input || affected(e, how, seen),
-        TypeKind::Set(e) => how == Transform::Input || affected(e, how, seen),
+        TypeKind::List(e) | TypeKind::Map(e) => {
+            how == Transform::Input || affected_in(e, how, seen, incomplete)
+        }
+        TypeKind::Set(e) => how == Transform::Input || affected_in(e, how, seen, incomplete),
         TypeKind::Tuple(es) | TypeKind::Union(es) => {
-            how == Transform::Input || es.iter().any(|e| affected(e, how, seen))
+            how == Transform::Input || es.iter().any(|e| affected_in(e, how, seen, incomplete))
         }
         TypeKind::Object(object) => {
             if how == Transform::Input {
                 return true;
+            }
+            if let Some(deferred) = object.deferred() {
+                if !object.is_defined() {
+                    *incomplete = true;
+                    return false;
+                }
+                let (known, inside) = match how {
+                    Transform::ResolveOutputs => (OUTPUTS_KNOWN, OUTPUTS_INSIDE),
+                    _ => (PROMISES_KNOWN, PROMISES_INSIDE),
+                };
+                let cached = deferred.eventual_cache.load(Ordering::Acquire);
+                if cached & known != 0 {
+                    return cached & inside != 0;
+                }
             }
             if !seen.insert(ty.addr()) {
                 return false;
@@ -177,7 +237,7 @@ fn affected(ty: &Type, how: Transform, seen: &mut FxHashSet<usize>) -> bool {
             object
                 .properties()
                 .iter()
-                .any(|(_, t)| affected(t, how, seen))
+                .any(|(_, t)| affected_in(t, how, seen, incomplete))
         }
         TypeKind::Dynamic | TypeKind::None => false,
         _ => how == Transform::Input,

@@ -321,6 +321,9 @@ pub(crate) struct DeferredObject {
     /// For an object made by `input_type`: the object it was made from.
     input_origin: Option<Type>,
     state: AtomicU8,
+    /// Whether outputs or promises are inside, once known (see `eventuals::affected`): a
+    /// deep scan of a schema type is made once, not at every `output(T)` built around it.
+    pub(crate) eventual_cache: AtomicU8,
     /// Set once; taken out only when the object's group is collected (nothing can reach the
     /// object then), which is what breaks reference cycles.
     properties: RwLock<Option<Arc<Props>>>,
@@ -940,6 +943,7 @@ fn deferred_kind(
             annotations: annotations.into_boxed_slice(),
             input_origin,
             state: AtomicU8::new(UNDEFINED),
+            eventual_cache: AtomicU8::new(0),
             properties: RwLock::new(None),
         })),
     })
