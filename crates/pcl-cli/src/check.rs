@@ -35,7 +35,8 @@ pub struct CheckArgs {
     /// How diagnostics are printed.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// After the diagnostics, print each top-level node as `name: type`.
+    /// After the diagnostics, print each top-level node as `name: type` (with `--format
+    /// json`: `{"node", "kind", "type"}` objects).
     #[arg(long)]
     emit_types: bool,
     /// Programs to check: `.pp` files (each a program of one file) or directories (the
@@ -297,7 +298,20 @@ pub fn run(args: CheckArgs) -> ExitCode {
     if args.emit_types {
         for report in &reports {
             for line in &report.types {
-                let _ = writeln!(out, "{}: {}", line.name, line.ty);
+                match args.format {
+                    Format::Human => {
+                        let _ = writeln!(out, "{}: {}", line.name, line.ty);
+                    }
+                    // One object per node, so that the output stays one JSON value per line.
+                    Format::Json => {
+                        let object = serde_json::json!({
+                            "node": line.name,
+                            "kind": line.kind.keyword(),
+                            "type": line.ty,
+                        });
+                        let _ = writeln!(out, "{object}");
+                    }
+                }
             }
         }
     }

@@ -172,6 +172,31 @@ fn json_format_prints_one_object_per_diagnostic() {
         ]
     "#]]
     .assert_debug_eq(&lines);
+    // With --emit-types, every line is still one JSON object.
+    let (_, out, _) = pcl_check(
+        &dir,
+        &[
+            "--schemas",
+            &schemas,
+            "--format",
+            "json",
+            "--emit-types",
+            ".",
+        ],
+    );
+    let types: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON line"))
+        .filter(|v| v.get("node").is_some())
+        .map(|v| v.to_string())
+        .collect();
+    expect![[r#"
+        [
+            "{\"node\":\"b\",\"kind\":\"resource\",\"type\":\"resource(demo:storage:Bucket)\"}",
+            "{\"node\":\"z\",\"kind\":\"local\",\"type\":\"promise({ id: string, nameServers: list(string) })\"}",
+        ]
+    "#]]
+    .assert_debug_eq(&types);
 }
 
 #[test]

@@ -237,11 +237,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.infer_body_attrs();
             return;
         };
-        let properties: Vec<(Box<str>, Type)> = object
-            .properties()
-            .iter()
-            .map(|(k, t)| (k.clone(), t.clone()))
-            .collect();
+        let properties = object.properties();
         let attrs: Vec<(AttrId, pcl_hir::Name, ExprId)> = self
             .body
             .attrs_in(None)
@@ -273,11 +269,11 @@ impl<'a, 'db> Infer<'a, 'db> {
                 &format!("the attribute {name} of {what}"),
             );
         }
-        for (name, ty) in &properties {
-            if ty.is_optional() || ty.is_const() || ty.is_dynamic() {
+        for (name, ty) in properties.iter() {
+            if attrs.iter().any(|(_, n, _)| n.as_str() == &**name) {
                 continue;
             }
-            if attrs.iter().any(|(_, n, _)| n.as_str() == &**name) {
+            if ty.is_optional() || ty.is_const() || ty.is_dynamic() {
                 continue;
             }
             self.report_strict(
