@@ -150,6 +150,14 @@ pub fn infer_program_parallel(
     use rayon::prelude::*;
     lower_program_parallel(db, program);
     let nodes = &program_scope(db, program).nodes;
+    // The reference graph, on all cores; the ordering below only reads it.
+    nodes
+        .par_chunks(256)
+        .for_each_with(db.clone(), |db, chunk| {
+            for &node in chunk {
+                node_references(db, node);
+            }
+        });
     let order = dependency_order(db, nodes);
     let index: FxHashMap<Node<'_>, usize> =
         nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();

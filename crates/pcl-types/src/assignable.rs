@@ -44,16 +44,17 @@ fn equals(a: &Type, b: &Type, seen: &mut FxHashSet<(usize, usize)>) -> bool {
             if x.is_undefined() || y.is_undefined() {
                 return false;
             }
+            let (xp, yp) = (x.properties(), y.properties());
+            if xp.len() != yp.len() {
+                return false;
+            }
             // A pair already being compared counts as equal (coinduction).
             if !seen.insert((a.addr(), b.addr())) {
                 return true;
             }
-            let (xp, yp) = (x.properties(), y.properties());
-            xp.len() == yp.len()
-                && xp
-                    .iter()
-                    .zip(yp.iter())
-                    .all(|((kx, tx), (ky, ty))| kx == ky && equals(tx, ty, seen))
+            xp.iter()
+                .zip(yp.iter())
+                .all(|((kx, tx), (ky, ty))| kx == ky && equals(tx, ty, seen))
         }
         (TypeKind::Const(x), TypeKind::Const(y)) => {
             x.value == y.value && equals(&x.ty, &y.ty, seen)

@@ -518,6 +518,10 @@ impl Ctx {
                 for (key, t) in &d.properties() {
                     let result = match s.property(key) {
                         Some(u) => self.convert(t, &u).within(PathStep::Property(key.clone())),
+                        // The common case of schema objects: an optional property left out.
+                        None if t.is_dynamic() || t.union_elements().iter().any(Type::is_none) => {
+                            continue;
+                        }
                         None => {
                             let result = self.convert(t, &Type::none());
                             if result.exists() {
