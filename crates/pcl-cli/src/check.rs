@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use pcl_db::{CheckOptions, RootDatabase, SchemaFileSpec};
+use pcl_db::{CheckOptions, RootDatabase};
 use pcl_diagnostics::{Diagnostic, Severity};
 
 use crate::render::{read_source, Renderer};
@@ -64,37 +64,6 @@ fn schema_dirs(given: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
     }
     Ok(dirs)
-}
-
-/// Every `NAME-VERSION.json` of the directories, in search order; read on first use.
-fn schema_files(dirs: &[PathBuf]) -> Vec<SchemaFileSpec> {
-    let mut specs = Vec::new();
-    for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for path in paths {
-            let Some((name, version)) = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(pcl_schema::parse_schema_file_name)
-            else {
-                continue;
-            };
-            if !path.is_file() {
-                continue;
-            }
-            specs.push(SchemaFileSpec {
-                path,
-                package: name,
-                version: version.map(|v| v.to_string()),
-                text: None,
-            });
-        }
-    }
-    specs
 }
 
 /// The directory a Pulumi.yaml's `main:` names, if the directory has one.
@@ -207,7 +176,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let specs = schema_files(&dirs);
+    let specs = pcl_ty::packages::schema_files_in(&dirs);
     db.set_schema_files(dirs, specs);
 
     let mut io_error = false;

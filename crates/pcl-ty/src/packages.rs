@@ -393,3 +393,35 @@ pub fn package_request<'db>(
         .and_then(|(_, v)| v.clone());
     PackageRequest::new(db, name.to_string(), version)
 }
+
+/// Every `NAME-VERSION.json` file directly in each of `dirs`, in search order (directories as
+/// given, files by name), to be read on first use: what a host gives
+/// [`pcl_db::RootDatabase::set_schema_files`]. Unreadable directories are skipped.
+pub fn schema_files_in(dirs: &[PathBuf]) -> Vec<pcl_db::SchemaFileSpec> {
+    let mut specs = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            let Some((package, version)) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(pcl_schema::parse_schema_file_name)
+            else {
+                continue;
+            };
+            if path.is_file() {
+                specs.push(pcl_db::SchemaFileSpec {
+                    path,
+                    package,
+                    version: version.map(|v| v.to_string()),
+                    text: None,
+                });
+            }
+        }
+    }
+    specs
+}

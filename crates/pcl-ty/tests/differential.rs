@@ -227,6 +227,21 @@ fn fixtures_incremental_equals_fresh() {
     }
 }
 
+/// The `.pp` files directly in `dir`, with their texts, by path.
+fn pp_files(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut files: Vec<(PathBuf, String)> = fs::read_dir(dir)
+        .expect("program directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"))
+        .map(|p| {
+            let text = fs::read_to_string(&p).expect("UTF-8");
+            (p, text)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn binding_cases_incremental_equals_fresh() {
     let (edits, seed) = settings();
@@ -239,16 +254,7 @@ fn binding_cases_incremental_equals_fresh() {
         .collect();
     cases.sort();
     for (i, case) in cases.iter().enumerate() {
-        let mut files: Vec<(PathBuf, String)> = fs::read_dir(case)
-            .expect("case directory")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"))
-            .map(|p| {
-                let text = fs::read_to_string(&p).expect("UTF-8");
-                (p, text)
-            })
-            .collect();
-        files.sort();
+        let files = pp_files(case);
         run(
             &case.display().to_string(),
             files,
@@ -277,16 +283,7 @@ fn corpus_incremental_equals_fresh() {
     }
     dirs.sort();
     for (i, dir) in dirs.iter().enumerate() {
-        let mut files: Vec<(PathBuf, String)> = fs::read_dir(dir)
-            .expect("program directory")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"))
-            .map(|p| {
-                let text = fs::read_to_string(&p).expect("UTF-8");
-                (p, text)
-            })
-            .collect();
-        files.sort();
+        let files = pp_files(dir);
         if files.is_empty() {
             continue;
         }

@@ -178,30 +178,9 @@ pub fn load_program_dir(db: &mut RootDatabase, dir: &Path) -> Vec<Program> {
     programs
 }
 
-/// Registers every `NAME-VERSION.json` of `dir` (read on first use).
+/// Registers every `NAME-VERSION.json` of `dirs` (read on first use).
 pub fn schema_dir(db: &mut RootDatabase, dirs: &[&Path]) {
-    let mut specs = Vec::new();
-    for dir in dirs {
-        let mut paths: Vec<_> = std::fs::read_dir(dir)
-            .expect("schema directory")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let Some((package, version)) = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(pcl_schema::parse_schema_file_name)
-            else {
-                continue;
-            };
-            specs.push(pcl_db::SchemaFileSpec {
-                path,
-                package,
-                version: version.map(|v| v.to_string()),
-                text: None,
-            });
-        }
-    }
-    db.set_schema_files(dirs.iter().map(|d| d.to_path_buf()).collect(), specs);
+    let dirs: Vec<std::path::PathBuf> = dirs.iter().map(|d| d.to_path_buf()).collect();
+    let specs = pcl_ty::packages::schema_files_in(&dirs);
+    db.set_schema_files(dirs, specs);
 }
