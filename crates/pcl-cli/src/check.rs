@@ -118,8 +118,9 @@ fn load_with_components(
     path: &Path,
     loaded: &mut Vec<LoadedProgram>,
 ) -> Result<(), String> {
+    let path = &pulumi_yaml_main(path).unwrap_or_else(|| path.to_path_buf());
     let (root, files) = if path.is_dir() {
-        let root = pulumi_yaml_main(path).unwrap_or_else(|| path.to_path_buf());
+        let root = path.to_path_buf();
         let files = pp_files(&root)?;
         if files.is_empty() {
             return Err(format!(
