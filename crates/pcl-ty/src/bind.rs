@@ -222,7 +222,7 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 
     /// Infers every attribute of the body (a node with no schema to check them against).
-    fn infer_body_attrs(&mut self) {
+    pub(crate) fn infer_body_attrs(&mut self) {
         let values: Vec<ExprId> = self.body.attrs_in(None).map(|(_, a)| a.value).collect();
         for value in values {
             self.infer_expr(value);

@@ -73,6 +73,11 @@ struct Args {
 }
 
 impl Args {
+    /// The explicit arguments with their types (what schema-typed calls check).
+    fn typed(&self) -> Vec<(ExprId, Type)> {
+        self.args.iter().map(|a| (a.expr, a.ty.clone())).collect()
+    }
+
     fn len_known(&self) -> Option<usize> {
         self.spread.is_none().then_some(self.args.len())
     }
@@ -541,9 +546,7 @@ pub(crate) fn infer_call(
                 ],
                 None,
             );
-            let typed: Vec<(ExprId, Type)> =
-                args.args.iter().map(|a| (a.expr, a.ty.clone())).collect();
-            cx.bind_invoke(&typed)
+            cx.bind_invoke(&args.typed())
         }
         "call" => {
             if args.len_known().is_some_and(|n| n < 3) {
@@ -578,9 +581,7 @@ pub(crate) fn infer_call(
                     );
                 }
             }
-            let typed: Vec<(ExprId, Type)> =
-                args.args.iter().map(|a| (a.expr, a.ty.clone())).collect();
-            cx.bind_call(&typed)
+            cx.bind_call(&args.typed())
         }
         _ if REMOVED.contains(&f) => {
             cx.report(

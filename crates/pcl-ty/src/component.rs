@@ -149,10 +149,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         let Some(source) = self.signature.label(1).map(str::to_string) else {
             // Sourceless: `token` names the component type; the other attributes are inputs
             // of their own types. Nothing is known of its outputs.
-            let values: Vec<ExprId> = self.body.attrs_in(None).map(|(_, a)| a.value).collect();
-            for value in values {
-                self.infer_expr(value);
-            }
+            self.infer_body_attrs();
             if let Some((_, attr)) = self.body.find_attr(None, "token") {
                 let value = attr.value;
                 if !matches!(self.body.expr(value), Expr::Literal(ConstValue::String(_))) {
@@ -175,7 +172,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     "cannot use the program's own directory '{source}' as a component: a component cannot include itself"
                 ),
             );
-            self.infer_plain_attrs();
+            self.infer_body_attrs();
             return Type::dynamic();
         }
         let Some(program) = program_at(self.db, &dir) else {
@@ -187,16 +184,10 @@ impl<'a, 'db> Infer<'a, 'db> {
                     dir.display()
                 ),
             );
-            self.infer_plain_attrs();
+            self.infer_body_attrs();
             return Type::dynamic();
         };
-        if let Some((_, attr)) = self.body.find_attr(None, "token") {
-            let _ = attr;
-            let id = self
-                .body
-                .find_attr(None, "token")
-                .map(|(id, _)| id)
-                .expect("found above");
+        if let Some((id, _)) = self.body.find_attr(None, "token") {
             self.report(
                 Code::UnsupportedAttribute,
                 Target::AttrName(id),
@@ -206,24 +197,11 @@ impl<'a, 'db> Infer<'a, 'db> {
         let interface = component_interface(self.db, program).clone();
         let inputs = interface.input_object();
         let what = format!("component '{source}'");
-        self.check_component_inputs(&inputs, &what);
+        // `token` is reported above; everything else is an input.
+        self.check_inputs(&inputs, &what, false, &["token"]);
         range.apply(interface.instance_type())
     }
-
-    fn infer_plain_attrs(&mut self) {
-        let values: Vec<ExprId> = self.body.attrs_in(None).map(|(_, a)| a.value).collect();
-        for value in values {
-            self.infer_expr(value);
-        }
-    }
-
-    fn check_component_inputs(&mut self, inputs: &Type, what: &str) {
-        // `token` is reported above; check everything else as inputs.
-        self.check_inputs(inputs, what, false, &["token"]);
-    }
 }
-
-use pcl_hir::ExprId;
 
 /// The directories the components of `program` name (for hosts, which load those programs).
 pub fn component_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {

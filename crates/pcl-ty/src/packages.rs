@@ -9,9 +9,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use pcl_db::{workspace, SchemaFile};
-use pcl_schema::{
-    FunctionSignature, LoadError, Package, PackageLoader, Shape, TypeMapper, UnknownToken,
-};
+use pcl_schema::{FunctionSignature, LoadError, Package, PackageLoader, TypeMapper, UnknownToken};
 use pcl_types::Type;
 
 /// A parsed schema, compared by identity: its namespace hashes its name, version and text.
@@ -324,14 +322,6 @@ pub(crate) fn method_signature(
     TypeMapper::new(&loader)
         .method_signature(package, &found, method)
         .map_err(|e| e.to_string())
-}
-
-/// The plain shape of a named schema type, if `token` names one (for hover and tests).
-pub fn named_type(db: &dyn pcl_db::Db, package: PackageRequest<'_>, token: &str) -> Option<Type> {
-    let package = package_schema(db, package).as_ref().ok()?;
-    let found = package.0.lookup_type(token).ok()?;
-    let loader = DbLoader { db };
-    TypeMapper::new(&loader).named_type(&package.0, &found, Shape::Plain)
 }
 
 /// The packages a program declares with `package` blocks: name (the parameterization's name if
