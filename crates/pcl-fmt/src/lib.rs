@@ -1,0 +1,156 @@
+//! The canonical layout of HCL native syntax (PCL `.pp`, Terraform `.tf`/`.tfvars`, `.hcl`).
+//!
+//! This crate owns formatting: the layout rules of hclwrite.Format (the formatter behind
+//! `terraform fmt`), applied to the lossless token stream of `pcl-parser`, and expressed as
+//! whitespace edits so that a command line tool and a language server (document, range and
+//! on-type formatting) use the same code. Formatting only ever changes horizontal whitespace
+//! between tokens: line breaks, tokens, comments, string and heredoc contents stay as they are.
+//! Text with syntax errors is formatted too, except for the damaged items, which keep every byte
+//! as written.
+
+mod damage;
+mod layout;
+mod tokens;
+
+use pcl_parser::Lexed;
+pub use pcl_syntax::{TextRange, TextSize};
+
+use crate::layout::Line;
+use crate::tokens::Token;
+
+/// Replace the text of `range` (a byte range of the original text) with `new_text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEdit {
+    pub range: TextRange,
+    pub new_text: String,
+}
+
+/// The formatted text, and how to get there from the original.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Formatted {
+    pub text: String,
+    /// Whitespace replacements, in order and non-overlapping; applying them to the original text
+    /// gives `text`.
+    pub edits: Vec<TextEdit>,
+    /// Items with syntax errors, left exactly as written (byte ranges of the original text).
+    pub damaged: Vec<TextRange>,
+}
+
+impl Formatted {
+    pub fn is_changed(&self) -> bool {
+        !self.edits.is_empty()
+    }
+}
+
+/// Formats a whole file.
+pub fn format(text: &str) -> Formatted {
+    let plan = Plan::new(text);
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut edits = Vec::new();
+    out.push_str(&text[..plan.prefix as usize]);
+    let mut line_of_token = plan.lines.iter().flat_map(|l| (l.start..l.end).map(move |_| l));
+    for (i, token) in plan.tokens.iter().enumerate() {
+        let damaged = match line_of_token.next() {
+            Some(line) => line.damaged,
+            // The end of the input belongs to the last line.
+            None => plan.lines.last().is_some_and(|l| l.damaged),
+        };
+        let old_gap = &text[token.gap_start as usize..token.start as usize];
+        let new_len = plan.spaces[i] as usize;
+        let unchanged = damaged || (old_gap.len() == new_len && old_gap.bytes().all(|b| b == b' '));
+        if unchanged {
+            out.push_str(old_gap);
+        } else {
+            let start = out.len();
+            out.extend(std::iter::repeat_n(' ', new_len));
+            edits.push(TextEdit {
+                range: TextRange::new(token.gap_start.into(), token.start.into()),
+                new_text: out[start..].to_string(),
+            });
+        }
+        out.push_str(layout::token_text(text, token));
+    }
+    Formatted {
+        text: out,
+        edits,
+        damaged: plan.damaged,
+    }
+}
+
+/// The edits of [`format`] that fall on the lines `range` touches: range formatting, and on-type
+/// formatting (with the range of the line just finished). Alignment is computed over the whole file,
+/// so formatting every range in turn gives the same text as formatting the file.
+pub fn format_range(text: &str, range: TextRange) -> Vec<TextEdit> {
+    let start = usize::from(range.start()).min(text.len());
+    let end = usize::from(range.end()).clamp(start, text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    format(text)
+        .edits
+        .into_iter()
+        .filter(|e| {
+            usize::from(e.range.start()) >= line_start && usize::from(e.range.end()) <= line_end
+        })
+        .collect()
+}
+
+/// Everything the output is made of: the tokens, their lines, and the spaces before each token.
+struct Plan {
+    /// Length of a leading byte order mark, which is kept.
+    prefix: u32,
+    tokens: Vec<Token>,
+    lines: Vec<Line>,
+    spaces: Vec<u32>,
+    damaged: Vec<TextRange>,
+}
+
+impl Plan {
+    fn new(text: &str) -> Plan {
+        let prefix = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let lexed = Lexed::new(text);
+        let clean = lexed.errors().is_empty() && pcl_parser::parse_source_file(&lexed).errors.is_empty();
+        let tokens = tokens::tokens(&lexed, prefix);
+        drop(lexed);
+        let mut lines = layout::lines(&tokens);
+        let damaged = if clean {
+            Vec::new()
+        } else {
+            damage::damaged_items(text)
+        };
+        mark_damaged(&tokens, &mut lines, &damaged);
+        // hclwrite keeps the original gap length where no rule applies (before the end of input).
+        let mut spaces: Vec<u32> = tokens.iter().map(|t| t.start - t.gap_start).collect();
+        layout::layout(text, &tokens, &lines, &mut spaces);
+        Plan {
+            prefix,
+            tokens,
+            lines,
+            spaces,
+            damaged,
+        }
+    }
+}
+
+/// Marks the lines that overlap a damaged item (`damaged` is sorted and non-overlapping).
+fn mark_damaged(tokens: &[Token], lines: &mut [Line], damaged: &[TextRange]) {
+    if damaged.is_empty() {
+        return;
+    }
+    for line in lines.iter_mut().filter(|l| l.start < l.end) {
+        let from = tokens[line.start].gap_start;
+        let to = tokens[line.end - 1].end;
+        // The first item that does not end before this line starts.
+        let i = damaged.partition_point(|r| u32::from(r.end()) < from);
+        line.damaged = damaged[i..]
+            .iter()
+            .take_while(|r| u32::from(r.start()) <= to)
+            .any(|r| {
+                let (s, e) = (u32::from(r.start()), u32::from(r.end()));
+                if s == e {
+                    from <= s
+                } else {
+                    s < to && e > from
+                }
+            });
+    }
+}
