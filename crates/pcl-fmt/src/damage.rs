@@ -4,7 +4,8 @@
 
 use pcl_syntax::{SyntaxKind, SyntaxNode, TextRange};
 
-/// The innermost body item around each syntax error, sorted and merged.
+/// The innermost attribute or skipped input around each syntax error (or the error's own range,
+/// for errors in a block's header or braces), sorted and merged.
 pub(crate) fn damaged_items(text: &str) -> Vec<TextRange> {
     let parse = pcl_syntax::parse(text);
     let root = parse.syntax();
@@ -37,9 +38,10 @@ fn enclosing_item(root: &SyntaxNode, range: TextRange) -> Option<TextRange> {
     } else {
         return None;
     };
-    node.ancestors()
-        .find(|n| is_item(n))
-        .map(|n| n.text_range())
+    let item = node.ancestors().find(is_item)?;
+    // An error in a block's own tokens (a label, a missing brace) damages only its line: the items
+    // of the body are well-formed or not on their own.
+    (item.kind() != SyntaxKind::BLOCK).then(|| item.text_range())
 }
 
 fn is_item(node: &SyntaxNode) -> bool {

@@ -1,0 +1,9 @@
+/* block
+   comment */
+  # hash
+    // slashes
+block {
+# not indented
+  /* inline */ a = 1
+}
+# last line without newline

@@ -1,0 +1,4 @@
+x   =   1
+b = <<EOT
+no end marker   
+  y   =   2

@@ -1,0 +1,3 @@
+a   =   1
+b = "unterminated   
+c   =   3

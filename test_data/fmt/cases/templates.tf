@@ -1,0 +1,7 @@
+a = "${ x }"
+b = "%{ if a }yes%{ else }no%{ endif }"
+c = "${ {a=1} }"
+d = "  spaces   kept  "
+e = "${a}${b} ${ c }"
+f = "$${not} %%{not}"
+g = "${~ x ~}"
