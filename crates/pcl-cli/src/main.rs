@@ -11,6 +11,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
 mod check;
+mod fmt;
 mod parse;
 mod render;
 mod schema;
@@ -28,6 +29,8 @@ enum Command {
     Parse(parse::ParseArgs),
     /// Check programs: syntax, names, types (exit status 1 if there are errors).
     Check(check::CheckArgs),
+    /// Format files in the canonical HCL layout (that of `terraform fmt`), in place.
+    Fmt(fmt::FmtArgs),
     /// Benchmarks, printed in the format of the peer-parser anchors.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Check(args) => check::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Bench(cmd) => bench::run(cmd),
         Command::Schema(cmd) => schema::run(cmd),
     }

@@ -28,7 +28,10 @@ pub(crate) fn damaged_items(text: &str) -> Vec<TextRange> {
 fn enclosing_item(root: &SyntaxNode, range: TextRange) -> Option<TextRange> {
     let node = if range.is_empty() {
         let token = root.token_at_offset(range.start());
-        let token = token.clone().left_biased().or_else(|| token.right_biased())?;
+        let token = token
+            .clone()
+            .left_biased()
+            .or_else(|| token.right_biased())?;
         token.parent()?
     } else if root.text_range().contains_range(range) {
         match root.covering_element(range) {

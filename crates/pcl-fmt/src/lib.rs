@@ -48,7 +48,10 @@ pub fn format(text: &str) -> Formatted {
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut edits = Vec::new();
     out.push_str(&text[..plan.prefix as usize]);
-    let mut line_of_token = plan.lines.iter().flat_map(|l| (l.start..l.end).map(move |_| l));
+    let mut line_of_token = plan
+        .lines
+        .iter()
+        .flat_map(|l| (l.start..l.end).map(move |_| l));
     for (i, token) in plan.tokens.iter().enumerate() {
         let damaged = match line_of_token.next() {
             Some(line) => line.damaged,
@@ -108,7 +111,8 @@ impl Plan {
     fn new(text: &str) -> Plan {
         let prefix = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let lexed = Lexed::new(text);
-        let clean = lexed.errors().is_empty() && pcl_parser::parse_source_file(&lexed).errors.is_empty();
+        let clean =
+            lexed.errors().is_empty() && pcl_parser::parse_source_file(&lexed).errors.is_empty();
         let tokens = tokens::tokens(&lexed, prefix);
         drop(lexed);
         let mut lines = layout::lines(&tokens);

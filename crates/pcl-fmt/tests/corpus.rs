@@ -28,7 +28,9 @@ fn fingerprint(text: &str) -> String {
 }
 
 fn read_tsv(name: &str) -> BTreeMap<String, String> {
-    let path = pcl_test_support::workspace_root().join("test_data/fmt").join(name);
+    let path = pcl_test_support::workspace_root()
+        .join("test_data/fmt")
+        .join(name);
     fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
@@ -75,7 +77,11 @@ fn pulumi_cases(dir: &Path) -> Vec<Case> {
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "pp") {
-                let rel = path.strip_prefix(dir).expect("inside").display().to_string();
+                let rel = path
+                    .strip_prefix(dir)
+                    .expect("inside")
+                    .display()
+                    .to_string();
                 out.push(Case {
                     key: format!("pulumi/{rel}"),
                     path,
@@ -180,7 +186,10 @@ fn formatter_agrees_with_hclwrite() {
 fn first_difference(expected: &str, actual: &str) -> String {
     for (n, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
         if e != a {
-            return format!("\n  line {}:\n    hclwrite: {e:?}\n    ours:     {a:?}", n + 1);
+            return format!(
+                "\n  line {}:\n    hclwrite: {e:?}\n    ours:     {a:?}",
+                n + 1
+            );
         }
     }
     "\n  (the texts differ in length)".into()

@@ -26,7 +26,11 @@ fn formatting_snapshots() {
     assert!(cases.len() >= 15, "too few cases: {}", cases.len());
     let mut damaged = String::new();
     for case in &cases {
-        let name = case.file_name().expect("name").to_string_lossy().into_owned();
+        let name = case
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
         let input = fs::read_to_string(case).expect("case is UTF-8");
         let formatted = pcl_fmt::format(&input);
         if let Some(broken) = common::broken_promise(&input, &formatted) {

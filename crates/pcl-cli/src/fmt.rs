@@ -1,0 +1,269 @@
+//! `pcl fmt [--check] [--diff] [-] [PATH...]`: rewrite files in the canonical HCL layout.
+
+use std::collections::HashSet;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+
+#[derive(Args)]
+pub struct FmtArgs {
+    /// Change nothing; list the files that are not formatted and exit with status 1 if there are any.
+    #[arg(long)]
+    check: bool,
+    /// Change nothing; print a unified diff of what formatting would change.
+    #[arg(long)]
+    diff: bool,
+    /// Files or directories (every .pp, .tf, .hcl and .tfvars file below a directory, hidden
+    /// directories skipped); `-` formats standard input to standard output. Default: `.`.
+    paths: Vec<PathBuf>,
+}
+
+/// Extensions formatted when a directory is given (an explicitly named file is always formatted).
+const EXTENSIONS: [&str; 4] = ["pp", "tf", "hcl", "tfvars"];
+
+/// What happened to one file.
+#[derive(Default)]
+struct Outcome {
+    /// The formatted text, when it differs from the file's.
+    changed: Option<String>,
+    original: String,
+    /// Lines (1-based) of the items left as written because of syntax errors.
+    damaged_lines: Vec<usize>,
+    error: Option<String>,
+}
+
+pub fn run(args: FmtArgs) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    let stdin_requested = args.paths.iter().any(|p| p.as_os_str() == "-");
+    if stdin_requested && args.paths.len() > 1 {
+        let _ = writeln!(
+            err,
+            "error: `-` (standard input) cannot be combined with other paths"
+        );
+        return ExitCode::from(2);
+    }
+    if stdin_requested {
+        return run_stdin(&args, &mut out, &mut err);
+    }
+
+    let mut had_error = false;
+    let mut files = Vec::new();
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let mut visited = HashSet::new();
+    for path in &paths {
+        if path.is_dir() {
+            collect(path, &mut files, &mut visited, &mut err, &mut had_error);
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            let _ = writeln!(err, "error: {}: no such file or directory", path.display());
+            had_error = true;
+        }
+    }
+
+    use rayon::prelude::*;
+    let outcomes: Vec<Outcome> = files.par_iter().map(|path| format_file(path)).collect();
+    let mut any_changed = false;
+    for (path, outcome) in files.iter().zip(outcomes) {
+        let name = path.display();
+        if let Some(message) = outcome.error {
+            let _ = writeln!(err, "error: {message}");
+            had_error = true;
+            continue;
+        }
+        report_damage(&mut err, &name.to_string(), &outcome.damaged_lines);
+        let Some(formatted) = outcome.changed else {
+            continue;
+        };
+        any_changed = true;
+        if args.check {
+            let _ = writeln!(out, "{name}");
+        }
+        if args.diff {
+            let _ = write!(
+                out,
+                "{}",
+                unified_diff(&outcome.original, &formatted, &name.to_string())
+            );
+        }
+        if !args.check && !args.diff {
+            if let Err(e) = std::fs::write(path, &formatted) {
+                let _ = writeln!(err, "error: cannot write {name}: {e}");
+                had_error = true;
+            }
+        }
+    }
+    exit_code(had_error, args.check && any_changed)
+}
+
+fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> ExitCode {
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
+        let _ = writeln!(err, "error: cannot read standard input: {e}");
+        return ExitCode::from(2);
+    }
+    let text = match decode(bytes, "standard input") {
+        Ok(text) => text,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let formatted = pcl_fmt::format(&text);
+    report_damage(err, "<stdin>", &damaged_lines(&text, &formatted));
+    let changed = formatted.is_changed();
+    if args.check && changed {
+        let _ = writeln!(out, "<stdin>");
+    }
+    if args.diff {
+        if changed {
+            let _ = write!(out, "{}", unified_diff(&text, &formatted.text, "<stdin>"));
+        }
+    } else if !args.check {
+        let _ = out.write_all(formatted.text.as_bytes());
+    }
+    exit_code(false, args.check && changed)
+}
+
+fn exit_code(had_error: bool, unformatted: bool) -> ExitCode {
+    if had_error {
+        ExitCode::from(2)
+    } else if unformatted {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn format_file(path: &Path) -> Outcome {
+    let name = path.display();
+    let text = match std::fs::read(path) {
+        Ok(bytes) => match decode(bytes, &name.to_string()) {
+            Ok(text) => text,
+            Err(message) => {
+                return Outcome {
+                    error: Some(message),
+                    ..Outcome::default()
+                }
+            }
+        },
+        Err(e) => {
+            return Outcome {
+                error: Some(format!("cannot read {name}: {e}")),
+                ..Outcome::default()
+            }
+        }
+    };
+    let formatted = pcl_fmt::format(&text);
+    Outcome {
+        damaged_lines: damaged_lines(&text, &formatted),
+        changed: formatted.is_changed().then_some(formatted.text),
+        original: text,
+        error: None,
+    }
+}
+
+/// The text of a file, or why it cannot be formatted (a file that is not UTF-8 is left alone: a
+/// formatter must not guess at an encoding and rewrite it).
+fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
+    if bytes.len() >= u32::MAX as usize {
+        return Err(format!("{name}: files of 4 GiB or more are not supported"));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: not valid UTF-8 (invalid byte at offset {}); the file was left unchanged",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+fn damaged_lines(text: &str, formatted: &pcl_fmt::Formatted) -> Vec<usize> {
+    let mut lines = Vec::new();
+    let mut line = 1;
+    let mut offset = 0;
+    for range in &formatted.damaged {
+        let start = usize::from(range.start());
+        line += text.as_bytes()[offset..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        offset = start;
+        if lines.last() != Some(&line) {
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+fn report_damage(err: &mut impl Write, name: &str, lines: &[usize]) {
+    if lines.is_empty() {
+        return;
+    }
+    let list: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let _ = writeln!(
+        err,
+        "warning: {name}: {} with syntax errors left as written (line{} {}); `pcl parse {name}` \
+         shows the errors",
+        if lines.len() == 1 { "an item" } else { "items" },
+        if lines.len() == 1 { "" } else { "s" },
+        list.join(", ")
+    );
+}
+
+/// Every formattable file below `dir`, sorted, skipping hidden directories (`.git`,
+/// `.terraform`) and directories already visited (symlink loops).
+fn collect(
+    dir: &Path,
+    files: &mut Vec<PathBuf>,
+    visited: &mut HashSet<PathBuf>,
+    err: &mut impl Write,
+    had_error: &mut bool,
+) {
+    let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    if !visited.insert(canonical) {
+        return;
+    }
+    let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir)
+        .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
+    {
+        Ok(entries) => entries,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot read directory {}: {e}", dir.display());
+            *had_error = true;
+            return;
+        }
+    };
+    entries.sort();
+    for path in entries {
+        let hidden = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if path.is_dir() {
+            if !hidden {
+                collect(&path, files, visited, err, had_error);
+            }
+        } else if path
+            .extension()
+            .is_some_and(|e| EXTENSIONS.iter().any(|x| e == *x))
+        {
+            files.push(path);
+        }
+    }
+}
+
+fn unified_diff(old: &str, new: &str, name: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(name, name)
+        .to_string()
+}
