@@ -118,7 +118,13 @@ fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> Exit
             return ExitCode::from(2);
         }
     };
-    let formatted = pcl_fmt::format(&text);
+    let formatted = match pcl_fmt::format(&text) {
+        Ok(formatted) => formatted,
+        Err(e) => {
+            let _ = writeln!(err, "error: <stdin>: {e}");
+            return ExitCode::from(2);
+        }
+    };
     report_damage(err, "<stdin>", &damaged_lines(&text, &formatted));
     let changed = formatted.is_changed();
     if args.check && changed {
@@ -163,7 +169,15 @@ fn format_file(path: &Path) -> Outcome {
             }
         }
     };
-    let formatted = pcl_fmt::format(&text);
+    let formatted = match pcl_fmt::format(&text) {
+        Ok(formatted) => formatted,
+        Err(e) => {
+            return Outcome {
+                error: Some(format!("{name}: {e}; the file was left unchanged")),
+                ..Outcome::default()
+            }
+        }
+    };
     Outcome {
         damaged_lines: damaged_lines(&text, &formatted),
         changed: formatted.is_changed().then_some(formatted.text),

@@ -33,7 +33,13 @@ fn main() {
     let total: usize = files.iter().map(|(_, t)| t.len()).sum();
     let mut changed = 0;
     for (name, text) in &files {
-        let formatted = pcl_fmt::format(text);
+        let formatted = match pcl_fmt::format(text) {
+            Ok(formatted) => formatted,
+            Err(e) => {
+                eprintln!("{name}: {e}");
+                continue;
+            }
+        };
         changed += usize::from(formatted.text != *text);
         if let Some(dir) = &out_dir {
             let dst = Path::new(dir).join(name.trim_start_matches('/'));
@@ -46,7 +52,7 @@ fn main() {
     for _ in 0..iters {
         let start = Instant::now();
         for (_, text) in &files {
-            std::hint::black_box(pcl_fmt::format(text));
+            let _ = std::hint::black_box(pcl_fmt::format(text));
         }
         let took = start.elapsed();
         sum += took;

@@ -42,10 +42,44 @@ impl Formatted {
     }
 }
 
+/// Why a text was not formatted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormatError {
+    /// The formatted text would be far longer than the original: indentation grows with nesting,
+    /// so thousands of nested blocks on their own lines would take gigabytes.
+    OutputTooLarge { input: usize, output: usize },
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormatError::OutputTooLarge { input, output } => write!(
+                f,
+                "not formatted: indenting it would take the text from {input} to {output} bytes \
+                 (it is nested too deeply)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// The largest output accepted for an input of `len` bytes: room for any sane indentation.
+fn output_limit(len: usize) -> usize {
+    len.saturating_mul(8).saturating_add(64 << 20)
+}
+
 /// Formats a whole file.
-pub fn format(text: &str) -> Formatted {
+pub fn format(text: &str) -> Result<Formatted, FormatError> {
     let plan = Plan::new(text);
-    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let output_len = plan.output_len();
+    if output_len > output_limit(text.len()) {
+        return Err(FormatError::OutputTooLarge {
+            input: text.len(),
+            output: output_len,
+        });
+    }
+    let mut out = String::with_capacity(output_len);
     let mut edits = Vec::new();
     out.push_str(&text[..plan.prefix as usize]);
     let mut line_of_token = plan
@@ -73,28 +107,28 @@ pub fn format(text: &str) -> Formatted {
         }
         out.push_str(layout::token_text(text, token));
     }
-    Formatted {
+    Ok(Formatted {
         text: out,
         edits,
         damaged: plan.damaged,
-    }
+    })
 }
 
 /// The edits of [`format`] that fall on the lines `range` touches: range formatting, and on-type
 /// formatting (with the range of the line just finished). Alignment is computed over the whole file,
 /// so formatting every range in turn gives the same text as formatting the file.
-pub fn format_range(text: &str, range: TextRange) -> Vec<TextEdit> {
+pub fn format_range(text: &str, range: TextRange) -> Result<Vec<TextEdit>, FormatError> {
     let start = usize::from(range.start()).min(text.len());
     let end = usize::from(range.end()).clamp(start, text.len());
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-    format(text)
+    Ok(format(text)?
         .edits
         .into_iter()
         .filter(|e| {
             usize::from(e.range.start()) >= line_start && usize::from(e.range.end()) <= line_end
         })
-        .collect()
+        .collect())
 }
 
 /// Everything the output is made of: the tokens, their lines, and the spaces before each token.
@@ -132,6 +166,36 @@ impl Plan {
             spaces,
             damaged,
         }
+    }
+}
+
+impl Plan {
+    /// Whether token `i` is on a damaged line (kept as written), for every token in order.
+    fn damaged_flags(&self) -> impl Iterator<Item = bool> + '_ {
+        let last = self.lines.last().is_some_and(|l| l.damaged);
+        self.lines
+            .iter()
+            .flat_map(|l| (l.start..l.end).map(move |_| l.damaged))
+            // The end of the input belongs to the last line.
+            .chain(std::iter::once(last))
+    }
+
+    /// Length of the formatted text.
+    fn output_len(&self) -> usize {
+        self.tokens
+            .iter()
+            .zip(&self.spaces)
+            .zip(self.damaged_flags())
+            .map(|((t, &spaces), damaged)| {
+                let gap = if damaged {
+                    t.start - t.gap_start
+                } else {
+                    spaces
+                };
+                gap as usize + (t.end - t.start) as usize
+            })
+            .sum::<usize>()
+            + self.prefix as usize
     }
 }
 

@@ -20,7 +20,7 @@ fn range(start: usize, end: usize) -> TextRange {
 
 #[test]
 fn document_edits_touch_only_whitespace() {
-    let formatted = format(TEXT);
+    let formatted = format(TEXT).expect("formats");
     let edits: Vec<String> = formatted
         .edits
         .iter()
@@ -49,7 +49,7 @@ fn document_edits_touch_only_whitespace() {
 fn range_edits_cover_the_lines_the_range_touches() {
     // The second line only: its `=` is aligned with the first line's, which is not edited.
     let line2 = TEXT.find("bb").expect("line 2");
-    let edits = format_range(TEXT, range(line2 + 1, line2 + 2));
+    let edits = format_range(TEXT, range(line2 + 1, line2 + 2)).expect("formats");
     expect![[r#"
         a=1
         bb = 2
@@ -65,18 +65,18 @@ fn range_edits_cover_the_lines_the_range_touches() {
         let line_end = text[line_start..]
             .find('\n')
             .map_or(text.len(), |i| line_start + i);
-        let edits = format_range(&text, range(line_start, line_end));
+        let edits = format_range(&text, range(line_start, line_end)).expect("formats");
         let before = text.len();
         text = apply(&text, &edits);
         let line_end = line_end + text.len() - before;
         line_start = line_end + 1;
     }
-    assert_eq!(text, format(TEXT).text);
+    assert_eq!(text, format(TEXT).expect("formats").text);
 }
 
 #[test]
 fn an_empty_range_at_the_end_is_the_last_line() {
     let text = "a=1";
-    let edits = format_range(text, range(3, 3));
+    let edits = format_range(text, range(3, 3)).expect("formats");
     assert_eq!(apply(text, &edits), "a = 1");
 }

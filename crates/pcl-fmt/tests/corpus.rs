@@ -120,7 +120,13 @@ fn formatter_agrees_with_hclwrite() {
             // Not text: `pcl fmt` refuses such files before formatting.
             continue;
         };
-        let formatted = pcl_fmt::format(&text);
+        let formatted = match pcl_fmt::format(&text) {
+            Ok(formatted) => formatted,
+            Err(e) => {
+                failures.push(format!("{}: {e}", case.key));
+                continue;
+            }
+        };
         if let Some(broken) = common::broken_promise(&text, &formatted) {
             failures.push(format!("{}: {broken}", case.key));
         }

@@ -32,7 +32,7 @@ fn formatting_snapshots() {
             .to_string_lossy()
             .into_owned();
         let input = fs::read_to_string(case).expect("case is UTF-8");
-        let formatted = pcl_fmt::format(&input);
+        let formatted = pcl_fmt::format(&input).expect("formats");
         if let Some(broken) = common::broken_promise(&input, &formatted) {
             panic!("{name}: {broken}");
         }

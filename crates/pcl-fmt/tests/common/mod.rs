@@ -35,7 +35,7 @@ pub fn broken_promise(input: &str, formatted: &pcl_fmt::Formatted) -> Option<Str
             return Some(format!("the damaged item at {range:?} was changed"));
         }
     }
-    let again = pcl_fmt::format(output);
+    let again = pcl_fmt::format(output).expect("formatted text formats");
     if again.text != *output {
         return Some("not idempotent: formatting the output changes it".into());
     }
