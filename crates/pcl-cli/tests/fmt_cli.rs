@@ -157,6 +157,13 @@ fn directories_take_known_extensions_and_skip_hidden_directories() {
         ./vars.tfvars
     "#]]
     .assert_eq(&out);
+    // A symbolic link back to a parent directory is followed once, not forever.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&dir, dir.join("modules/loop")).expect("symlink");
+        let (status, out, _) = pcl_fmt(&dir, &["--check"]);
+        assert_eq!((status, out.lines().count()), (1, 3), "{out}");
+    }
     // A file named explicitly is formatted whatever its extension.
     let (status, out, _) = pcl_fmt(&dir, &["--check", "notes.txt"]);
     assert_eq!((status, out.as_str()), (1, "notes.txt\n"));

@@ -4,19 +4,44 @@
 
 use pcl_syntax::{SyntaxKind, SyntaxNode, TextRange};
 
-/// The innermost attribute or skipped input around each syntax error (or the error's own range,
-/// for errors in a block's header or braces), sorted and merged.
-pub(crate) fn damaged_items(text: &str) -> Vec<TextRange> {
+/// Where the syntax errors of a text are. Both lists are sorted and merged.
+#[derive(Debug, Default)]
+pub(crate) struct Damage {
+    /// The innermost attribute or skipped input around each error.
+    pub(crate) items: Vec<TextRange>,
+    /// The ranges of errors in a block's own tokens (a label, a brace): only their lines are
+    /// damaged, and their brackets are structure that the lines after them rely on.
+    pub(crate) lines: Vec<TextRange>,
+}
+
+impl Damage {
+    /// Everything left as written, sorted and merged.
+    pub(crate) fn all(&self) -> Vec<TextRange> {
+        merge(self.items.iter().chain(&self.lines).copied().collect())
+    }
+}
+
+pub(crate) fn find(text: &str) -> Damage {
     let parse = pcl_syntax::parse(text);
     let root = parse.syntax();
-    let mut items: Vec<TextRange> = parse
-        .errors()
-        .iter()
-        .map(|error| enclosing_item(&root, error.range).unwrap_or(error.range))
-        .collect();
-    items.sort_by_key(|r| (r.start(), r.end()));
-    let mut merged: Vec<TextRange> = Vec::with_capacity(items.len());
-    for range in items {
+    let mut items = Vec::new();
+    let mut lines = Vec::new();
+    for error in parse.errors() {
+        match enclosing_item(&root, error.range) {
+            Some(item) => items.push(item),
+            None => lines.push(error.range),
+        }
+    }
+    Damage {
+        items: merge(items),
+        lines: merge(lines),
+    }
+}
+
+fn merge(mut ranges: Vec<TextRange>) -> Vec<TextRange> {
+    ranges.sort_by_key(|r| (r.start(), r.end()));
+    let mut merged: Vec<TextRange> = Vec::with_capacity(ranges.len());
+    for range in ranges {
         match merged.last_mut() {
             Some(last) if range.start() <= last.end() => *last = last.cover(range),
             _ => merged.push(range),

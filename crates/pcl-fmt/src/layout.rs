@@ -22,6 +22,9 @@ pub(crate) struct Line {
     /// The line holds text with syntax errors: its whitespace stays as written, and it takes no
     /// part in alignment.
     pub(crate) damaged: bool,
+    /// The line overlaps a damaged item, whose brackets are not counted for indentation: an
+    /// unclosed `[` or `${` in broken text must not push every later line to the right.
+    pub(crate) in_damaged_item: bool,
 }
 
 impl Line {
@@ -61,6 +64,7 @@ fn split_cells(tokens: &[Token], start: usize, end: usize) -> Line {
         comment: None,
         end,
         damaged: false,
+        in_damaged_item: false,
     };
     if end - start > 1 && tokens[end - 1].class.is_comment() {
         line.comment = Some(end - 1);
@@ -100,6 +104,10 @@ fn indent(tokens: &[Token], lines: &[Line], spaces: &mut [u32]) {
         let first = line.start;
         if tokens[first].class == Class::Newline {
             spaces[first] = 0;
+            continue;
+        }
+        if line.in_damaged_item {
+            // Kept as written, and neutral to the lines around it.
             continue;
         }
         let mut net = 0;

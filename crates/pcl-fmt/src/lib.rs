@@ -15,6 +15,7 @@ mod tokens;
 use pcl_parser::Lexed;
 pub use pcl_syntax::{TextRange, TextSize};
 
+use crate::damage::Damage;
 use crate::layout::Line;
 use crate::tokens::Token;
 
@@ -82,16 +83,7 @@ pub fn format(text: &str) -> Result<Formatted, FormatError> {
     let mut out = String::with_capacity(output_len);
     let mut edits = Vec::new();
     out.push_str(&text[..plan.prefix as usize]);
-    let mut line_of_token = plan
-        .lines
-        .iter()
-        .flat_map(|l| (l.start..l.end).map(move |_| l));
-    for (i, token) in plan.tokens.iter().enumerate() {
-        let damaged = match line_of_token.next() {
-            Some(line) => line.damaged,
-            // The end of the input belongs to the last line.
-            None => plan.lines.last().is_some_and(|l| l.damaged),
-        };
+    for ((i, token), damaged) in plan.tokens.iter().enumerate().zip(plan.damaged_flags()) {
         let old_gap = &text[token.gap_start as usize..token.start as usize];
         let new_len = plan.spaces[i] as usize;
         let unchanged = damaged || (old_gap.len() == new_len && old_gap.bytes().all(|b| b == b' '));
@@ -150,12 +142,12 @@ impl Plan {
         let tokens = tokens::tokens(&lexed, prefix);
         drop(lexed);
         let mut lines = layout::lines(&tokens);
-        let damaged = if clean {
-            Vec::new()
+        let damage = if clean {
+            Damage::default()
         } else {
-            damage::damaged_items(text)
+            damage::find(text)
         };
-        mark_damaged(&tokens, &mut lines, &damaged);
+        mark_damaged(&tokens, &mut lines, &damage);
         // hclwrite keeps the original gap length where no rule applies (before the end of input).
         let mut spaces: Vec<u32> = tokens.iter().map(|t| t.start - t.gap_start).collect();
         layout::layout(text, &tokens, &lines, &mut spaces);
@@ -164,7 +156,7 @@ impl Plan {
             tokens,
             lines,
             spaces,
-            damaged,
+            damaged: damage.all(),
         }
     }
 }
@@ -199,26 +191,32 @@ impl Plan {
     }
 }
 
-/// Marks the lines that overlap a damaged item (`damaged` is sorted and non-overlapping).
-fn mark_damaged(tokens: &[Token], lines: &mut [Line], damaged: &[TextRange]) {
-    if damaged.is_empty() {
+/// Marks the lines that overlap damage.
+fn mark_damaged(tokens: &[Token], lines: &mut [Line], damage: &Damage) {
+    if damage.items.is_empty() && damage.lines.is_empty() {
         return;
     }
     for line in lines.iter_mut().filter(|l| l.start < l.end) {
         let from = tokens[line.start].gap_start;
         let to = tokens[line.end - 1].end;
-        // The first item that does not end before this line starts.
-        let i = damaged.partition_point(|r| u32::from(r.end()) < from);
-        line.damaged = damaged[i..]
-            .iter()
-            .take_while(|r| u32::from(r.start()) <= to)
-            .any(|r| {
-                let (s, e) = (u32::from(r.start()), u32::from(r.end()));
-                if s == e {
-                    from <= s
-                } else {
-                    s < to && e > from
-                }
-            });
+        line.in_damaged_item = overlaps(&damage.items, from, to);
+        line.damaged = line.in_damaged_item || overlaps(&damage.lines, from, to);
     }
+}
+
+/// Whether any of `ranges` (sorted, non-overlapping) overlaps the bytes `from..to`.
+fn overlaps(ranges: &[TextRange], from: u32, to: u32) -> bool {
+    // The first range that does not end before `from`.
+    let i = ranges.partition_point(|r| u32::from(r.end()) < from);
+    ranges[i..]
+        .iter()
+        .take_while(|r| u32::from(r.start()) <= to)
+        .any(|r| {
+            let (s, e) = (u32::from(r.start()), u32::from(r.end()));
+            if s == e {
+                from <= s
+            } else {
+                s < to && e > from
+            }
+        })
 }

@@ -1,5 +1,6 @@
 //! Snapshot tests: every file of `test_data/fmt/cases/` (one rule or edge case each) is formatted
-//! and compared, byte for byte, with `<file>.expected` beside it; the items left as written in
+//! and compared, byte for byte (line endings included, which expect-test would normalize), with
+//! `<file>.expected` beside it; the items left as written in
 //! files with syntax errors are listed in `test_data/fmt/cases/damaged.snap`. Every output must also
 //! keep the formatter's promises (tokens, line breaks, damaged items, idempotence).
 //! `UPDATE_EXPECT=1` rewrites the snapshots.
@@ -36,7 +37,20 @@ fn formatting_snapshots() {
         if let Some(broken) = common::broken_promise(&input, &formatted) {
             panic!("{name}: {broken}");
         }
-        expect_file![dir.join(format!("{name}.expected"))].assert_eq(&formatted.text);
+        let expected = dir.join(format!("{name}.expected"));
+        if std::env::var_os("UPDATE_EXPECT").is_some() {
+            fs::write(&expected, &formatted.text).expect("write snapshot");
+        } else {
+            // Byte for byte: expect-test normalizes `\r\n`, and the formatter must keep it.
+            let bytes = fs::read(&expected).unwrap_or_default();
+            let want = String::from_utf8_lossy(&bytes);
+            assert!(
+                bytes == formatted.text.as_bytes(),
+                "{name}: differs from {name}.expected (UPDATE_EXPECT=1 rewrites it)\n\
+                 --- expected\n{want:?}\n--- actual\n{:?}",
+                formatted.text
+            );
+        }
         for range in &formatted.damaged {
             let text = &input[std::ops::Range::<usize>::from(*range)];
             let _ = writeln!(damaged, "{name} {range:?}: {text:?}");

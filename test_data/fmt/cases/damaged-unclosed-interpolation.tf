@@ -1,0 +1,4 @@
+output url {
+value = "http://${bucket.endpoint"
+}
+after   =   1
