@@ -96,7 +96,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             );
         }
         if !args.check && !args.diff {
-            if let Err(e) = std::fs::write(path, &formatted) {
+            if let Err(e) = write_replacing(path, &formatted) {
                 let _ = writeln!(err, "error: cannot write {name}: {e}");
                 had_error = true;
             }
@@ -272,6 +272,26 @@ fn collect(
             files.push(path);
         }
     }
+}
+
+/// Replaces a file's text so that a crash or a full disk never leaves it half written: the text
+/// goes to a temporary file beside the target (through symbolic links), which takes the target's
+/// permissions and is then renamed over it.
+fn write_replacing(path: &Path, text: &str) -> std::io::Result<()> {
+    let target = path.canonicalize()?;
+    let permissions = std::fs::metadata(&target)?.permissions();
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = target.with_file_name(format!(".{name}.pcl-fmt-{}", std::process::id()));
+    let result = std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::set_permissions(&temporary, permissions))
+        .and_then(|()| std::fs::rename(&temporary, &target));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
 }
 
 fn unified_diff(old: &str, new: &str, name: &str) -> String {

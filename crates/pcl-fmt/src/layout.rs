@@ -244,65 +244,50 @@ fn space_after(text: &str, subject: &Token, before: Option<&Token>, after: &Toke
     true
 }
 
-/// Aligns the `=` of consecutive attribute lines, then the end-of-line comments of consecutive
-/// commented lines. Damaged lines break both kinds of group.
+/// Aligns the `=` of consecutive attribute lines one column after the widest lead, then the
+/// end-of-line comments of consecutive commented lines one column after the widest lead and `=`
+/// cell. Damaged lines break both kinds of group.
 fn align(text: &str, tokens: &[Token], lines: &[Line], spaces: &mut [u32]) {
-    let columns = |spaces: &[u32], from: usize, to: usize| -> u32 {
+    align_cells(text, tokens, lines, spaces, |l| l.assign, Line::lead_end);
+    align_cells(text, tokens, lines, spaces, |l| l.comment, Line::assign_end);
+}
+
+/// Lines up the cell `cell` of each group of consecutive lines that have it, after the widest
+/// text before it (the tokens up to `before_end`).
+fn align_cells(
+    text: &str,
+    tokens: &[Token],
+    lines: &[Line],
+    spaces: &mut [u32],
+    cell: impl Fn(&Line) -> Option<usize>,
+    before_end: impl Fn(&Line) -> usize,
+) {
+    let columns = |spaces: &[u32], line: &Line| -> u32 {
+        let (from, to) = (line.start, before_end(line));
         tokens[from..to]
             .iter()
             .zip(&spaces[from..to])
             .map(|(t, &s)| s + graphemes(token_text(text, t)))
             .sum()
     };
-    let mut group_start = None;
-    let mut widest = 0;
-    for (i, line) in lines.iter().enumerate() {
-        if line.assign.is_some() && !line.damaged {
-            group_start.get_or_insert(i);
-            widest = widest.max(columns(spaces, line.start, line.lead_end()));
+    let mut i = 0;
+    while i < lines.len() {
+        let start = i;
+        while i < lines.len() && cell(&lines[i]).is_some() && !lines[i].damaged {
+            i += 1;
+        }
+        if i == start {
+            i += 1;
             continue;
         }
-        if let Some(start) = group_start.take() {
-            for line in &lines[start..i] {
-                let lead = columns(spaces, line.start, line.lead_end());
-                spaces[line.assign.unwrap_or_default()] = widest - lead + 1;
+        let group = &lines[start..i];
+        let widest = group.iter().map(|l| columns(spaces, l)).max().unwrap_or(0);
+        for line in group {
+            let width = columns(spaces, line);
+            if let Some(cell) = cell(line) {
+                spaces[cell] = widest - width + 1;
             }
-            widest = 0;
         }
-    }
-    if let Some(start) = group_start.take() {
-        for line in &lines[start..] {
-            let lead = columns(spaces, line.start, line.lead_end());
-            spaces[line.assign.unwrap_or_default()] = widest - lead + 1;
-        }
-    }
-
-    let mut widest = 0;
-    for (i, line) in lines.iter().enumerate() {
-        if line.comment.is_some() && !line.damaged {
-            group_start.get_or_insert(i);
-            widest = widest.max(columns(spaces, line.start, line.assign_end()));
-            continue;
-        }
-        if let Some(start) = group_start.take() {
-            close_comment_group(&lines[start..i], widest, spaces, &columns);
-            widest = 0;
-        }
-    }
-    if let Some(start) = group_start {
-        close_comment_group(&lines[start..], widest, spaces, &columns);
-    }
-}
-
-fn close_comment_group(
-    group: &[Line],
-    widest: u32,
-    spaces: &mut [u32],
-    columns: &dyn Fn(&[u32], usize, usize) -> u32,
-) {
-    for line in group {
-        let used = columns(spaces, line.start, line.assign_end());
-        spaces[line.comment.unwrap_or_default()] = widest - used + 1;
     }
 }
 
