@@ -7,6 +7,10 @@
 //! between tokens: line breaks, tokens, comments, string and heredoc contents stay as they are.
 //! Text with syntax errors is formatted too, except for the damaged items, which keep every byte
 //! as written.
+//!
+//! It reads the lexer's tokens directly (the lossless tree holds exactly these tokens) and builds
+//! the rowan tree only when the parser reports errors, to find the damaged items: formatting a
+//! clean file costs a lex and a parse, and no tree.
 
 mod damage;
 mod layout;
@@ -49,6 +53,8 @@ pub enum FormatError {
     /// The formatted text would be far longer than the original: indentation grows with nesting,
     /// so thousands of nested blocks on their own lines would take gigabytes.
     OutputTooLarge { input: usize, output: usize },
+    /// Texts of 4 GiB or more (offsets are 32-bit).
+    InputTooLarge { input: usize },
 }
 
 impl std::fmt::Display for FormatError {
@@ -58,6 +64,10 @@ impl std::fmt::Display for FormatError {
                 f,
                 "not formatted: indenting it would take the text from {input} to {output} bytes \
                  (it is nested too deeply)"
+            ),
+            FormatError::InputTooLarge { input } => write!(
+                f,
+                "not formatted: {input} bytes is more than the 4 GiB a text may have"
             ),
         }
     }
@@ -72,6 +82,9 @@ fn output_limit(len: usize) -> usize {
 
 /// Formats a whole file.
 pub fn format(text: &str) -> Result<Formatted, FormatError> {
+    if text.len() >= u32::MAX as usize {
+        return Err(FormatError::InputTooLarge { input: text.len() });
+    }
     let plan = Plan::new(text);
     let output_len = plan.output_len();
     if output_len > output_limit(text.len()) {
