@@ -74,13 +74,13 @@ pub fn run(args: FmtArgs) -> ExitCode {
     let outcomes: Vec<Outcome> = files.par_iter().map(|path| format_file(path)).collect();
     let mut any_changed = false;
     for (path, outcome) in files.iter().zip(outcomes) {
-        let name = path.display();
+        let name = path.display().to_string();
         if let Some(message) = outcome.error {
             let _ = writeln!(err, "error: {message}");
             had_error = true;
             continue;
         }
-        report_damage(&mut err, &name.to_string(), &outcome.damaged_lines);
+        report_damage(&mut err, &name, &outcome.damaged_lines);
         let Some(formatted) = outcome.changed else {
             continue;
         };
@@ -92,7 +92,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             let _ = write!(
                 out,
                 "{}",
-                unified_diff(&outcome.original, &formatted, &name.to_string())
+                unified_diff(&outcome.original, &formatted, &name)
             );
         }
         if !args.check && !args.diff {
@@ -151,9 +151,9 @@ fn exit_code(had_error: bool, unformatted: bool) -> ExitCode {
 }
 
 fn format_file(path: &Path) -> Outcome {
-    let name = path.display();
+    let name = path.display().to_string();
     let text = match std::fs::read(path) {
-        Ok(bytes) => match decode(bytes, &name.to_string()) {
+        Ok(bytes) => match decode(bytes, &name) {
             Ok(text) => text,
             Err(message) => {
                 return Outcome {

@@ -73,15 +73,16 @@ fn split_cells(tokens: &[Token], start: usize, end: usize) -> Line {
     if let Some(eq) = (start + 1..lead_end).find(|&i| tokens[i].class == Class::Equal) {
         // Only a right-hand side that closes every bracket it opens is a cell of its own; one that
         // opens a multi-line value is not aligned.
-        let net: i32 = tokens[eq..lead_end]
-            .iter()
-            .map(|t| t.class.bracket_change())
-            .sum();
-        if net == 0 {
+        if net_brackets(&tokens[eq..lead_end]) == 0 {
             line.assign = Some(eq);
         }
     }
     line
+}
+
+/// Openers minus closers.
+fn net_brackets(tokens: &[Token]) -> i32 {
+    tokens.iter().map(|t| t.class.bracket_change()).sum()
 }
 
 /// Computes the spaces before every token. `spaces` comes in holding the original gap lengths
@@ -118,10 +119,7 @@ fn indent(tokens: &[Token], lines: &[Line], spaces: &mut [u32]) {
             }
         }
         if let Some(assign) = line.assign {
-            net += tokens[assign..line.assign_end()]
-                .iter()
-                .map(|t| t.class.bracket_change())
-                .sum::<i32>();
+            net += net_brackets(&tokens[assign..line.assign_end()]);
         }
         if net > 0 {
             spaces[first] = 2 * levels.len() as u32;
