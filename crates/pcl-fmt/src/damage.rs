@@ -12,6 +12,19 @@ pub(crate) struct Damage {
     /// The ranges of errors in a block's own tokens (a label, a brace): only their lines are
     /// damaged, and their brackets are structure that the lines after them rely on.
     pub(crate) lines: Vec<TextRange>,
+    /// Whether the parser ended an unclosed block by indentation (before the first item
+    /// indented no deeper than its `{` line), so that reindenting could change the parse.
+    pub(crate) unclosed_block: bool,
+}
+
+/// How much of an unclosed block is kept as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UnclosedBlocks {
+    /// Only the line of its `{`: its body is formatted.
+    HeaderLine,
+    /// The whole block, with its brackets neutral for what follows: for the rare files where
+    /// formatting the body would move the block's end.
+    WholeBlock,
 }
 
 impl Damage {
@@ -21,12 +34,21 @@ impl Damage {
     }
 }
 
-pub(crate) fn find(text: &str) -> Damage {
+pub(crate) fn find(text: &str, unclosed_blocks: UnclosedBlocks) -> Damage {
     let parse = pcl_syntax::parse(text);
     let root = parse.syntax();
     let mut items = Vec::new();
     let mut lines = Vec::new();
+    let mut unclosed_block = false;
     for error in parse.errors() {
+        let unclosed = error.kind == pcl_syntax::SyntaxErrorKind::UnclosedBlock;
+        unclosed_block |= unclosed;
+        if unclosed && unclosed_blocks == UnclosedBlocks::WholeBlock {
+            if let Some(block) = enclosing_block(&root, error.range) {
+                items.push(block);
+                continue;
+            }
+        }
         match enclosing_item(&root, error.range) {
             Some(item) => items.push(item),
             None => lines.push(error.range),
@@ -35,6 +57,7 @@ pub(crate) fn find(text: &str) -> Damage {
     Damage {
         items: merge(items),
         lines: merge(lines),
+        unclosed_block,
     }
 }
 
@@ -70,6 +93,14 @@ fn enclosing_item(root: &SyntaxNode, range: TextRange) -> Option<TextRange> {
     // An error in a block's own tokens (a label, a missing brace) damages only its line: the items
     // of the body are well-formed or not on their own.
     (item.kind() != SyntaxKind::BLOCK).then(|| item.text_range())
+}
+
+fn enclosing_block(root: &SyntaxNode, range: TextRange) -> Option<TextRange> {
+    let token = root.token_at_offset(range.start()).right_biased()?;
+    token
+        .parent_ancestors()
+        .find(|n| n.kind() == SyntaxKind::BLOCK)
+        .map(|block| block.text_range())
 }
 
 fn is_item(node: &SyntaxNode) -> bool {

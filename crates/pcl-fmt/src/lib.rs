@@ -19,7 +19,7 @@ mod tokens;
 use pcl_parser::Lexed;
 pub use pcl_syntax::{TextRange, TextSize};
 
-use crate::damage::Damage;
+use crate::damage::{Damage, UnclosedBlocks};
 use crate::layout::Line;
 use crate::tokens::Token;
 
@@ -85,7 +85,25 @@ pub fn format(text: &str) -> Result<Formatted, FormatError> {
     if text.len() >= u32::MAX as usize {
         return Err(FormatError::InputTooLarge { input: text.len() });
     }
-    let plan = Plan::new(text);
+    let plan = Plan::new(text, UnclosedBlocks::HeaderLine);
+    let formatted = render(text, &plan)?;
+    if plan.unclosed_block {
+        // Where the parser ends an unclosed block depends on indentation, which formatting
+        // changes. When that moves the block's end, the output would format differently
+        // again: keep such blocks whole instead.
+        let again = render(
+            &formatted.text,
+            &Plan::new(&formatted.text, UnclosedBlocks::HeaderLine),
+        )?;
+        if again.text != formatted.text {
+            return render(text, &Plan::new(text, UnclosedBlocks::WholeBlock));
+        }
+    }
+    Ok(formatted)
+}
+
+/// The output of a plan, with its edits.
+fn render(text: &str, plan: &Plan) -> Result<Formatted, FormatError> {
     let output_len = plan.output_len();
     if output_len > output_limit(text.len()) {
         return Err(FormatError::OutputTooLarge {
@@ -115,7 +133,7 @@ pub fn format(text: &str) -> Result<Formatted, FormatError> {
     Ok(Formatted {
         text: out,
         edits,
-        damaged: plan.damaged,
+        damaged: plan.damaged.clone(),
     })
 }
 
@@ -144,10 +162,12 @@ struct Plan {
     lines: Vec<Line>,
     spaces: Vec<u32>,
     damaged: Vec<TextRange>,
+    /// See [`Damage::unclosed_block`].
+    unclosed_block: bool,
 }
 
 impl Plan {
-    fn new(text: &str) -> Plan {
+    fn new(text: &str, unclosed_blocks: UnclosedBlocks) -> Plan {
         let prefix = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let lexed = Lexed::new(text);
         let clean =
@@ -158,7 +178,7 @@ impl Plan {
         let damage = if clean {
             Damage::default()
         } else {
-            damage::find(text)
+            damage::find(text, unclosed_blocks)
         };
         mark_damaged(&tokens, &mut lines, &damage);
         // hclwrite keeps the original gap length where no rule applies (before the end of input).
@@ -170,6 +190,7 @@ impl Plan {
             lines,
             spaces,
             damaged: damage.all(),
+            unclosed_block: damage.unclosed_block,
         }
     }
 }

@@ -265,6 +265,16 @@ impl<'a> Parser<'a> {
         if self.current() == ERROR_TOKEN && self.current_range().0 == start {
             return;
         }
+        // A range must not split a character, whatever a caller computed.
+        let text = self.lexed.source();
+        let floor = |mut at: u32| {
+            at = at.min(text.len() as u32);
+            while !text.is_char_boundary(at as usize) {
+                at -= 1;
+            }
+            at
+        };
+        let (start, end) = (floor(start), floor(end.max(start)));
         // One position, one message: later errors at the same spot are cascades.
         if let Some(last) = self.errors.last() {
             if last.start == start && last.end == end {

@@ -548,8 +548,26 @@ impl Package {
         match serde_json::from_str::<Value>(&self.text[span.clone()]) {
             Ok(v) => v,
             Err(err) => {
-                // Cannot happen for a span the parser produced; reported rather than trusted.
-                problems.error(path, err.to_string());
+                // The top-level parse only checks the syntax of definitions; decoding one
+                // also limits its nesting (serde_json's 128 levels, which keeps the decoder's
+                // recursion bounded). Any other error cannot happen for a span the parser
+                // produced, and is reported rather than trusted.
+                let message = if err.to_string().starts_with("recursion limit exceeded") {
+                    // The error's line and column are relative to the span.
+                    let before = &self.text[..span.start];
+                    let base_line = before.matches('\n').count() + 1;
+                    let base_column = before.len() - before.rfind('\n').map_or(0, |i| i + 1);
+                    let (line, column) = match err.line() {
+                        1 => (base_line, base_column + err.column()),
+                        n => (base_line + n - 1, err.column()),
+                    };
+                    format!(
+                        "this definition is nested too deeply: JSON values may nest at most 128 levels (at line {line} column {column})"
+                    )
+                } else {
+                    err.to_string()
+                };
+                problems.error(path, message);
                 Value::Null
             }
         }

@@ -469,7 +469,10 @@ impl<'r> TypeMapper<'r> {
                     .iter()
                     .map(|m| self.type_spec(package, m, shape)),
             ),
-            TypeKind::Ref(reference) => self.reference(package, reference, shape),
+            // Mapping follows references depth first, through chains of any length.
+            TypeKind::Ref(reference) => {
+                pcl_types::on_enough_stack(|| self.reference(package, reference, shape))
+            }
             // Reported when decoded; `dynamic` keeps a program that uses it checkable.
             TypeKind::Invalid => Type::dynamic(),
         }

@@ -22,75 +22,78 @@ impl Type {
 
 /// `seen` holds pairs of addresses of parts of the two types (alive while they are).
 fn equals(a: &Type, b: &Type, seen: &mut FxHashSet<(usize, usize)>) -> bool {
-    if a == b {
-        return true;
-    }
-    let all = |xs: &[Type], ys: &[Type], seen: &mut FxHashSet<(usize, usize)>| {
-        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| equals(x, y, seen))
-    };
-    match (a.kind(), b.kind()) {
-        (TypeKind::Opaque(x), TypeKind::Opaque(y)) => x == y,
-        (TypeKind::List(x), TypeKind::List(y))
-        | (TypeKind::Map(x), TypeKind::Map(y))
-        | (TypeKind::Set(x), TypeKind::Set(y))
-        | (TypeKind::Output(x), TypeKind::Output(y))
-        | (TypeKind::Promise(x), TypeKind::Promise(y)) => equals(x, y, seen),
-        (TypeKind::Tuple(xs), TypeKind::Tuple(ys)) | (TypeKind::Union(xs), TypeKind::Union(ys)) => {
-            all(xs, ys, seen)
+    crate::on_enough_stack(|| {
+        if a == b {
+            return true;
         }
-        (TypeKind::Object(x), TypeKind::Object(y)) => {
-            // A deferred object not defined yet (one being built by a transformation) is
-            // equal only to itself: its properties are not known.
-            if x.is_undefined() || y.is_undefined() {
-                return false;
+        let all = |xs: &[Type], ys: &[Type], seen: &mut FxHashSet<(usize, usize)>| {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| equals(x, y, seen))
+        };
+        match (a.kind(), b.kind()) {
+            (TypeKind::Opaque(x), TypeKind::Opaque(y)) => x == y,
+            (TypeKind::List(x), TypeKind::List(y))
+            | (TypeKind::Map(x), TypeKind::Map(y))
+            | (TypeKind::Set(x), TypeKind::Set(y))
+            | (TypeKind::Output(x), TypeKind::Output(y))
+            | (TypeKind::Promise(x), TypeKind::Promise(y)) => equals(x, y, seen),
+            (TypeKind::Tuple(xs), TypeKind::Tuple(ys))
+            | (TypeKind::Union(xs), TypeKind::Union(ys)) => all(xs, ys, seen),
+            (TypeKind::Object(x), TypeKind::Object(y)) => {
+                // A deferred object not defined yet (one being built by a transformation) is
+                // equal only to itself: its properties are not known.
+                if x.is_undefined() || y.is_undefined() {
+                    return false;
+                }
+                let (xp, yp) = (x.properties(), y.properties());
+                if xp.len() != yp.len() {
+                    return false;
+                }
+                // A pair already being compared counts as equal (coinduction).
+                if !seen.insert((a.addr(), b.addr())) {
+                    return true;
+                }
+                xp.iter()
+                    .zip(yp.iter())
+                    .all(|((kx, tx), (ky, ty))| kx == ky && equals(tx, ty, seen))
             }
-            let (xp, yp) = (x.properties(), y.properties());
-            if xp.len() != yp.len() {
-                return false;
+            (TypeKind::Const(x), TypeKind::Const(y)) => {
+                x.value == y.value && equals(&x.ty, &y.ty, seen)
             }
-            // A pair already being compared counts as equal (coinduction).
-            if !seen.insert((a.addr(), b.addr())) {
-                return true;
-            }
-            xp.iter()
-                .zip(yp.iter())
-                .all(|((kx, tx), (ky, ty))| kx == ky && equals(tx, ty, seen))
+            (TypeKind::Enum(x), TypeKind::Enum(y)) => x.token == y.token,
+            _ => false,
         }
-        (TypeKind::Const(x), TypeKind::Const(y)) => {
-            x.value == y.value && equals(&x.ty, &y.ty, seen)
-        }
-        (TypeKind::Enum(x), TypeKind::Enum(y)) => x.token == y.token,
-        _ => false,
-    }
+    })
 }
 
 /// `stack` holds the pairs being checked (by address; each is removed before its types
 /// can go away).
 fn assignable(dest: &Type, src: &Type, stack: &mut FxHashSet<(usize, usize)>) -> bool {
-    if dest.is_dynamic() || dest.equals(src) {
-        return true;
-    }
-    // Deviation: a union source is split; every element must be assignable.
-    if let TypeKind::Union(elements) = src.kind() {
-        return elements.iter().all(|e| assignable(dest, e, stack));
-    }
-    // Wrappers of other types look at the source as it is (so `output("a") <= "a"` and
-    // `union("a", "b") <= "a"`); everything else sees a literal as its underlying type.
-    let wrapper = matches!(
-        dest.kind(),
-        TypeKind::Union(_) | TypeKind::Output(_) | TypeKind::Promise(_)
-    );
-    if let (false, TypeKind::Const(c)) = (wrapper, src.kind()) {
-        return assignable(dest, &c.ty, stack);
-    }
-    // A pair already on the stack (a recursive type) is assumed assignable.
-    let pair = (dest.addr(), src.addr());
-    if !stack.insert(pair) {
-        return true;
-    }
-    let result = assignable_by_kind(dest, src, stack);
-    stack.remove(&pair);
-    result
+    crate::on_enough_stack(|| {
+        if dest.is_dynamic() || dest.equals(src) {
+            return true;
+        }
+        // Deviation: a union source is split; every element must be assignable.
+        if let TypeKind::Union(elements) = src.kind() {
+            return elements.iter().all(|e| assignable(dest, e, stack));
+        }
+        // Wrappers of other types look at the source as it is (so `output("a") <= "a"` and
+        // `union("a", "b") <= "a"`); everything else sees a literal as its underlying type.
+        let wrapper = matches!(
+            dest.kind(),
+            TypeKind::Union(_) | TypeKind::Output(_) | TypeKind::Promise(_)
+        );
+        if let (false, TypeKind::Const(c)) = (wrapper, src.kind()) {
+            return assignable(dest, &c.ty, stack);
+        }
+        // A pair already on the stack (a recursive type) is assumed assignable.
+        let pair = (dest.addr(), src.addr());
+        if !stack.insert(pair) {
+            return true;
+        }
+        let result = assignable_by_kind(dest, src, stack);
+        stack.remove(&pair);
+        result
+    })
 }
 
 fn assignable_by_kind(dest: &Type, src: &Type, stack: &mut FxHashSet<(usize, usize)>) -> bool {

@@ -184,86 +184,88 @@ impl Ctx {
     }
 
     pub(crate) fn convert(&mut self, dest: &Type, src: &Type) -> Conversion {
-        if dest == src || dest.is_dynamic() {
-            return Conversion::safe();
-        }
-        // Two leaves (primitives, literals, enums, opaques) cannot recurse: no memo, no stack.
-        if is_leaf(dest) && is_leaf(src) {
-            return self.convert_uncached(dest, src);
-        }
-        if dest.equals(src) {
-            return Conversion::safe();
-        }
-        let key = pair(dest, src);
-        if let Some(known) = self.memo.get(&key) {
-            return known.clone();
-        }
-        if let Some((depth, known)) = self.provisional.get(&key) {
-            // Valid while the frame it relies on is on the stack, which it is (entries are
-            // settled when their frame ends); the caller now relies on that frame too.
-            self.lowest_assumption = self.lowest_assumption.min(*depth);
-            return known.clone();
-        }
-        if let Some(depth) = self.stack.iter().position(|pair| *pair == key) {
-            // A recursive type met itself: assume Safe (coinduction).
-            self.lowest_assumption = self.lowest_assumption.min(depth);
-            self.assumed[depth] = true;
-            return Conversion::safe();
-        }
-        let depth = self.stack.len();
-        self.stack.push(key);
-        self.assumed.push(false);
-        let outer_assumption = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
-        let result = self.convert_uncached(dest, src);
-        self.stack.pop();
-        let was_assumed = self.assumed.pop().unwrap_or(false);
-        let inner_assumption = self.lowest_assumption;
-        if was_assumed && result.kind != ConversionKind::Safe {
-            // The assumption that this pair is Safe was wrong: drop everything that may
-            // rely on it (conservatively, every provisional result).
-            self.provisional.clear();
-            self.provisional_by_depth.clear();
-        }
-        let dependents = self
-            .provisional_by_depth
-            .get_mut(depth)
-            .map(std::mem::take)
-            .unwrap_or_default();
-        if inner_assumption >= depth {
-            // Only assumptions about this very frame (now discharged), or none at all.
-            self.pin(dest, src);
-            self.memo.insert(key, result.clone());
-            for key in dependents {
-                if let Some((d, known)) = self.provisional.remove(&key) {
-                    if d == depth {
-                        self.memo.insert(key, known);
-                    } else {
-                        self.provisional.insert(key, (d, known));
+        crate::on_enough_stack(|| {
+            if dest == src || dest.is_dynamic() {
+                return Conversion::safe();
+            }
+            // Two leaves (primitives, literals, enums, opaques) cannot recurse: no memo, no stack.
+            if is_leaf(dest) && is_leaf(src) {
+                return self.convert_uncached(dest, src);
+            }
+            if dest.equals(src) {
+                return Conversion::safe();
+            }
+            let key = pair(dest, src);
+            if let Some(known) = self.memo.get(&key) {
+                return known.clone();
+            }
+            if let Some((depth, known)) = self.provisional.get(&key) {
+                // Valid while the frame it relies on is on the stack, which it is (entries are
+                // settled when their frame ends); the caller now relies on that frame too.
+                self.lowest_assumption = self.lowest_assumption.min(*depth);
+                return known.clone();
+            }
+            if let Some(depth) = self.stack.iter().position(|pair| *pair == key) {
+                // A recursive type met itself: assume Safe (coinduction).
+                self.lowest_assumption = self.lowest_assumption.min(depth);
+                self.assumed[depth] = true;
+                return Conversion::safe();
+            }
+            let depth = self.stack.len();
+            self.stack.push(key);
+            self.assumed.push(false);
+            let outer_assumption = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
+            let result = self.convert_uncached(dest, src);
+            self.stack.pop();
+            let was_assumed = self.assumed.pop().unwrap_or(false);
+            let inner_assumption = self.lowest_assumption;
+            if was_assumed && result.kind != ConversionKind::Safe {
+                // The assumption that this pair is Safe was wrong: drop everything that may
+                // rely on it (conservatively, every provisional result).
+                self.provisional.clear();
+                self.provisional_by_depth.clear();
+            }
+            let dependents = self
+                .provisional_by_depth
+                .get_mut(depth)
+                .map(std::mem::take)
+                .unwrap_or_default();
+            if inner_assumption >= depth {
+                // Only assumptions about this very frame (now discharged), or none at all.
+                self.pin(dest, src);
+                self.memo.insert(key, result.clone());
+                for key in dependents {
+                    if let Some((d, known)) = self.provisional.remove(&key) {
+                        if d == depth {
+                            self.memo.insert(key, known);
+                        } else {
+                            self.provisional.insert(key, (d, known));
+                        }
                     }
                 }
-            }
-            self.lowest_assumption = outer_assumption;
-        } else {
-            // Relies on an enclosing frame: provisional, and so is what relied on this one.
-            if self.provisional_by_depth.len() <= inner_assumption {
-                self.provisional_by_depth
-                    .resize_with(inner_assumption + 1, Vec::new);
-            }
-            for key in dependents {
-                if let Some(entry) = self.provisional.get_mut(&key) {
-                    if entry.0 == depth {
-                        entry.0 = inner_assumption;
-                        self.provisional_by_depth[inner_assumption].push(key);
+                self.lowest_assumption = outer_assumption;
+            } else {
+                // Relies on an enclosing frame: provisional, and so is what relied on this one.
+                if self.provisional_by_depth.len() <= inner_assumption {
+                    self.provisional_by_depth
+                        .resize_with(inner_assumption + 1, Vec::new);
+                }
+                for key in dependents {
+                    if let Some(entry) = self.provisional.get_mut(&key) {
+                        if entry.0 == depth {
+                            entry.0 = inner_assumption;
+                            self.provisional_by_depth[inner_assumption].push(key);
+                        }
                     }
                 }
+                self.pin(dest, src);
+                self.provisional
+                    .insert(key, (inner_assumption, result.clone()));
+                self.provisional_by_depth[inner_assumption].push(key);
+                self.lowest_assumption = outer_assumption.min(inner_assumption);
             }
-            self.pin(dest, src);
-            self.provisional
-                .insert(key, (inner_assumption, result.clone()));
-            self.provisional_by_depth[inner_assumption].push(key);
-            self.lowest_assumption = outer_assumption.min(inner_assumption);
-        }
-        result
+            result
+        })
     }
 
     fn convert_uncached(&mut self, dest: &Type, src: &Type) -> Conversion {

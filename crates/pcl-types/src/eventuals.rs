@@ -133,7 +133,7 @@ impl Type {
 
 /// `seen` holds the addresses of objects visited (all alive: they are parts of `ty`).
 fn strength(ty: &Type, seen: &mut FxHashSet<usize>) -> Eventual {
-    match ty.kind() {
+    crate::on_enough_stack(|| match ty.kind() {
         TypeKind::Output(_) => Eventual::Output,
         TypeKind::Promise(e) => Eventual::Promise.max(strength(e, seen)),
         TypeKind::List(e) | TypeKind::Map(e) | TypeKind::Set(e) => strength(e, seen),
@@ -154,7 +154,7 @@ fn strength(ty: &Type, seen: &mut FxHashSet<usize>) -> Eventual {
                 .unwrap_or(Eventual::None)
         }
         _ => Eventual::None,
-    }
+    })
 }
 
 /// Bits of `DeferredObject::eventual_cache`: for `ResolveOutputs` and `ResolvePromises`,
@@ -202,70 +202,74 @@ fn affected_in(
     seen: &mut FxHashSet<usize>,
     incomplete: &mut bool,
 ) -> bool {
-    match ty.kind() {
-        TypeKind::Output(_) => how == Transform::ResolveOutputs,
-        // Resolved away, or (`InputType`) wrapped even when the element is `dynamic`.
-        TypeKind::Promise(_) => true,
-        TypeKind::List(e) | TypeKind::Map(e) => {
-            how == Transform::Input || affected_in(e, how, seen, incomplete)
-        }
-        TypeKind::Set(e) => how == Transform::Input || affected_in(e, how, seen, incomplete),
-        TypeKind::Tuple(es) | TypeKind::Union(es) => {
-            how == Transform::Input || es.iter().any(|e| affected_in(e, how, seen, incomplete))
-        }
-        TypeKind::Object(object) => {
-            if how == Transform::Input {
-                return true;
+    crate::on_enough_stack(|| {
+        match ty.kind() {
+            TypeKind::Output(_) => how == Transform::ResolveOutputs,
+            // Resolved away, or (`InputType`) wrapped even when the element is `dynamic`.
+            TypeKind::Promise(_) => true,
+            TypeKind::List(e) | TypeKind::Map(e) => {
+                how == Transform::Input || affected_in(e, how, seen, incomplete)
             }
-            if let Some(deferred) = object.deferred() {
-                if !object.is_defined() {
-                    *incomplete = true;
+            TypeKind::Set(e) => how == Transform::Input || affected_in(e, how, seen, incomplete),
+            TypeKind::Tuple(es) | TypeKind::Union(es) => {
+                how == Transform::Input || es.iter().any(|e| affected_in(e, how, seen, incomplete))
+            }
+            TypeKind::Object(object) => {
+                if how == Transform::Input {
+                    return true;
+                }
+                if let Some(deferred) = object.deferred() {
+                    if !object.is_defined() {
+                        *incomplete = true;
+                        return false;
+                    }
+                    let (known, inside) = match how {
+                        Transform::ResolveOutputs => (OUTPUTS_KNOWN, OUTPUTS_INSIDE),
+                        _ => (PROMISES_KNOWN, PROMISES_INSIDE),
+                    };
+                    let cached = deferred.eventual_cache.load(Ordering::Acquire);
+                    if cached & known != 0 {
+                        return cached & inside != 0;
+                    }
+                }
+                if !seen.insert(ty.addr()) {
                     return false;
                 }
-                let (known, inside) = match how {
-                    Transform::ResolveOutputs => (OUTPUTS_KNOWN, OUTPUTS_INSIDE),
-                    _ => (PROMISES_KNOWN, PROMISES_INSIDE),
-                };
-                let cached = deferred.eventual_cache.load(Ordering::Acquire);
-                if cached & known != 0 {
-                    return cached & inside != 0;
-                }
+                object
+                    .properties()
+                    .iter()
+                    .any(|(_, t)| affected_in(t, how, seen, incomplete))
             }
-            if !seen.insert(ty.addr()) {
-                return false;
-            }
-            object
-                .properties()
-                .iter()
-                .any(|(_, t)| affected_in(t, how, seen, incomplete))
+            TypeKind::Dynamic | TypeKind::None => false,
+            _ => how == Transform::Input,
         }
-        TypeKind::Dynamic | TypeKind::None => false,
-        _ => how == Transform::Input,
-    }
+    })
 }
 
 fn transform(ty: &Type, how: Transform) -> Type {
-    if !affected(ty, how, &mut FxHashSet::default()) {
-        return ty.clone();
-    }
-    if how == Transform::Input {
-        return input(ty);
-    }
-    let recurse = |t: &Type| transform(t, how);
-    match ty.kind() {
-        TypeKind::Output(e) => match how {
-            Transform::ResolveOutputs => recurse(e),
+    crate::on_enough_stack(|| {
+        if !affected(ty, how, &mut FxHashSet::default()) {
+            return ty.clone();
+        }
+        if how == Transform::Input {
+            return input(ty);
+        }
+        let recurse = |t: &Type| transform(t, how);
+        match ty.kind() {
+            TypeKind::Output(e) => match how {
+                Transform::ResolveOutputs => recurse(e),
+                _ => ty.clone(),
+            },
+            TypeKind::Promise(e) => recurse(e),
+            TypeKind::List(e) => Type::list(recurse(e)),
+            TypeKind::Map(e) => Type::map(recurse(e)),
+            TypeKind::Set(e) => Type::set(recurse(e)),
+            TypeKind::Tuple(es) => Type::tuple(es.iter().map(recurse)),
+            TypeKind::Union(es) => Type::union(es.iter().map(recurse)),
+            TypeKind::Object(_) => map_object(ty, how, recurse),
             _ => ty.clone(),
-        },
-        TypeKind::Promise(e) => recurse(e),
-        TypeKind::List(e) => Type::list(recurse(e)),
-        TypeKind::Map(e) => Type::map(recurse(e)),
-        TypeKind::Set(e) => Type::set(recurse(e)),
-        TypeKind::Tuple(es) => Type::tuple(es.iter().map(recurse)),
-        TypeKind::Union(es) => Type::union(es.iter().map(recurse)),
-        TypeKind::Object(_) => map_object(ty, how, recurse),
-        _ => ty.clone(),
-    }
+        }
+    })
 }
 
 /// `InputType` of a type that is not dynamic, none or an output: `union(T', output(T))`,
@@ -274,16 +278,18 @@ fn transform(ty: &Type, how: Transform) -> Type {
 /// `T` resolved, so this is the same type, without resolving a deferred object that may be
 /// still being built.
 fn input(ty: &Type) -> Type {
-    let inner = match ty.kind() {
-        TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_) => return ty.clone(),
-        TypeKind::Promise(e) => Type::promise(input(e)),
-        TypeKind::List(e) => Type::list(input(e)),
-        TypeKind::Map(e) => Type::map(input(e)),
-        TypeKind::Union(es) => Type::union(es.iter().map(input)),
-        TypeKind::Object(_) => map_object(ty, Transform::Input, input),
-        _ => ty.clone(),
-    };
-    Type::union([inner, Type::output(ty.clone())])
+    crate::on_enough_stack(|| {
+        let inner = match ty.kind() {
+            TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_) => return ty.clone(),
+            TypeKind::Promise(e) => Type::promise(input(e)),
+            TypeKind::List(e) => Type::list(input(e)),
+            TypeKind::Map(e) => Type::map(input(e)),
+            TypeKind::Union(es) => Type::union(es.iter().map(input)),
+            TypeKind::Object(_) => map_object(ty, Transform::Input, input),
+            _ => ty.clone(),
+        };
+        Type::union([inner, Type::output(ty.clone())])
+    })
 }
 
 /// A transformed object made by this thread's build, or a published one.

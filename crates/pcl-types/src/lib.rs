@@ -36,6 +36,14 @@ mod unify;
 mod value;
 
 pub use conversion::{Conversion, ConversionKind};
+
+/// Runs `f` with at least 128 KiB of stack left, on a new stack segment on the heap when less
+/// is left. Every relation and printer recurses through the structure of types, and a schema
+/// may chain thousands of distinct object types (each visited once per relation, so the depth
+/// is bounded by the number of types, but not by a thread's stack). Schema mapping uses it too.
+pub fn on_enough_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, f)
+}
 pub use eventuals::Eventual;
 pub use interner::{interner_stats, InternerStats};
 pub use kinds::{

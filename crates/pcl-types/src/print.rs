@@ -110,80 +110,82 @@ pub(crate) fn sort_key(ty: &Type, text: &mut String, keys: &mut Vec<(u64, u64)>)
 }
 
 fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut String) {
-    let list = |name: &str, elements: &[Type], stack: &mut Canonical<'_>, out: &mut String| {
-        out.push_str(name);
-        out.push('(');
-        for (i, e) in elements.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            canonical(e, stack, out);
-        }
-        out.push(')');
-    };
-    match ty.kind() {
-        TypeKind::Dynamic => out.push_str("dynamic"),
-        TypeKind::None => out.push_str("none"),
-        TypeKind::Bool => out.push_str("bool"),
-        TypeKind::Int => out.push_str("int"),
-        TypeKind::Number => out.push_str("number"),
-        TypeKind::String => out.push_str("string"),
-        TypeKind::Opaque(name) => out.push_str(&opaque_name(name)),
-        TypeKind::List(e) => list("list", std::slice::from_ref(e), stack, out),
-        TypeKind::Map(e) => list("map", std::slice::from_ref(e), stack, out),
-        TypeKind::Set(e) => list("set", std::slice::from_ref(e), stack, out),
-        TypeKind::Output(e) => list("output", std::slice::from_ref(e), stack, out),
-        TypeKind::Promise(e) => list("promise", std::slice::from_ref(e), stack, out),
-        TypeKind::Tuple(es) => list("tuple", es, stack, out),
-        TypeKind::Union(es) => list("union", es, stack, out),
-        TypeKind::Object(object) => {
-            match stack {
-                Canonical::Exact(stack) => {
-                    if stack.contains(&ty.addr()) {
-                        out.push_str("...");
-                        return;
-                    }
-                    stack.push(ty.addr());
-                }
-                Canonical::SortKey(keys) => {
-                    if let Some(key) = object.deferred_key() {
-                        keys.push((key.namespace, key.variant));
-                        let _ = write!(out, "object(#{})", key.name);
-                        return;
-                    }
-                }
-            }
-            out.push_str("object({");
-            for (i, (key, t)) in object.properties().iter().enumerate() {
+    crate::on_enough_stack(|| {
+        let list = |name: &str, elements: &[Type], stack: &mut Canonical<'_>, out: &mut String| {
+            out.push_str(name);
+            out.push('(');
+            for (i, e) in elements.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                let _ = write!(out, "{} = ", property_name(key));
-                canonical(t, stack, out);
-            }
-            out.push_str("})");
-            if let Canonical::Exact(stack) = stack {
-                stack.pop();
-            }
-        }
-        TypeKind::Const(c) => {
-            out.push_str("const(");
-            canonical(&c.ty, stack, out);
-            let _ = write!(out, ", {})", c.value);
-        }
-        TypeKind::Enum(e) => {
-            let _ = write!(out, "enum({}(", e.token);
-            canonical(&e.element, stack, out);
-            out.push_str("): ");
-            for (i, v) in e.values.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                let _ = write!(out, "{v}");
+                canonical(e, stack, out);
             }
             out.push(')');
+        };
+        match ty.kind() {
+            TypeKind::Dynamic => out.push_str("dynamic"),
+            TypeKind::None => out.push_str("none"),
+            TypeKind::Bool => out.push_str("bool"),
+            TypeKind::Int => out.push_str("int"),
+            TypeKind::Number => out.push_str("number"),
+            TypeKind::String => out.push_str("string"),
+            TypeKind::Opaque(name) => out.push_str(&opaque_name(name)),
+            TypeKind::List(e) => list("list", std::slice::from_ref(e), stack, out),
+            TypeKind::Map(e) => list("map", std::slice::from_ref(e), stack, out),
+            TypeKind::Set(e) => list("set", std::slice::from_ref(e), stack, out),
+            TypeKind::Output(e) => list("output", std::slice::from_ref(e), stack, out),
+            TypeKind::Promise(e) => list("promise", std::slice::from_ref(e), stack, out),
+            TypeKind::Tuple(es) => list("tuple", es, stack, out),
+            TypeKind::Union(es) => list("union", es, stack, out),
+            TypeKind::Object(object) => {
+                match stack {
+                    Canonical::Exact(stack) => {
+                        if stack.contains(&ty.addr()) {
+                            out.push_str("...");
+                            return;
+                        }
+                        stack.push(ty.addr());
+                    }
+                    Canonical::SortKey(keys) => {
+                        if let Some(key) = object.deferred_key() {
+                            keys.push((key.namespace, key.variant));
+                            let _ = write!(out, "object(#{})", key.name);
+                            return;
+                        }
+                    }
+                }
+                out.push_str("object({");
+                for (i, (key, t)) in object.properties().iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "{} = ", property_name(key));
+                    canonical(t, stack, out);
+                }
+                out.push_str("})");
+                if let Canonical::Exact(stack) = stack {
+                    stack.pop();
+                }
+            }
+            TypeKind::Const(c) => {
+                out.push_str("const(");
+                canonical(&c.ty, stack, out);
+                let _ = write!(out, ", {})", c.value);
+            }
+            TypeKind::Enum(e) => {
+                let _ = write!(out, "enum({}(", e.token);
+                canonical(&e.element, stack, out);
+                out.push_str("): ");
+                for (i, v) in e.values.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "{v}");
+                }
+                out.push(')');
+            }
         }
-    }
+    })
 }
 
 fn property_name(key: &str) -> String {
@@ -195,87 +197,89 @@ fn property_name(key: &str) -> String {
 }
 
 fn readable(ty: &Type, stack: &mut Readable, indent: usize) -> String {
-    let wrap = |name: &str, e: &Type, stack: &mut Readable| {
-        format!("{name}({})", readable(e, stack, indent))
-    };
-    match ty.kind() {
-        TypeKind::Dynamic => "dynamic".into(),
-        TypeKind::None => "none".into(),
-        TypeKind::Bool => "bool".into(),
-        TypeKind::Int => "int".into(),
-        TypeKind::Number => "number".into(),
-        TypeKind::String => "string".into(),
-        TypeKind::Opaque(name) => opaque_name(name),
-        TypeKind::List(e) => wrap("list", e, stack),
-        TypeKind::Map(e) => wrap("map", e, stack),
-        TypeKind::Set(e) => wrap("set", e, stack),
-        TypeKind::Output(e) => wrap("output", e, stack),
-        TypeKind::Promise(e) => wrap("promise", e, stack),
-        TypeKind::Tuple(es) => {
-            let parts: Vec<String> = es.iter().map(|e| readable(e, stack, indent)).collect();
-            format!("({})", parts.join(", "))
-        }
-        TypeKind::Union(es) => {
-            let optional = es.iter().any(|e| e.is_none());
-            let parts: Vec<String> = es
-                .iter()
-                .filter(|e| !e.is_none())
-                .map(|e| readable(e, stack, indent))
-                .collect();
-            let mut text = parts.join(" | ");
-            if optional {
-                text.push('?');
+    crate::on_enough_stack(|| {
+        let wrap = |name: &str, e: &Type, stack: &mut Readable| {
+            format!("{name}({})", readable(e, stack, indent))
+        };
+        match ty.kind() {
+            TypeKind::Dynamic => "dynamic".into(),
+            TypeKind::None => "none".into(),
+            TypeKind::Bool => "bool".into(),
+            TypeKind::Int => "int".into(),
+            TypeKind::Number => "number".into(),
+            TypeKind::String => "string".into(),
+            TypeKind::Opaque(name) => opaque_name(name),
+            TypeKind::List(e) => wrap("list", e, stack),
+            TypeKind::Map(e) => wrap("map", e, stack),
+            TypeKind::Set(e) => wrap("set", e, stack),
+            TypeKind::Output(e) => wrap("output", e, stack),
+            TypeKind::Promise(e) => wrap("promise", e, stack),
+            TypeKind::Tuple(es) => {
+                let parts: Vec<String> = es.iter().map(|e| readable(e, stack, indent)).collect();
+                format!("({})", parts.join(", "))
             }
-            text
-        }
-        TypeKind::Object(object) => {
-            let name = object_name(object);
-            if let Some(name) = name {
-                let expand = match stack.named {
-                    NamedObjects::Always => true,
-                    NamedObjects::TopLevel => stack.stack.is_empty(),
-                    NamedObjects::Never => false,
-                };
-                if !expand || stack.stack.contains(&ty.addr()) {
-                    return name.to_string();
+            TypeKind::Union(es) => {
+                let optional = es.iter().any(|e| e.is_none());
+                let parts: Vec<String> = es
+                    .iter()
+                    .filter(|e| !e.is_none())
+                    .map(|e| readable(e, stack, indent))
+                    .collect();
+                let mut text = parts.join(" | ");
+                if optional {
+                    text.push('?');
                 }
-            } else if stack.stack.contains(&ty.addr()) {
-                return "...".into();
+                text
             }
-            let properties = object.properties();
-            if properties.is_empty() {
-                return "{}".into();
+            TypeKind::Object(object) => {
+                let name = object_name(object);
+                if let Some(name) = name {
+                    let expand = match stack.named {
+                        NamedObjects::Always => true,
+                        NamedObjects::TopLevel => stack.stack.is_empty(),
+                        NamedObjects::Never => false,
+                    };
+                    if !expand || stack.stack.contains(&ty.addr()) {
+                        return name.to_string();
+                    }
+                } else if stack.stack.contains(&ty.addr()) {
+                    return "...".into();
+                }
+                let properties = object.properties();
+                if properties.is_empty() {
+                    return "{}".into();
+                }
+                stack.stack.push(ty.addr());
+                let inner_indent = indent + 2;
+                let fields: Vec<String> = properties
+                    .iter()
+                    .map(|(key, t)| {
+                        format!(
+                            "{}: {}",
+                            property_name(key),
+                            readable(t, stack, inner_indent)
+                        )
+                    })
+                    .collect();
+                stack.stack.pop();
+                let one_line = format!("{{ {} }}", fields.join(", "));
+                if indent + one_line.len() <= MAX_LINE && !one_line.contains('\n') {
+                    return one_line;
+                }
+                let pad = " ".repeat(inner_indent);
+                let mut text = String::from("{\n");
+                for field in fields {
+                    let _ = writeln!(text, "{pad}{field},");
+                }
+                text.push_str(&" ".repeat(indent));
+                text.push('}');
+                text
             }
-            stack.stack.push(ty.addr());
-            let inner_indent = indent + 2;
-            let fields: Vec<String> = properties
-                .iter()
-                .map(|(key, t)| {
-                    format!(
-                        "{}: {}",
-                        property_name(key),
-                        readable(t, stack, inner_indent)
-                    )
-                })
-                .collect();
-            stack.stack.pop();
-            let one_line = format!("{{ {} }}", fields.join(", "));
-            if indent + one_line.len() <= MAX_LINE && !one_line.contains('\n') {
-                return one_line;
+            TypeKind::Const(c) => c.value.to_string(),
+            TypeKind::Enum(e) => {
+                let values: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
+                format!("enum({})", values.join(" | "))
             }
-            let pad = " ".repeat(inner_indent);
-            let mut text = String::from("{\n");
-            for field in fields {
-                let _ = writeln!(text, "{pad}{field},");
-            }
-            text.push_str(&" ".repeat(indent));
-            text.push('}');
-            text
         }
-        TypeKind::Const(c) => c.value.to_string(),
-        TypeKind::Enum(e) => {
-            let values: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
-            format!("enum({})", values.join(" | "))
-        }
-    }
+    })
 }

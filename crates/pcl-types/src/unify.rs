@@ -51,32 +51,34 @@ impl Type {
 }
 
 pub(crate) fn unify(ctx: &mut Ctx, t0: &Type, t1: &Type) -> (Type, ConversionKind) {
-    // `dynamic` goes on the right.
-    let (t0, t1) = if t0.is_dynamic() { (t1, t0) } else { (t0, t1) };
-    if t0.equals(t1) {
-        return (t0.clone(), ConversionKind::Safe);
-    }
-    if t1.is_dynamic() {
-        return (t0.clone(), ConversionKind::Unsafe);
-    }
-    let key = pair(t0, t1);
-    if let Some(known) = ctx.unify_memo.get(&key) {
-        return known.clone();
-    }
-    if ctx.unify_stack.contains(&key) {
-        // Recursive types: cut the cycle at the left type.
-        ctx.unify_cycles += 1;
-        return (t0.clone(), ConversionKind::Safe);
-    }
-    let cycles_before = ctx.unify_cycles;
-    ctx.unify_stack.push(key);
-    let result = unify_uncached(ctx, t0, t1);
-    ctx.unify_stack.pop();
-    if ctx.unify_cycles == cycles_before {
-        ctx.pin(t0, t1);
-        ctx.unify_memo.insert(key, result.clone());
-    }
-    result
+    crate::on_enough_stack(|| {
+        // `dynamic` goes on the right.
+        let (t0, t1) = if t0.is_dynamic() { (t1, t0) } else { (t0, t1) };
+        if t0.equals(t1) {
+            return (t0.clone(), ConversionKind::Safe);
+        }
+        if t1.is_dynamic() {
+            return (t0.clone(), ConversionKind::Unsafe);
+        }
+        let key = pair(t0, t1);
+        if let Some(known) = ctx.unify_memo.get(&key) {
+            return known.clone();
+        }
+        if ctx.unify_stack.contains(&key) {
+            // Recursive types: cut the cycle at the left type.
+            ctx.unify_cycles += 1;
+            return (t0.clone(), ConversionKind::Safe);
+        }
+        let cycles_before = ctx.unify_cycles;
+        ctx.unify_stack.push(key);
+        let result = unify_uncached(ctx, t0, t1);
+        ctx.unify_stack.pop();
+        if ctx.unify_cycles == cycles_before {
+            ctx.pin(t0, t1);
+            ctx.unify_memo.insert(key, result.clone());
+        }
+        result
+    })
 }
 
 fn unify_uncached(ctx: &mut Ctx, t0: &Type, t1: &Type) -> (Type, ConversionKind) {

@@ -15,6 +15,9 @@ use crate::syntax_kind::SyntaxKind::{self, *};
 pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
     let (open_start, open_end) = p.current_range();
+    // The heredoc's opening marker without its line break (absent at the end of input).
+    let marker_end = open_end
+        - (p.current_text().len() - p.current_text().trim_end_matches(['\r', '\n']).len()) as u32;
     let heredoc = p.at(HEREDOC_START);
     p.bump_any();
     p.with_newlines(true, |p| parts(p, false));
@@ -23,7 +26,7 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
             p.error_at(
                 SyntaxErrorKind::UnterminatedHeredoc,
                 open_start,
-                open_end.saturating_sub(1).max(open_start + 1),
+                marker_end,
                 "Unterminated heredoc: no line holding only the closing marker ends it (the marker line must also end with a newline)",
             );
         }

@@ -1,0 +1,120 @@
+//! The checking pipeline's promises: parse, lowering, inference and binding never panic, and
+//! every diagnostic lies inside the file it names.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pcl_db::{CheckOptions, Program, RootDatabase, SchemaFileSpec};
+
+/// The files of one program and what it is checked against.
+#[derive(Clone, Debug, Default)]
+pub struct ProgramInput {
+    /// `(path, text)`; paths are relative names such as `main.pp`.
+    pub files: Vec<(PathBuf, String)>,
+    /// `(package name, version, schema text)`.
+    pub schemas: Vec<(String, Option<String>, Arc<str>)>,
+    pub lenient: bool,
+}
+
+/// The program's root directory in the databases built here.
+pub const ROOT: &str = "/program";
+
+impl ProgramInput {
+    /// A program of one file, `main.pp`, with no schemas.
+    pub fn single(text: impl Into<String>) -> ProgramInput {
+        ProgramInput {
+            files: vec![(PathBuf::from("main.pp"), text.into())],
+            ..ProgramInput::default()
+        }
+    }
+
+    /// A database holding this program.
+    pub fn load(&self) -> (RootDatabase, Program) {
+        let mut db = RootDatabase::default();
+        db.set_options(CheckOptions {
+            lenient: self.lenient,
+        });
+        let specs = self
+            .schemas
+            .iter()
+            .map(|(package, version, text)| SchemaFileSpec {
+                path: PathBuf::from(format!(
+                    "/schemas/{package}-{}.json",
+                    version.as_deref().unwrap_or("0.0.0")
+                )),
+                package: package.clone(),
+                version: version.clone(),
+                text: Some(text.clone()),
+            })
+            .collect();
+        db.set_schema_files(vec![PathBuf::from("/schemas")], specs);
+        let inputs = self
+            .files
+            .iter()
+            .map(|(path, text)| db.set_file_text(path, text.clone()))
+            .collect();
+        let program = db.set_program_files(Path::new(ROOT), inputs);
+        (db, program)
+    }
+}
+
+/// Everything a check reports about a program, in a comparable form: every diagnostic (file,
+/// range, severity, code, message, related locations) and every node's type. Panics if a
+/// diagnostic lies outside its file.
+pub fn observe(db: &RootDatabase, program: Program) -> String {
+    use std::fmt::Write;
+    let report = pcl_ty::check_program(db, program);
+    let texts: Vec<(String, String)> = program
+        .files(db)
+        .iter()
+        .map(|f| (f.path(db).display().to_string(), f.text(db).clone()))
+        .collect();
+    let lookup = |name: &str| {
+        texts
+            .iter()
+            .find(|(path, _)| path == name)
+            .map(|(_, text)| text.as_str())
+    };
+    let mut out = String::new();
+    for file in &report.files {
+        let name = file.path.display().to_string();
+        let text = lookup(&name).unwrap_or_else(|| panic!("a report for unknown file {name}"));
+        for d in &file.diagnostics {
+            crate::assert_diagnostic_inside(text, d, &lookup);
+            let _ = writeln!(
+                out,
+                "{name} {:?} {} {} {}",
+                d.range,
+                d.severity,
+                d.code.as_str(),
+                d.message
+            );
+            for related in &d.related {
+                let _ = writeln!(
+                    out,
+                    "  {} {:?} {}",
+                    related.file.as_deref().unwrap_or(&name),
+                    related.range,
+                    related.message
+                );
+            }
+        }
+    }
+    for line in &report.types {
+        let _ = writeln!(out, "{} {}: {}", line.kind.keyword(), line.name, line.ty);
+    }
+    out
+}
+
+/// Checks the program and panics on a broken promise; returns what [`observe`] saw.
+pub fn check_program(input: &ProgramInput) -> String {
+    let (db, program) = input.load();
+    observe(&db, program)
+}
+
+/// As [`check_program`], on all cores, as `pcl check` runs: the result must be the same.
+pub fn check_program_parallel(input: &ProgramInput) -> String {
+    let (db, program) = input.load();
+    pcl_ty::infer_program_parallel(&db, program, &|_| {});
+    observe(&db, program)
+}

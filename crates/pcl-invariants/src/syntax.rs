@@ -1,0 +1,58 @@
+//! The syntax layer's promises: the tokens tile the input, the tree's text is the input, and
+//! every error lies inside it.
+
+use pcl_parser::Lexed;
+
+use crate::assert_range_inside;
+
+/// Lexes and parses `text` and checks the promises of the syntax layer.
+pub fn check_syntax(text: &str) -> pcl_syntax::Parse {
+    let lexed = Lexed::new(text);
+    let mut at = 0;
+    for i in 0..lexed.len() {
+        let (start, end) = lexed.range(i);
+        assert_eq!(
+            start,
+            at,
+            "token {i} does not start where token {} ends",
+            i.wrapping_sub(1)
+        );
+        assert!(start < end || i + 1 == lexed.len(), "token {i} is empty");
+        assert!(
+            text.is_char_boundary(start as usize),
+            "token {i} starts inside a character"
+        );
+        at = end;
+    }
+    assert_eq!(at as usize, text.len(), "the tokens do not cover the input");
+    for error in lexed.errors() {
+        assert!(
+            error.start <= error.end && error.end as usize <= text.len(),
+            "lexer error outside the input: {error:?}"
+        );
+        assert!(!error.message.is_empty(), "lexer error without a message");
+    }
+
+    let parse = pcl_syntax::parse(text);
+    let tree = parse.syntax();
+    assert_eq!(
+        usize::from(tree.text_range().end()),
+        text.len(),
+        "the tree is not as long as the input"
+    );
+    assert!(tree.text() == text, "the tree's text is not the input");
+    for error in parse.errors() {
+        assert_range_inside(
+            text,
+            error.range,
+            &format!("syntax error {:?}", error.message),
+        );
+    }
+    for diagnostic in parse.diagnostics() {
+        crate::assert_diagnostic_inside(text, &diagnostic, &|_| None);
+    }
+    // The dumps walk every node and token of a recovered tree.
+    let _ = pcl_syntax::debug_tree(&tree, parse.errors());
+    let _ = pcl_syntax::json_tree(&tree);
+    parse
+}

@@ -1,0 +1,191 @@
+//! Hostile inputs through the library: each is checked (no panic, every diagnostic inside its
+//! file, the stack bounded: the test harness's threads have 2 MiB) and must produce the
+//! diagnostic that explains it. Their timings are benchmarks (`examples/hostile.rs`,
+//! `docs/benchmarks.md`), not assertions.
+
+use std::sync::Arc;
+
+use pcl_invariants::hostile::{self, Nesting};
+use pcl_invariants::program::{check_program, ProgramInput};
+
+const DEMO: &str = include_str!("../../../test_data/schemas/binding/demo-1.0.0.json");
+
+fn with_demo(text: String) -> ProgramInput {
+    ProgramInput {
+        schemas: vec![("demo".into(), Some("1.0.0".into()), Arc::from(DEMO))],
+        ..ProgramInput::single(text)
+    }
+}
+
+/// The lines of the report that are diagnostics (not node types).
+fn diagnostics(report: &str) -> Vec<&str> {
+    report
+        .lines()
+        .filter(|l| l.starts_with("main.pp "))
+        .collect()
+}
+
+#[test]
+fn nesting_100_000_deep_is_reported_once_per_construct() {
+    for kind in Nesting::ALL {
+        let text = hostile::nested(kind, 100_000);
+        pcl_invariants::syntax::check_syntax(&text);
+        pcl_invariants::format::check_format(&text);
+        let report = check_program(&with_demo(text));
+        let found = diagnostics(&report);
+        assert!(
+            found.iter().any(|d| d.contains("Nesting too deep")),
+            "{}: {found:#?}",
+            kind.name()
+        );
+        assert!(found.len() <= 3, "{}: {found:#?}", kind.name());
+    }
+}
+
+#[test]
+fn nesting_within_the_limit_is_accepted() {
+    for kind in Nesting::ALL {
+        let depth = if kind == Nesting::ForExpressions {
+            60
+        } else {
+            100
+        };
+        let report = check_program(&with_demo(hostile::nested(kind, depth)));
+        assert!(
+            !report.contains("Nesting too deep"),
+            "{}: {report}",
+            kind.name()
+        );
+    }
+}
+
+#[test]
+fn a_ten_megabyte_line() {
+    let text = hostile::long_line(10 << 20);
+    pcl_invariants::syntax::check_syntax(&text);
+    let report = check_program(&ProgramInput::single(text));
+    assert!(diagnostics(&report).is_empty(), "{report}");
+    // A list literal is a tuple: 1.3 million elements, printed in full.
+    assert!(
+        report.contains("local values: (int, int, int"),
+        "{}",
+        &report[..200]
+    );
+}
+
+#[test]
+fn an_integer_of_100_000_digits() {
+    let report = check_program(&ProgramInput::single(hostile::huge_integer(100_000)));
+    assert!(diagnostics(&report).is_empty(), "{report}");
+    // As in Pulumi, an integer literal is `int` only within 32 bits.
+    assert!(report.contains("local big: number"), "{report}");
+}
+
+#[test]
+fn a_block_of_100_000_attributes() {
+    let report = check_program(&with_demo(hostile::many_attributes(100_000)));
+    let found = diagnostics(&report);
+    assert_eq!(
+        found.len(),
+        100_000,
+        "one unsupported property per attribute"
+    );
+    assert!(found[0].contains("attr0"), "{}", found[0]);
+}
+
+#[test]
+fn invalid_utf8_and_nul_bytes() {
+    let bytes = b"a = \"x\xff\xfe\"\nb = 1\0\nc = \0\"\0\"\n\xc3";
+    let text = pcl_invariants::text_of(bytes);
+    pcl_invariants::syntax::check_syntax(&text);
+    pcl_invariants::format::check_format(&text);
+    let report = check_program(&ProgramInput::single(text));
+    let found = diagnostics(&report);
+    assert!(!found.is_empty(), "NUL bytes are reported");
+    assert!(
+        report.contains("local b: int"),
+        "recovery keeps the valid parts: {report}"
+    );
+}
+
+#[test]
+fn a_chain_of_100_000_locals() {
+    let report = check_program(&ProgramInput::single(hostile::local_chain(100_000)));
+    assert!(diagnostics(&report).is_empty());
+    assert!(report.ends_with("local a99999: int\n"));
+}
+
+#[test]
+fn a_cycle_of_100_000_locals_is_one_diagnostic() {
+    let report = check_program(&ProgramInput::single(hostile::local_cycle(100_000)));
+    let found = diagnostics(&report);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].contains("circular reference: c0 -> c1 -> c2"),
+        "{}",
+        found[0]
+    );
+    assert!(
+        found[0].len() < 1_000,
+        "the message names a few members, not all"
+    );
+}
+
+#[test]
+fn a_fan_in_of_100_000_resources() {
+    let report = check_program(&with_demo(hostile::fan_in(100_000)));
+    assert!(diagnostics(&report).is_empty(), "{}", &report[..500]);
+    assert!(report.contains("resource r99999: "));
+}
+
+#[test]
+fn ranges_over_a_trillion_allocate_nothing_per_element() {
+    let report = check_program(&with_demo(hostile::huge_ranges()));
+    assert!(diagnostics(&report).is_empty(), "{report}");
+    assert!(report.contains("local huge: list(int)"), "{report}");
+    assert!(report.contains("local count: int"), "{report}");
+    assert!(report.contains("resource many: list("), "{report}");
+}
+
+#[test]
+fn a_schema_with_types_in_a_cycle() {
+    let input = ProgramInput {
+        schemas: vec![(
+            "cyc".into(),
+            Some("1.0.0".into()),
+            Arc::from(hostile::cyclic_schema(1_000)),
+        )],
+        ..ProgramInput::single(hostile::SCHEMA_USER.replace("resource small", "# "))
+    };
+    let report = check_program(&input);
+    assert!(report.contains("local value: output(list("), "{report}");
+    pcl_invariants::schema::check_schema(&hostile::cyclic_schema(1_000));
+}
+
+#[test]
+fn a_schema_nested_100_000_levels_deep() {
+    let schema = hostile::deep_schema(100_000);
+    pcl_invariants::schema::check_schema(&schema);
+    // The document's syntax is checked without recursion; decoding the definition reports
+    // the depth at the definition's JSON pointer.
+    let package = pcl_schema::Package::parse("deep.json", schema.as_str()).expect("valid JSON");
+    let problems = pcl_schema::check_package(&package, &pcl_schema::SchemaRegistry::new());
+    let problem = problems
+        .iter()
+        .find(|p| p.message.contains("nested too deeply"))
+        .unwrap_or_else(|| panic!("{problems:#?}"));
+    assert_eq!(problem.path.as_str(), "/resources/deep:index:R");
+    assert!(
+        problem.message.ends_with("(at line 1 column 242)"),
+        "{}",
+        problem.message
+    );
+    // Through binding: the resource's package cannot be loaded, and the user is told why.
+    let input = ProgramInput {
+        schemas: vec![("deep".into(), Some("1.0.0".into()), Arc::from(schema))],
+        ..ProgramInput::single("resource r \"deep:index:R\" {\n  p = \"x\"\n}\n")
+    };
+    let report = check_program(&input);
+    assert!(report.contains("deep"), "{report}");
+    assert_eq!(diagnostics(&report).len(), 1, "{report}");
+}
