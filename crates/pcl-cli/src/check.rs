@@ -90,7 +90,15 @@ fn pp_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
         .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
-    files.retain(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"));
+    files.retain(|p| p.extension().is_some_and(|e| e == "pp"));
+    files.retain(|p| match std::fs::metadata(p) {
+        Ok(metadata) => metadata.is_file(),
+        // A link that loops or leads nowhere: said, not silently dropped.
+        Err(e) => {
+            eprintln!("warning: {}: skipped: {e}", p.display());
+            false
+        }
+    });
     files.sort();
     Ok(files)
 }
@@ -112,11 +120,20 @@ fn load(db: &mut RootDatabase, root: &Path, files: &[PathBuf]) -> Result<LoadedP
     })
 }
 
+/// The directories loaded so far, by their canonical path (symbolic links resolved): a
+/// directory reached again through a link is registered as another name of the program
+/// already loaded there, never loaded twice, so links that loop end at once.
+#[derive(Default)]
+struct Loaded {
+    programs: Vec<LoadedProgram>,
+    by_canonical: std::collections::HashMap<PathBuf, PathBuf>,
+}
+
 /// Loads the program at `path` (and, transitively, the programs of its components).
 fn load_with_components(
     db: &mut RootDatabase,
     path: &Path,
-    loaded: &mut Vec<LoadedProgram>,
+    loaded: &mut Loaded,
 ) -> Result<(), String> {
     let path = &pulumi_yaml_main(path).unwrap_or_else(|| path.to_path_buf());
     let (root, files) = if path.is_dir() {
@@ -134,29 +151,36 @@ fn load_with_components(
     } else {
         return Err(format!("{}: no such file or directory", path.display()));
     };
-    if db.program(&root).is_some() {
-        return Ok(());
-    }
-    let mut pending = vec![(root, files)];
+    let mut pending = vec![(root, Some(files))];
     while let Some((root, files)) = pending.pop() {
         if db.program(&root).is_some() {
             continue;
         }
+        let canonical = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+        if let Some(first) = loaded.by_canonical.get(&canonical) {
+            if let Some(program) = db.program(first) {
+                db.set_program_alias(&root, program);
+            }
+            continue;
+        }
+        let files = match files {
+            Some(files) => files,
+            // A component directory that cannot be read or holds no .pp files is reported by
+            // the binder at the component block.
+            None => match pp_files(&root) {
+                Ok(files) if !files.is_empty() => files,
+                _ => continue,
+            },
+        };
+        loaded.by_canonical.insert(canonical, root.clone());
         let program = load(db, &root, &files)?;
         pcl_ty::lower_program_parallel(db, program.program);
         for dir in pcl_ty::component::component_dirs(db, program.program) {
-            if db.program(&dir).is_some() || !dir.is_dir() {
-                continue;
-            }
-            // A directory that cannot be read or holds no .pp files is reported by the
-            // binder at the component block.
-            if let Ok(files) = pp_files(&dir) {
-                if !files.is_empty() {
-                    pending.push((dir, files));
-                }
+            if db.program(&dir).is_none() && dir.is_dir() {
+                pending.push((dir, None));
             }
         }
-        loaded.push(program);
+        loaded.programs.push(program);
     }
     Ok(())
 }
@@ -182,13 +206,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
     let mut io_error = false;
     let mut loaded = Vec::new();
+    let mut state = Loaded::default();
     for path in &args.paths {
-        let mut programs = Vec::new();
-        if let Err(message) = load_with_components(&mut db, path, &mut programs) {
+        if let Err(message) = load_with_components(&mut db, path, &mut state) {
             let _ = writeln!(err, "error: {message}");
             io_error = true;
         }
         // The program itself first, then its components by directory.
+        let mut programs = std::mem::take(&mut state.programs);
         if programs.len() > 1 {
             programs[1..].sort_by(|a, b| a.program.root(&db).cmp(b.program.root(&db)));
         }

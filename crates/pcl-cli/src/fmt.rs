@@ -1,11 +1,13 @@
 //! `pcl fmt [--check] [--diff] [-] [PATH...]`: rewrite files in the canonical HCL layout.
 
 use std::collections::HashSet;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
+
+use crate::render::{read_limited, read_stream};
 
 #[derive(Args)]
 pub struct FmtArgs {
@@ -106,12 +108,13 @@ pub fn run(args: FmtArgs) -> ExitCode {
 }
 
 fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> ExitCode {
-    let mut bytes = Vec::new();
-    if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
-        let _ = writeln!(err, "error: cannot read standard input: {e}");
-        return ExitCode::from(2);
-    }
-    let text = match decode(bytes, "standard input") {
+    let text = match read_stream(
+        std::io::stdin().lock(),
+        "standard input",
+        pcl_syntax::MAX_SOURCE_LEN,
+    )
+    .and_then(|bytes| decode(bytes, "standard input"))
+    {
         Ok(text) => text,
         Err(message) => {
             let _ = writeln!(err, "error: {message}");
@@ -152,19 +155,13 @@ fn exit_code(had_error: bool, unformatted: bool) -> ExitCode {
 
 fn format_file(path: &Path) -> Outcome {
     let name = path.display().to_string();
-    let text = match std::fs::read(path) {
-        Ok(bytes) => match decode(bytes, &name) {
-            Ok(text) => text,
-            Err(message) => {
-                return Outcome {
-                    error: Some(message),
-                    ..Outcome::default()
-                }
-            }
-        },
-        Err(e) => {
+    let text = match read_limited(path, pcl_syntax::MAX_SOURCE_LEN)
+        .and_then(|bytes| decode(bytes, &name))
+    {
+        Ok(text) => text,
+        Err(message) => {
             return Outcome {
-                error: Some(format!("cannot read {name}: {e}")),
+                error: Some(message),
                 ..Outcome::default()
             }
         }
@@ -189,9 +186,6 @@ fn format_file(path: &Path) -> Outcome {
 /// The text of a file, or why it cannot be formatted (a file that is not UTF-8 is left alone: a
 /// formatter must not guess at an encoding and rewrite it).
 fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
-    if bytes.len() >= u32::MAX as usize {
-        return Err(format!("{name}: files of 4 GiB or more are not supported"));
-    }
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "{name}: not valid UTF-8 (invalid byte at offset {}); the file was left unchanged",

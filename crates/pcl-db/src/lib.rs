@@ -231,6 +231,13 @@ impl RootDatabase {
         program
     }
 
+    /// Registers `dir` as another name of `program`'s directory (a symbolic link to it, found
+    /// by the host), so that a component naming `dir` finds that program instead of a copy
+    /// of it, and a directory that includes itself through a link is recognised as such.
+    pub fn set_program_alias(&mut self, dir: &Path, program: Program) {
+        self.register_program(dir, program);
+    }
+
     /// Registers a program with the workspace, so that components can find it by directory.
     fn register_program(&mut self, root: &Path, program: Program) {
         let workspace = workspace(self);

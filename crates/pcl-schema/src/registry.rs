@@ -106,16 +106,46 @@ impl std::fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// The largest schema file read (512 MiB), refused before reading. The largest provider
+/// schemas are a few hundred megabytes at most; a parse keeps the text and an index of it.
+pub const MAX_SCHEMA_LEN: u64 = 512 << 20;
+
+/// The text of a schema file, refused up front when it is larger than [`MAX_SCHEMA_LEN`].
+/// The error says why, without the file name.
+pub fn read_schema_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read schema file: {e}"))?;
+    let too_large = |size: String| {
+        format!(
+            "the schema file is {size}, over the limit of {} MiB; it was not read",
+            MAX_SCHEMA_LEN >> 20
+        )
+    };
+    if let Ok(metadata) = file.metadata() {
+        if metadata.is_file() && metadata.len() > MAX_SCHEMA_LEN {
+            return Err(too_large(format!("{} MiB", metadata.len() >> 20)));
+        }
+    }
+    let mut text = String::new();
+    file.take(MAX_SCHEMA_LEN + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("cannot read schema file: {e}"))?;
+    if text.len() as u64 > MAX_SCHEMA_LEN {
+        return Err(too_large(format!("more than {} MiB", MAX_SCHEMA_LEN >> 20)));
+    }
+    Ok(text)
+}
+
 /// Reads one schema file. I/O errors and fatal parse errors become diagnostics naming the file.
 pub fn load_schema_file(path: &Path) -> Result<Package, Vec<SchemaDiagnostic>> {
     let label: Arc<str> = path.display().to_string().into();
-    match std::fs::read_to_string(path) {
+    match read_schema_text(path) {
         Ok(text) => Package::parse(label, text),
-        Err(err) => Err(vec![SchemaDiagnostic {
+        Err(message) => Err(vec![SchemaDiagnostic {
             severity: Severity::Error,
             file: label,
             path: JsonPath::root(),
-            message: format!("cannot read schema file: {err}"),
+            message,
         }]),
     }
 }

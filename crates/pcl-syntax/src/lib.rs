@@ -123,6 +123,12 @@ impl Parse {
     }
 }
 
+/// The largest source file the tools read (64 MiB), refused up front, before reading: a parse
+/// and its lowering take some 20 times the text in memory, and real programs split their
+/// nodes over files far smaller than this (a 10 MB line still parses). The library functions
+/// themselves accept any text below 4 GiB, the limit of the `u32` offsets.
+pub const MAX_SOURCE_LEN: u64 = 64 << 20;
+
 /// Parses a whole file. Never fails: `parse(text).syntax().to_string() == text` for every input.
 pub fn parse(text: &str) -> Parse {
     let lexed = pcl_parser::Lexed::new(text);

@@ -182,7 +182,16 @@ impl<'a, 'db> Infer<'a, 'db> {
         }
         let key = crate::packages::TokenRequest::new(self.db, request, token.to_string());
         match resource_schema(self.db, key) {
-            Ok(schema) => Some(schema.clone()),
+            Ok(schema) => match &schema.unusable {
+                None => Some(schema.clone()),
+                Some(problem) => {
+                    let message = format!(
+                        "the schema's definition of resource type '{token}' cannot be used: {problem}"
+                    );
+                    self.report_strict(Code::UnknownPackage, Target::Label(1), message, None, None);
+                    None
+                }
+            },
             Err(TokenError::Package(error)) => {
                 self.report_unknown_package(Target::Label(1), error);
                 None

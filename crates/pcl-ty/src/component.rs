@@ -187,6 +187,18 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.infer_body_attrs();
             return Type::dynamic();
         };
+        if program == self.program {
+            // The host registered this directory as a link to the program's own.
+            self.report(
+                Code::InvalidComponent,
+                Target::Label(1),
+                format!(
+                    "cannot use '{source}' as a component: it is a link to the program's own directory, and a component cannot include itself"
+                ),
+            );
+            self.infer_body_attrs();
+            return Type::dynamic();
+        }
         if let Some((id, _)) = self.body.find_attr(None, "token") {
             self.report(
                 Code::UnsupportedAttribute,

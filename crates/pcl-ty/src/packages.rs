@@ -89,9 +89,9 @@ pub fn parsed_schema(db: &dyn pcl_db::Db, file: SchemaFile) -> Result<PackageRef
     let label: Arc<str> = file.path(db).display().to_string().into();
     let text: Arc<str> = match file.text(db) {
         Some(text) => text.clone(),
-        None => match std::fs::read_to_string(file.path(db)) {
+        None => match pcl_schema::read_schema_text(file.path(db)) {
             Ok(text) => text.into(),
-            Err(err) => return Err(format!("{label}: cannot read schema file: {err}")),
+            Err(message) => return Err(format!("{label}: {message}")),
         },
     };
     match Package::parse(label, text) {
@@ -239,6 +239,9 @@ pub struct ResourceSchema {
     pub outputs: Type,
     pub is_provider: bool,
     pub is_component: bool,
+    /// Why the schema's definition of this resource cannot be used at all (it is not an
+    /// object, or it nests too deeply to decode), with its JSON pointer.
+    pub unusable: Option<String>,
 }
 
 /// The schema of one resource type.
@@ -256,8 +259,18 @@ pub fn resource_schema<'db>(
         .map_err(TokenError::Unknown)?;
     let loader = DbLoader { db };
     let mapper = TypeMapper::new(&loader);
-    let spec = package.resource(&found).spec.clone();
+    let decoded = package.resource(&found);
+    let spec = decoded.spec.clone();
+    let definition = pcl_schema::JsonPath::root()
+        .key("resources")
+        .key(&found.schema_token);
+    let unusable = decoded
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == pcl_schema::Severity::Error && d.path == definition)
+        .map(|d| format!("{}: {}", d.path, d.message));
     Ok(ResourceSchema {
+        unusable,
         canonical_token: found.canonical_token.clone(),
         inputs: mapper.resource_input_type(package, &found),
         read_inputs: mapper.resource_read_input_type(package, &found),

@@ -1,0 +1,261 @@
+//! Hostile inputs through `pcl check` (and `pcl fmt`, `pcl parse` where they read files): each
+//! ends with a clear diagnostic or message and a normal exit, never a crash. The same inputs go
+//! through the library in `crates/pcl-invariants/tests/hostile.rs`; their timings are in
+//! `docs/benchmarks.md` (`cargo run --release -p pcl-invariants --example hostile`).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::{pcl, temp_dir};
+use pcl_invariants::hostile::{self, Nesting};
+
+const DEMO: &str = include_str!("../../../test_data/schemas/binding/demo-1.0.0.json");
+
+/// `pcl check --format json` output: the messages of each file, by file name.
+fn messages_by_file(stdout: &str) -> BTreeMap<String, Vec<String>> {
+    let mut by_file: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in stdout.lines() {
+        let value: serde_json::Value =
+            serde_json::from_str(line).expect("one JSON object per line");
+        let file = value["file"].as_str().expect("file").to_string();
+        let name = Path::new(&file)
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        by_file.entry(name).or_default().push(format!(
+            "{} {}",
+            value["code"].as_str().unwrap_or("?"),
+            value["message"].as_str().unwrap_or("?")
+        ));
+    }
+    by_file
+}
+
+#[test]
+fn hostile_programs_are_checked_with_clear_diagnostics() {
+    let mut files: Vec<(String, Vec<u8>)> = Nesting::ALL
+        .iter()
+        .map(|&kind| {
+            (
+                format!("nested-{}.pp", kind.name()),
+                hostile::nested(kind, 100_000).into_bytes(),
+            )
+        })
+        .collect();
+    files.extend([
+        (
+            "long-line.pp".to_string(),
+            hostile::long_line(10 << 20).into_bytes(),
+        ),
+        (
+            "huge-integer.pp".to_string(),
+            hostile::huge_integer(100_000).into_bytes(),
+        ),
+        (
+            "many-attributes.pp".to_string(),
+            hostile::many_attributes(100_000).into_bytes(),
+        ),
+        (
+            "chain.pp".to_string(),
+            hostile::local_chain(100_000).into_bytes(),
+        ),
+        (
+            "cycle.pp".to_string(),
+            hostile::local_cycle(100_000).into_bytes(),
+        ),
+        (
+            "fan-in.pp".to_string(),
+            hostile::fan_in(100_000).into_bytes(),
+        ),
+        ("ranges.pp".to_string(), hostile::huge_ranges().into_bytes()),
+        (
+            "encoding.pp".to_string(),
+            b"a = \"x\xff\"\nb = 1\0\n".to_vec(),
+        ),
+    ]);
+    let dir = temp_dir("hostile", &[("schemas/demo-1.0.0.json", DEMO)]);
+    for (name, bytes) in &files {
+        std::fs::write(dir.join(name), bytes).expect("write");
+    }
+    let mut args = vec!["--format", "json", "--schemas", "schemas"];
+    args.extend(files.iter().map(|(name, _)| name.as_str()));
+    let (code, stdout, stderr) = pcl(&dir, "check", &args);
+    assert_eq!(code, 1, "errors reported, no crash: {stderr}");
+    let found = messages_by_file(&stdout);
+    for kind in Nesting::ALL {
+        let messages = &found[&format!("nested-{}.pp", kind.name())];
+        assert!(
+            messages.iter().any(|m| m.contains("Nesting too deep")),
+            "{}: {messages:#?}",
+            kind.name()
+        );
+        assert!(messages.len() <= 3, "{}: {messages:#?}", kind.name());
+    }
+    assert!(
+        !found.contains_key("long-line.pp"),
+        "{:?}",
+        found.get("long-line.pp")
+    );
+    assert!(!found.contains_key("huge-integer.pp"));
+    assert_eq!(found["many-attributes.pp"].len(), 100_000);
+    assert!(!found.contains_key("chain.pp"));
+    assert_eq!(found["cycle.pp"].len(), 1);
+    assert!(
+        found["cycle.pp"][0].contains("circular reference: c0 -> c1"),
+        "{:?}",
+        found["cycle.pp"]
+    );
+    assert!(!found.contains_key("fan-in.pp"));
+    assert!(
+        !found.contains_key("ranges.pp"),
+        "{:?}",
+        found.get("ranges.pp")
+    );
+    let encoding = &found["encoding.pp"];
+    assert!(encoding[0].contains("not valid UTF-8"), "{encoding:#?}");
+    assert!(
+        encoding
+            .iter()
+            .any(|m| m.contains("NUL") || m.contains("Invalid character")),
+        "{encoding:#?}"
+    );
+}
+
+/// A sparse file: `len` bytes on paper, nothing on disk.
+fn sparse(path: &Path, len: u64) {
+    let file = std::fs::File::create(path).expect("create");
+    file.set_len(len).expect("set_len");
+}
+
+#[test]
+fn files_over_the_size_limits_are_refused_before_reading() {
+    let dir = temp_dir("too-large", &[("ok.pp", "a = 1\n")]);
+    sparse(&dir.join("huge.pp"), 1 << 30);
+    for subcommand in ["check", "parse", "fmt"] {
+        let (code, _, stderr) = pcl(&dir, subcommand, &["huge.pp"]);
+        assert_eq!(code, 2, "{subcommand}: {stderr}");
+        assert!(
+            stderr.contains("huge.pp: the file is 1024.0 MiB, over the limit of 64 MiB for a source file; it was not read"),
+            "{subcommand}: {stderr}"
+        );
+    }
+    // A schema over its limit: the resource's package cannot be loaded, and the user is told why.
+    std::fs::create_dir_all(dir.join("schemas")).expect("schemas");
+    sparse(&dir.join("schemas/big-1.0.0.json"), 600 << 20);
+    std::fs::write(dir.join("uses.pp"), "resource r \"big:index:R\" {\n}\n").expect("write");
+    let (code, _, stderr) = pcl(&dir, "check", &["--schemas", "schemas", "uses.pp"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("the schema file is 600 MiB, over the limit of 512 MiB; it was not read"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn hostile_schemas_are_loaded_or_refused_with_a_reason() {
+    let dir = temp_dir(
+        "hostile-schemas",
+        &[
+            ("schemas/cyc-1.0.0.json", &hostile::cyclic_schema(1_000)),
+            ("schemas/deep-1.0.0.json", &hostile::deep_schema(100_000)),
+            ("schemas/big-1.0.0.json", &hostile::big_schema(100 << 20)),
+            (
+                "main.pp",
+                &format!(
+                    "{}resource d \"deep:index:R\" {{\n  p = \"x\"\n}}\n",
+                    hostile::SCHEMA_USER
+                ),
+            ),
+        ],
+    );
+    let (code, _, stderr) = pcl(
+        &dir,
+        "check",
+        &["--schemas", "schemas", "--emit-types", "main.pp"],
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("nested too deeply: JSON values may nest at most 128 levels"),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("1 error\n"), "{stderr}");
+    let (code, stdout, stderr) = pcl(&dir, "schema", &["check", "schemas/deep-1.0.0.json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains("/resources/deep:index:R"),
+        "the JSON pointer is named: {stdout}{stderr}"
+    );
+}
+
+#[test]
+fn components_that_include_themselves_or_each_other() {
+    let dir = temp_dir(
+        "components",
+        &[
+            ("main.pp", "component me \".\" {\n}\ncomponent a \"./a\" {\n}\noutput o {\n  value = a.fromB\n}\n"),
+            ("a/main.pp", "component b \"../b\" {\n}\noutput fromB {\n  value = b.fromA\n}\n"),
+            ("b/main.pp", "component a \"../a\" {\n}\noutput fromA {\n  value = 1\n}\n"),
+        ],
+    );
+    let (code, _, stderr) = pcl(&dir, "check", &["."]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("cannot use the program's own directory '.' as a component"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("1 error\n"),
+        "mutually including components are allowed: {stderr}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_link_loops_in_a_program_directory() {
+    use std::os::unix::fs::symlink;
+    let dir = temp_dir(
+        "symlinks",
+        &[
+            (
+                "main.pp",
+                "component me \"./loop\" {\n}\ncomponent sub \"./sub\" {\n}\n",
+            ),
+            (
+                "sub/main.pp",
+                "component parent \"./up\" {\n}\noutput x {\n  value = 1\n}\n",
+            ),
+        ],
+    );
+    symlink(".", dir.join("loop")).expect("loop");
+    symlink("..", dir.join("sub/up")).expect("up");
+    symlink("self.pp", dir.join("self.pp")).expect("self");
+    let (code, _, stderr) = pcl(&dir, "check", &["."]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("self.pp: skipped: "), "{stderr}");
+    assert!(
+        stderr.contains(
+            "cannot use './loop' as a component: it is a link to the program's own directory"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("1 error\n"), "{stderr}");
+    // `pcl fmt` names the file it cannot read (exit 2) and formats the others.
+    let (code, _, stderr) = pcl(&dir, "fmt", &["--check", "."]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("cannot read ./self.pp: "), "{stderr}");
+}
+
+#[test]
+fn a_program_directory_of_10_000_files() {
+    let dir = temp_dir("many-files", &[]);
+    hostile::write_many_files(&dir.join("program"), 10_000).expect("write");
+    let (code, stdout, stderr) = pcl(&dir, "check", &["--emit-types", "program"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.lines().count(), 30_000, "three nodes per file");
+    assert!(stdout.contains("w9999: int"), "{}", &stdout[..200]);
+    let (code, _, stderr) = pcl(&dir, "fmt", &["--check", "program"]);
+    assert_eq!(code, 0, "{stderr}");
+}
