@@ -165,8 +165,9 @@ fn hostile_schemas_are_loaded_or_refused_with_a_reason() {
             (
                 "main.pp",
                 &format!(
-                    "{}resource d \"deep:index:R\" {{\n  p = \"x\"\n}}\n",
-                    hostile::SCHEMA_USER
+                    "{}{}resource d \"deep:index:R\" {{\n  p = \"x\"\n}}\n",
+                    hostile::BIG_SCHEMA_USER,
+                    hostile::CYCLIC_SCHEMA_USER
                 ),
             ),
         ],

@@ -2,7 +2,7 @@
 //! them. The formatter keeps these exactly as written, so that a file being edited can be
 //! formatted without the formatter guessing at the meaning of broken text.
 
-use pcl_syntax::{SyntaxKind, SyntaxNode, TextRange};
+use pcl_syntax::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 
 /// Where the syntax errors of a text are. Both lists are sorted and merged.
 #[derive(Debug, Default)]
@@ -12,19 +12,22 @@ pub(crate) struct Damage {
     /// The ranges of errors in a block's own tokens (a label, a brace): only their lines are
     /// damaged, and their brackets are structure that the lines after them rely on.
     pub(crate) lines: Vec<TextRange>,
-    /// Whether the parser ended an unclosed block by indentation (before the first item
-    /// indented no deeper than its `{` line), so that reindenting could change the parse.
-    pub(crate) unclosed_block: bool,
+    /// Where the parser ended each unclosed block (before the first item indented no deeper
+    /// than its `{` line). Indentation decides where such a block ends, so the layout closes
+    /// its level there, keeping the lines inside deeper than its `{` line and the lines after
+    /// it not deeper.
+    pub(crate) unclosed_ends: Vec<TextSize>,
 }
 
-/// How much of an unclosed block is kept as written.
+/// How an unclosed block is formatted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum UnclosedBlocks {
-    /// Only the line of its `{`: its body is formatted.
-    HeaderLine,
-    /// The whole block, with its brackets neutral for what follows: for the rare files where
-    /// formatting the body would move the block's end.
-    WholeBlock,
+    /// Its lines are formatted, its level closed where the parser ended it.
+    Formatted,
+    /// Everything from it to the end of the file is kept as written: for the rare files
+    /// where formatting would still move the block's end (lines inside it kept as written
+    /// and indented no deeper than its new indentation).
+    KeptToEnd,
 }
 
 impl Damage {
@@ -39,13 +42,16 @@ pub(crate) fn find(text: &str, unclosed_blocks: UnclosedBlocks) -> Damage {
     let root = parse.syntax();
     let mut items = Vec::new();
     let mut lines = Vec::new();
-    let mut unclosed_block = false;
+    let mut unclosed_ends = Vec::new();
     for error in parse.errors() {
-        let unclosed = error.kind == pcl_syntax::SyntaxErrorKind::UnclosedBlock;
-        unclosed_block |= unclosed;
-        if unclosed && unclosed_blocks == UnclosedBlocks::WholeBlock {
+        if error.kind == pcl_syntax::SyntaxErrorKind::UnclosedBlock {
             if let Some(block) = enclosing_block(&root, error.range) {
-                items.push(block);
+                match unclosed_blocks {
+                    UnclosedBlocks::Formatted => unclosed_ends.push(block.end()),
+                    UnclosedBlocks::KeptToEnd => {
+                        items.push(TextRange::new(block.start(), root.text_range().end()))
+                    }
+                }
                 continue;
             }
         }
@@ -57,7 +63,7 @@ pub(crate) fn find(text: &str, unclosed_blocks: UnclosedBlocks) -> Damage {
     Damage {
         items: merge(items),
         lines: merge(lines),
-        unclosed_block,
+        unclosed_ends,
     }
 }
 

@@ -25,6 +25,9 @@ pub(crate) struct Line {
     /// The line overlaps a damaged item, whose brackets are not counted for indentation: an
     /// unclosed `[` or `${` in broken text must not push every later line to the right.
     pub(crate) in_damaged_item: bool,
+    /// How many unclosed blocks the parser ended just before this line (by its indentation):
+    /// their levels end here, as if their `}` were written.
+    pub(crate) ends_unclosed: u32,
 }
 
 impl Line {
@@ -65,6 +68,7 @@ fn split_cells(tokens: &[Token], start: usize, end: usize) -> Line {
         end,
         damaged: false,
         in_damaged_item: false,
+        ends_unclosed: 0,
     };
     if end - start > 1 && tokens[end - 1].class.is_comment() {
         line.comment = Some(end - 1);
@@ -101,6 +105,9 @@ fn indent(tokens: &[Token], lines: &[Line], spaces: &mut [u32]) {
     for line in lines {
         if line.is_empty() {
             continue;
+        }
+        for _ in 0..line.ends_unclosed {
+            levels.pop();
         }
         let first = line.start;
         if tokens[first].class == Class::Newline {

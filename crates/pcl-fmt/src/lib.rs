@@ -85,18 +85,19 @@ pub fn format(text: &str) -> Result<Formatted, FormatError> {
     if text.len() >= u32::MAX as usize {
         return Err(FormatError::InputTooLarge { input: text.len() });
     }
-    let plan = Plan::new(text, UnclosedBlocks::HeaderLine);
+    let plan = Plan::new(text, UnclosedBlocks::Formatted);
     let formatted = render(text, &plan)?;
     if plan.unclosed_block {
         // Where the parser ends an unclosed block depends on indentation, which formatting
-        // changes. When that moves the block's end, the output would format differently
-        // again: keep such blocks whole instead.
+        // changes. The layout keeps that end where it was; when it still moves (lines inside
+        // the block kept as written), the output would format differently again: keep
+        // everything from such a block on as written instead.
         let again = render(
             &formatted.text,
-            &Plan::new(&formatted.text, UnclosedBlocks::HeaderLine),
+            &Plan::new(&formatted.text, UnclosedBlocks::Formatted),
         )?;
         if again.text != formatted.text {
-            return render(text, &Plan::new(text, UnclosedBlocks::WholeBlock));
+            return render(text, &Plan::new(text, UnclosedBlocks::KeptToEnd));
         }
     }
     Ok(formatted)
@@ -190,7 +191,7 @@ impl Plan {
             lines,
             spaces,
             damaged: damage.all(),
-            unclosed_block: damage.unclosed_block,
+            unclosed_block: !damage.unclosed_ends.is_empty(),
         }
     }
 }
@@ -227,6 +228,13 @@ impl Plan {
 
 /// Marks the lines that overlap damage.
 fn mark_damaged(tokens: &[Token], lines: &mut [Line], damage: &Damage) {
+    for &end in &damage.unclosed_ends {
+        let end = u32::from(end);
+        let after = lines.partition_point(|l| l.start < l.end && tokens[l.start].start < end);
+        if let Some(line) = lines[after..].iter_mut().find(|l| l.start < l.end) {
+            line.ends_unclosed += 1;
+        }
+    }
     if damage.items.is_empty() && damage.lines.is_empty() {
         return;
     }

@@ -132,6 +132,10 @@ pub struct Node<'db> {
     pub kind: NodeKind,
     #[returns(ref)]
     pub name: Name,
+    /// How many nodes of this kind and name come before this one in its file (0 but for
+    /// duplicates, which are reported): keeps identities distinct, which salsa looks up by
+    /// hash, so that 100,000 redefinitions of one name cost no more than 100,000 names.
+    pub occurrence: u32,
     #[tracked]
     #[returns(ref)]
     pub signature: Signature,

@@ -28,21 +28,25 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
     let Some(body) = parse.tree().body() else {
         return LoweredFile { nodes, diagnostics };
     };
+    let mut seen: rustc_hash::FxHashMap<(NodeKind, Name), u32> = Default::default();
     for item in body.items() {
         let lowered = match item {
             ast::BodyItem::Attribute(attr) => lower_local(&attr, &mut diagnostics),
             ast::BodyItem::Block(block) => lower_block(&block, &mut diagnostics),
         };
         if let Some(node) = lowered {
+            let occurrence = seen.entry((node.kind, node.name.clone())).or_insert(0);
             nodes.push(Node::new(
                 db,
                 pf,
                 node.kind,
                 node.name,
+                *occurrence,
                 node.signature,
                 Arc::new(node.body),
                 Arc::new(node.source_map),
             ));
+            *occurrence += 1;
         }
     }
     LoweredFile { nodes, diagnostics }

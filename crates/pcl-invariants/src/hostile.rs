@@ -204,9 +204,13 @@ pub fn big_schema(bytes: usize) -> String {
     text
 }
 
-/// A program that uses one resource of [`big_schema`] and one of [`cyclic_schema`].
-pub const SCHEMA_USER: &str = "resource small \"big:index:R7\" {\n  name = \"n\"\n  size = 3\n}\n\
-resource node \"cyc:index:Node\" {\n  head = { next = { me = { list = [] } } }\n}\n\
+/// A program that uses a resource of [`big_schema`].
+pub const BIG_SCHEMA_USER: &str =
+    "resource small \"big:index:R7\" {\n  name = \"n\"\n  size = 3\n}\n";
+
+/// A program that uses the resource of [`cyclic_schema`] and walks the cycle.
+pub const CYCLIC_SCHEMA_USER: &str =
+    "resource node \"cyc:index:Node\" {\n  head = { next = { me = { list = [] } } }\n}\n\
 value = node.head.next.next.me.list\n";
 
 /// Writes a program directory of `count` files, each with a few nodes that use nodes of the
