@@ -33,6 +33,8 @@ struct Outcome {
     original: String,
     /// Lines (1-based) of the items left as written because of syntax errors.
     damaged_lines: Vec<usize>,
+    /// The whole file was left as written (`pcl_fmt::Formatted::kept_whole`).
+    kept_whole: bool,
     error: Option<String>,
 }
 
@@ -82,7 +84,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
             had_error = true;
             continue;
         }
-        report_damage(&mut err, &name, &outcome.damaged_lines);
+        report_damage(&mut err, &name, &outcome.damaged_lines, outcome.kept_whole);
         let Some(formatted) = outcome.changed else {
             continue;
         };
@@ -128,7 +130,12 @@ fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> Exit
             return ExitCode::from(2);
         }
     };
-    report_damage(err, "<stdin>", &damaged_lines(&text, &formatted));
+    report_damage(
+        err,
+        "<stdin>",
+        &damaged_lines(&text, &formatted),
+        formatted.kept_whole,
+    );
     let changed = formatted.is_changed();
     if args.check && changed {
         let _ = writeln!(out, "<stdin>");
@@ -177,6 +184,7 @@ fn format_file(path: &Path) -> Outcome {
     };
     Outcome {
         damaged_lines: damaged_lines(&text, &formatted),
+        kept_whole: formatted.kept_whole,
         changed: formatted.is_changed().then_some(formatted.text),
         original: text,
         error: None,
@@ -212,7 +220,15 @@ fn damaged_lines(text: &str, formatted: &pcl_fmt::Formatted) -> Vec<usize> {
     lines
 }
 
-fn report_damage(err: &mut impl Write, name: &str, lines: &[usize]) {
+fn report_damage(err: &mut impl Write, name: &str, lines: &[usize], kept_whole: bool) {
+    if kept_whole {
+        let _ = writeln!(
+            err,
+            "warning: {name}: left as written: its syntax errors make the layout ambiguous (where a \
+             block ends depends on indentation); `pcl parse {name}` shows the errors"
+        );
+        return;
+    }
     if lines.is_empty() {
         return;
     }

@@ -39,6 +39,10 @@ pub struct Formatted {
     pub edits: Vec<TextEdit>,
     /// Items with syntax errors, left exactly as written (byte ranges of the original text).
     pub damaged: Vec<TextRange>,
+    /// The whole file was left as written: its syntax errors make the parse depend on
+    /// indentation in a way that formatting would change (see [`format`]). `damaged` then
+    /// covers the whole text.
+    pub kept_whole: bool,
 }
 
 impl Formatted {
@@ -87,20 +91,34 @@ pub fn format(text: &str) -> Result<Formatted, FormatError> {
     }
     let plan = Plan::new(text, UnclosedBlocks::Formatted);
     let formatted = render(text, &plan)?;
-    if plan.unclosed_block {
-        // Where the parser ends an unclosed block depends on indentation, which formatting
-        // changes. The layout keeps that end where it was; when it still moves (lines inside
-        // the block kept as written), the output would format differently again: keep
-        // everything from such a block on as written instead.
-        let again = render(
-            &formatted.text,
-            &Plan::new(&formatted.text, UnclosedBlocks::Formatted),
-        )?;
-        if again.text != formatted.text {
-            return render(text, &Plan::new(text, UnclosedBlocks::KeptToEnd));
-        }
+    if !plan.has_errors {
+        return Ok(formatted);
     }
-    Ok(formatted)
+    // With syntax errors, the parser's recovery can depend on indentation (an unclosed block
+    // ends before the first item indented no deeper than its `{` line), which formatting
+    // changes, and then the damaged items of the output differ from the input's. An output
+    // is accepted only when formatting it gives it back, so that formatting is idempotent by
+    // construction; otherwise everything from the unclosed block on is kept, and failing
+    // that the whole file.
+    let once = |text: &str, how| render(text, &Plan::new(text, how)).map(|f| f.text);
+    if once(&formatted.text, UnclosedBlocks::Formatted)? == formatted.text {
+        return Ok(formatted);
+    }
+    let kept = render(text, &Plan::new(text, UnclosedBlocks::KeptToEnd))?;
+    // `format(kept)` is `kept` when either of its two steps gives `kept` back.
+    let again = once(&kept.text, UnclosedBlocks::Formatted)?;
+    let first_step_keeps = again == kept.text;
+    let second_step_keeps = once(&again, UnclosedBlocks::Formatted)? != again
+        && once(&kept.text, UnclosedBlocks::KeptToEnd)? == kept.text;
+    if first_step_keeps || second_step_keeps {
+        return Ok(kept);
+    }
+    Ok(Formatted {
+        text: text.to_string(),
+        edits: Vec::new(),
+        damaged: vec![TextRange::up_to(TextSize::of(text))],
+        kept_whole: true,
+    })
 }
 
 /// The output of a plan, with its edits.
@@ -135,6 +153,7 @@ fn render(text: &str, plan: &Plan) -> Result<Formatted, FormatError> {
         text: out,
         edits,
         damaged: plan.damaged.clone(),
+        kept_whole: false,
     })
 }
 
@@ -163,8 +182,8 @@ struct Plan {
     lines: Vec<Line>,
     spaces: Vec<u32>,
     damaged: Vec<TextRange>,
-    /// See [`Damage::unclosed_block`].
-    unclosed_block: bool,
+    /// Whether the parser reported errors.
+    has_errors: bool,
 }
 
 impl Plan {
@@ -191,7 +210,7 @@ impl Plan {
             lines,
             spaces,
             damaged: damage.all(),
-            unclosed_block: !damage.unclosed_ends.is_empty(),
+            has_errors: !clean,
         }
     }
 }
