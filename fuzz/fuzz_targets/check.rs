@@ -5,24 +5,6 @@
 
 #![no_main]
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
 use libfuzzer_sys::fuzz_target;
-use pcl_invariants::program::{check_program, ProgramInput};
 
-const DEMO: &str = include_str!("../../test_data/schemas/binding/demo-1.0.0.json");
-
-fuzz_target!(|data: &[u8]| {
-    let files = data
-        .split(|&b| b == 0xFF)
-        .take(4)
-        .enumerate()
-        .map(|(i, part)| (PathBuf::from(format!("f{i}.pp")), pcl_invariants::text_of(part)))
-        .collect();
-    check_program(&ProgramInput {
-        files,
-        schemas: vec![("demo".into(), Some("1.0.0".into()), Arc::from(DEMO))],
-        lenient: data.len() % 2 == 1,
-    });
-});
+fuzz_target!(|data: &[u8]| pcl_invariants::targets::run("check", data));

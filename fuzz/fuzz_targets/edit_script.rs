@@ -5,22 +5,6 @@
 
 #![no_main]
 
-use std::sync::Arc;
-
 use libfuzzer_sys::fuzz_target;
-use pcl_invariants::edits::{check_edit_script, decode_script};
-use pcl_invariants::program::ProgramInput;
 
-const DEMO: &str = include_str!("../../test_data/schemas/binding/demo-1.0.0.json");
-
-fuzz_target!(|data: &[u8]| {
-    let (program, script) = match data.iter().position(|&b| b == 0xFF) {
-        Some(i) => (&data[..i], &data[i + 1..]),
-        None => (data, &[][..]),
-    };
-    let input = ProgramInput {
-        schemas: vec![("demo".into(), Some("1.0.0".into()), Arc::from(DEMO))],
-        ..ProgramInput::single(pcl_invariants::text_of(program))
-    };
-    check_edit_script(&input, &decode_script(script));
-});
+fuzz_target!(|data: &[u8]| pcl_invariants::targets::run("edit_script", data));

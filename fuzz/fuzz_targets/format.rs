@@ -5,6 +5,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    pcl_invariants::format::check_format(&pcl_invariants::text_of(data));
-});
+fuzz_target!(|data: &[u8]| pcl_invariants::targets::run("format", data));

@@ -6,6 +6,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    pcl_invariants::syntax::check_syntax(&pcl_invariants::text_of(data));
-});
+fuzz_target!(|data: &[u8]| pcl_invariants::targets::run("syntax", data));

@@ -11,7 +11,7 @@ use std::path::Path;
 use common::{pcl, temp_dir};
 use pcl_invariants::hostile::{self, Nesting};
 
-const DEMO: &str = include_str!("../../../test_data/schemas/binding/demo-1.0.0.json");
+use pcl_invariants::targets::DEMO_SCHEMA as DEMO;
 
 /// `pcl check --format json` output: the messages of each file, by file name.
 fn messages_by_file(stdout: &str) -> BTreeMap<String, Vec<String>> {

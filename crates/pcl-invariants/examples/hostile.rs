@@ -15,8 +15,6 @@ use std::time::{Duration, Instant};
 use pcl_invariants::hostile::{self, Nesting};
 use pcl_invariants::program::ProgramInput;
 
-const DEMO: &str = include_str!("../../../test_data/schemas/binding/demo-1.0.0.json");
-
 struct Case {
     name: String,
     input: ProgramInput,
@@ -24,7 +22,7 @@ struct Case {
 
 fn demo(text: String) -> ProgramInput {
     ProgramInput {
-        schemas: vec![("demo".into(), Some("1.0.0".into()), Arc::from(DEMO))],
+        schemas: pcl_invariants::targets::demo_schemas(),
         ..ProgramInput::single(text)
     }
 }

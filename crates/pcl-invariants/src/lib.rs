@@ -14,6 +14,7 @@ pub mod hostile;
 pub mod program;
 pub mod schema;
 pub mod syntax;
+pub mod targets;
 
 use pcl_diagnostics::{Diagnostic, TextRange};
 

@@ -8,11 +8,9 @@ use std::sync::Arc;
 use pcl_invariants::hostile::{self, Nesting};
 use pcl_invariants::program::{check_program, ProgramInput};
 
-const DEMO: &str = include_str!("../../../test_data/schemas/binding/demo-1.0.0.json");
-
 fn with_demo(text: String) -> ProgramInput {
     ProgramInput {
-        schemas: vec![("demo".into(), Some("1.0.0".into()), Arc::from(DEMO))],
+        schemas: pcl_invariants::targets::demo_schemas(),
         ..ProgramInput::single(text)
     }
 }

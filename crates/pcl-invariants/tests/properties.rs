@@ -11,7 +11,7 @@ use pcl_invariants::edits::{check_edit_script, Edit, SNIPPETS};
 use pcl_invariants::program::{check_program, check_program_parallel, ProgramInput};
 use proptest::prelude::*;
 
-const DEMO: &str = include_str!("../../../test_data/schemas/binding/demo-1.0.0.json");
+use pcl_invariants::targets::DEMO_SCHEMA as DEMO;
 
 /// Tokens of PCL, valid and broken, with the names the demo schema defines.
 const TOKENS: &[&str] = &[
@@ -107,7 +107,7 @@ fn cases() -> u32 {
 }
 
 fn demo() -> Vec<(String, Option<String>, Arc<str>)> {
-    vec![("demo".into(), Some("1.0.0".into()), Arc::from(DEMO))]
+    pcl_invariants::targets::demo_schemas()
 }
 
 /// The programs mutations start from: the repository's binding cases and inference fixtures,
