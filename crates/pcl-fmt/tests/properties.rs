@@ -114,10 +114,7 @@ fn scrambled() -> impl Strategy<Value = String> {
 }
 
 fn cases() -> u32 {
-    std::env::var("PCL_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400)
+    pcl_test_support::proptest_cases(400)
 }
 
 proptest! {

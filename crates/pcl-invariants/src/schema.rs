@@ -8,8 +8,10 @@ use serde_json::Value;
 
 use crate::program::ProgramInput;
 
-/// Parses `text` as a package schema, checks every definition, maps a few to types, and
-/// panics on a broken promise.
+/// Parses `text` as a package schema, checks every definition (decoding each and mapping it
+/// to types), builds on up to eight resources and eight named types the shapes a binder
+/// builds (input and output types, conversions, unification, both printers), and panics on a
+/// broken promise.
 pub fn check_schema(text: &str) {
     let package = match Package::parse("fuzz.json", text) {
         Ok(package) => package,
@@ -36,6 +38,7 @@ pub fn check_schema(text: &str) {
             let inputs = mapper.resource_input_type(&package, &found);
             let outputs = mapper.resource_output_type(&package, &found);
             let _ = inputs.display_readable();
+            let _ = outputs.resolve_outputs().display_canonical().len();
             let _ = inputs.conversion_from(&outputs.resolve_outputs());
         }
     }
@@ -45,6 +48,7 @@ pub fn check_schema(text: &str) {
                 let input = plain.input_type();
                 let _ = input.conversion_from(&plain);
                 let _ = plain.unify(&input);
+                let _ = input.display_readable();
             }
         }
     }

@@ -100,10 +100,7 @@ const TOKENS: &[&str] = &[
 ];
 
 fn cases() -> u32 {
-    std::env::var("PCL_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(64)
+    pcl_test_support::proptest_cases(64)
 }
 
 fn demo() -> Vec<(String, Option<String>, Arc<str>)> {

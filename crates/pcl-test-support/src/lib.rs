@@ -59,3 +59,12 @@ pub fn corpus(relative: &str) -> Option<PathBuf> {
 fn is_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
+
+/// The number of cases each property test runs: `$PCL_PROPTEST_CASES`, or `default` (the
+/// fixed budget of CI). Longer runs are made by hand with a larger number.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PCL_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

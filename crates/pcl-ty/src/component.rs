@@ -164,41 +164,34 @@ impl<'a, 'db> Infer<'a, 'db> {
         };
         let dir = component_dir(self.db, self.program, &source);
         let own_dir = normalize(program_dir(self.program.root(self.db)));
-        if dir == own_dir {
-            self.report(
-                Code::InvalidComponent,
-                Target::Label(1),
-                format!(
-                    "cannot use the program's own directory '{source}' as a component: a component cannot include itself"
-                ),
-            );
-            self.infer_body_attrs();
-            return Type::dynamic();
-        }
-        let Some(program) = program_at(self.db, &dir) else {
-            self.report(
-                Code::InvalidComponent,
-                Target::Label(1),
-                format!(
-                    "no component program at '{source}' ({}): the directory must exist and hold .pp files",
-                    dir.display()
-                ),
-            );
-            self.infer_body_attrs();
-            return Type::dynamic();
-        };
-        if program == self.program {
+        let program = program_at(self.db, &dir);
+        let problem = if dir == own_dir {
+            Some(format!(
+                "cannot use the program's own directory '{source}' as a component: a component cannot include itself"
+            ))
+        } else if program == Some(self.program) {
             // The host registered this directory as a link to the program's own.
-            self.report(
-                Code::InvalidComponent,
-                Target::Label(1),
-                format!(
-                    "cannot use '{source}' as a component: it is a link to the program's own directory, and a component cannot include itself"
-                ),
-            );
-            self.infer_body_attrs();
-            return Type::dynamic();
-        }
+            Some(format!(
+                "cannot use '{source}' as a component: it is a link to the program's own directory, and a component cannot include itself"
+            ))
+        } else if program.is_none() {
+            Some(format!(
+                "no component program at '{source}' ({}): the directory must exist and hold .pp files",
+                dir.display()
+            ))
+        } else {
+            None
+        };
+        let program = match (program, problem) {
+            (Some(program), None) => program,
+            (_, problem) => {
+                if let Some(problem) = problem {
+                    self.report(Code::InvalidComponent, Target::Label(1), problem);
+                }
+                self.infer_body_attrs();
+                return Type::dynamic();
+            }
+        };
         if let Some((id, _)) = self.body.find_attr(None, "token") {
             self.report(
                 Code::UnsupportedAttribute,

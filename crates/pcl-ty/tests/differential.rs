@@ -30,77 +30,12 @@ impl Rng {
     }
 }
 
-const SNIPPETS: &[&str] = &[
-    "\"",
-    "{",
-    "}",
-    "(",
-    ")",
-    "[",
-    "]",
-    "=",
-    "\n",
-    " ",
-    "x",
-    " + 1",
-    "${",
-    "}\"",
-    "\"a\"",
-    "null",
-    "# c\n",
-    "for ",
-    " in ",
-    ":",
-    "=>",
-    "...",
-    ",",
-    "?",
-    "-",
-    "!",
-    "1.5",
-    "<<EOT\n",
-    "EOT\n",
-    "%{",
-    "range",
-    "output o {\n value = x\n}\n",
-    "x = y\n",
-    "y = x\n",
-    "z = [for v in x : v]\n",
-    "resource r \"t:m:T\" {\n}\n",
-    "config c int {\n default = \"s\"\n}\n",
-    "length(",
-    "secret(",
-    "resource b \"demo:storage/bucket:Bucket\" {\n  name = x\n}\n",
-    "options {\n  range = 2\n}\n",
-    "invoke(\"demo:network/getZone:getZone\", { name = \"z\" })",
-];
+/// Snippets that break or complete syntax, or change what names mean.
+use pcl_invariants::edits::SNIPPETS;
 
-/// The state of a program as the check reports it: every diagnostic and every node type.
-fn observe(db: &RootDatabase, program: Program) -> String {
-    let report = pcl_ty::check_program(db, program);
-    let mut out = String::new();
-    for file in &report.files {
-        for d in &file.diagnostics {
-            out.push_str(&format!(
-                "{} {:?} {} {} {}\n",
-                file.path.display(),
-                d.range,
-                d.severity,
-                d.code.as_str(),
-                d.message
-            ));
-        }
-    }
-    for line in &report.types {
-        out.push_str(&format!(
-            "{} {}: {}\n",
-            line.kind.keyword(),
-            line.name,
-            line.ty
-        ));
-    }
-    out
-}
+/// The state of a program as the check reports it: every diagnostic (with its related
+/// locations) and every node type; panics if a diagnostic lies outside its file.
+use pcl_invariants::program::observe;
 
 /// A database holding `files` as one program, with the schemas of `schema_dirs`.
 fn load(files: &[(PathBuf, String)], schema_dirs: &[PathBuf]) -> (RootDatabase, Program) {
