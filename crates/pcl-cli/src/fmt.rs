@@ -1,6 +1,5 @@
 //! `pcl fmt [--check] [--diff] [-] [PATH...]`: rewrite files in the canonical HCL layout.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -62,16 +61,21 @@ pub fn run(args: FmtArgs) -> ExitCode {
     } else {
         args.paths.clone()
     };
-    let mut visited = HashSet::new();
+    let mut walk = crate::walk::Walk::default();
     for path in &paths {
         if path.is_dir() {
-            collect(path, &mut files, &mut visited, &mut err, &mut had_error);
+            walk.add_dir(path, &EXTENSIONS);
+            files.append(&mut walk.files);
         } else if path.exists() {
             files.push(path.clone());
         } else {
             let _ = writeln!(err, "error: {}: no such file or directory", path.display());
             had_error = true;
         }
+    }
+    for message in &walk.errors {
+        let _ = writeln!(err, "error: {message}");
+        had_error = true;
     }
 
     use rayon::prelude::*;
@@ -241,47 +245,6 @@ fn report_damage(err: &mut impl Write, name: &str, lines: &[usize], kept_whole: 
         if lines.len() == 1 { "" } else { "s" },
         list.join(", ")
     );
-}
-
-/// Every formattable file below `dir`, sorted, skipping hidden directories (`.git`,
-/// `.terraform`) and directories already visited (symlink loops).
-fn collect(
-    dir: &Path,
-    files: &mut Vec<PathBuf>,
-    visited: &mut HashSet<PathBuf>,
-    err: &mut impl Write,
-    had_error: &mut bool,
-) {
-    let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    if !visited.insert(canonical) {
-        return;
-    }
-    let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir)
-        .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
-    {
-        Ok(entries) => entries,
-        Err(e) => {
-            let _ = writeln!(err, "error: cannot read directory {}: {e}", dir.display());
-            *had_error = true;
-            return;
-        }
-    };
-    entries.sort();
-    for path in entries {
-        let hidden = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if path.is_dir() {
-            if !hidden {
-                collect(&path, files, visited, err, had_error);
-            }
-        } else if path
-            .extension()
-            .is_some_and(|e| EXTENSIONS.iter().any(|x| e == *x))
-        {
-            files.push(path);
-        }
-    }
 }
 
 /// Replaces a file's text so that a crash or a full disk never leaves it half written: the text

@@ -15,6 +15,7 @@ mod fmt;
 mod parse;
 mod render;
 mod schema;
+mod walk;
 
 #[derive(Parser)]
 #[command(name = "pcl", version, about = "Pulumi PCL compiler frontend")]

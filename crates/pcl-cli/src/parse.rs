@@ -37,17 +37,19 @@ pub fn run(args: ParseArgs) -> ExitCode {
     let mut err = stderr.lock();
     let mut had_syntax_error = false;
     let mut had_io_error = false;
-    let mut files = Vec::new();
+    let mut walk = crate::walk::Walk::default();
     for path in &args.files {
         if path.is_dir() {
-            if let Err(message) = collect_pp_files(path, &mut files) {
-                let _ = writeln!(err, "error: {message}");
-                had_io_error = true;
-            }
+            walk.add_dir(path, &["pp"]);
         } else {
-            files.push(path.clone());
+            walk.files.push(path.clone());
         }
     }
+    for message in &walk.errors {
+        let _ = writeln!(err, "error: {message}");
+        had_io_error = true;
+    }
+    let files = walk.files;
     // Every file is read first, so that a diagnostic of one file can show a related location
     // in another (a program and its components). Reading and parsing use every core; the
     // output keeps the order of the files.
@@ -130,20 +132,4 @@ fn parse_one(
         syntax_error: diagnostics.iter().any(Diagnostic::is_error),
         io_error: None,
     }
-}
-
-/// Every `.pp` file below `dir`, in a stable (sorted) order.
-fn collect_pp_files(dir: &std::path::Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
-        .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            collect_pp_files(&path, files)?;
-        } else if path.extension().is_some_and(|e| e == "pp") {
-            files.push(path);
-        }
-    }
-    Ok(())
 }

@@ -243,7 +243,11 @@ fn symbolic_link_loops_in_a_program_directory() {
         "{stderr}"
     );
     assert!(stderr.ends_with("1 error\n"), "{stderr}");
-    // `pcl fmt` names the file it cannot read (exit 2) and formats the others.
+    // `pcl parse` and `pcl fmt` walk each directory once (`loop` and `sub/up` lead back), name
+    // the file they cannot read (exit 2) and read the others.
+    let (code, _, stderr) = pcl(&dir, "parse", &["."]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.matches("self.pp").count(), 1, "{stderr}");
     let (code, _, stderr) = pcl(&dir, "fmt", &["--check", "."]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("cannot read ./self.pp: "), "{stderr}");
