@@ -32,6 +32,14 @@ pub fn check_package(package: &Package, registry: &SchemaRegistry) -> Vec<Schema
         if let Err(message) = check_definition_token(token) {
             checker.problems.error(&path, message);
         }
+        if *token == package.provider_token() {
+            // The token names the provider, which `provider` defines (checked below).
+            checker.problems.warning(
+                &path,
+                format!("'{token}' is the package's provider, defined by `provider`; this definition is ignored"),
+            );
+            continue;
+        }
         let Ok(found) = package.lookup_resource(token) else {
             continue;
         };
