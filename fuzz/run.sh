@@ -23,9 +23,17 @@ for target in "${targets[@]}"; do
     mkdir -p "corpus/$target" "artifacts/$target"
     seed_dir=()
     [ -d "seeds/$target" ] && seed_dir=("seeds/$target")
+    # Scripts (edits, schema mutations) are worth most at full length from the start, rather
+    # than after libFuzzer's slow growth of the length limit.
+    extra=()
+    case $target in
+        schema_mutations) extra=(-len_control=0 -max_len=256) ;;
+        edit_script) extra=(-len_control=0 -max_len=4096) ;;
+        *) extra=(-max_len=16384) ;;
+    esac
     # -timeout: an input that takes longer than 10 s is reported as a hang.
     cargo +nightly fuzz run "$target" "corpus/$target" "${seed_dir[@]}" -- \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=16384 \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 "${extra[@]}" \
         -dict=pcl.dict -print_final_stats=1 >"logs/$target.log" 2>&1
     code=$?
     [ $code -ne 0 ] && status=1
