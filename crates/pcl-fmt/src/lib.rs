@@ -263,6 +263,15 @@ fn mark_damaged(tokens: &[Token], lines: &mut [Line], damage: &Damage) {
         line.in_damaged_item = overlaps(&damage.items, from, to);
         line.damaged = line.in_damaged_item || overlaps(&damage.lines, from, to);
     }
+    // An empty last line holds only the whitespace before the end of the input, which a
+    // damaged item can reach (an item kept to the end of the file).
+    if let (Some(last), Some(eof)) = (lines.last_mut(), tokens.last()) {
+        if last.start == last.end && eof.gap_start < eof.start {
+            last.in_damaged_item = overlaps(&damage.items, eof.gap_start, eof.start);
+            last.damaged =
+                last.in_damaged_item || overlaps(&damage.lines, eof.gap_start, eof.start);
+        }
+    }
 }
 
 /// Whether any of `ranges` (sorted, non-overlapping) overlaps the bytes `from..to`.
