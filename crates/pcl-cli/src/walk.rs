@@ -1,6 +1,7 @@
 //! Finding source files below directories, for `pcl parse` and `pcl fmt`: in sorted order,
-//! skipping hidden directories (`.git`, `.terraform`), and entering each directory once, by
-//! its canonical path, so that symbolic link loops end. Iterative: a deep tree costs no stack.
+//! skipping hidden directories (`.git`, `.terraform`) and directories reached through symbolic
+//! links (as `terraform fmt -recursive` does), and entering each directory once, by its
+//! canonical path. Iterative: a deep tree costs no stack.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -44,11 +45,13 @@ impl Walk {
                     continue;
                 }
             };
+            // Hidden directories, and directories reached through a symbolic link, which may
+            // lead out of the tree asked for (`pcl fmt` writes what it finds), are not entered.
             entries.retain(|entry| {
                 let hidden = entry
                     .file_name()
                     .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-                !(hidden && entry.is_dir())
+                !((hidden || entry.is_symlink()) && entry.is_dir())
             });
             entries.sort();
             pending.extend(entries.into_iter().rev());

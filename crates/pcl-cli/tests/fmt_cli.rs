@@ -157,7 +157,7 @@ fn directories_take_known_extensions_and_skip_hidden_directories() {
         ./vars.tfvars
     "#]]
     .assert_eq(&out);
-    // A symbolic link back to a parent directory is followed once, not forever.
+    // A directory reached through a symbolic link (here back to a parent) is not entered.
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(&dir, dir.join("modules/loop")).expect("symlink");

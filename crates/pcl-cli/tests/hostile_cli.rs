@@ -238,7 +238,7 @@ fn symbolic_link_loops_in_a_program_directory() {
     assert!(stderr.contains("self.pp: skipped: "), "{stderr}");
     assert!(
         stderr.contains(
-            "cannot use './loop' as a component: it is a link to the program's own directory"
+            "cannot use './loop' as a component: it is the program itself (through a symbolic link)"
         ),
         "{stderr}"
     );

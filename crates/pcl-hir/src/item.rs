@@ -122,8 +122,9 @@ pub struct NodeSourceMap {
     pub body: BodySourceMap,
 }
 
-/// A top-level node. Identity: (file, kind, name), plus salsa's occurrence count for
-/// duplicates. Content lives in tracked fields, so an edit invalidates only what changed.
+/// A top-level node. Identity: (file, kind, name, occurrence), where `occurrence` counts the
+/// earlier nodes of the same kind and name in the file. Content lives in tracked fields, so
+/// an edit invalidates only what changed.
 #[salsa::tracked(debug)]
 pub struct Node<'db> {
     #[returns(copy)]
@@ -133,8 +134,8 @@ pub struct Node<'db> {
     #[returns(ref)]
     pub name: Name,
     /// How many nodes of this kind and name come before this one in its file (0 but for
-    /// duplicates, which are reported): keeps identities distinct, which salsa looks up by
-    /// hash, so that 100,000 redefinitions of one name cost no more than 100,000 names.
+    /// redefinitions): keeps identities distinct, which salsa looks up by hash, so that
+    /// 100,000 redefinitions of one name cost no more than 100,000 names.
     pub occurrence: u32,
     #[tracked]
     #[returns(ref)]

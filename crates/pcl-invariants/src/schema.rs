@@ -87,6 +87,9 @@ fn assert_located(document: &Value, d: &SchemaDiagnostic) {
 /// wrong kinds in the right places, `$ref`s to missing and to enclosing types (cycles), and
 /// deep nesting.
 pub fn mutate(document: &mut Value, script: &[u8]) {
+    // Levels that nesting may add in all: deep enough to pass the decoder's limit of 128,
+    // shallow enough for the harness's own recursive serializing and dropping of the document.
+    let mut nesting_budget = 320usize;
     for chunk in script.chunks_exact(3) {
         let (op, pick) = (chunk[0], usize::from(chunk[1]) << 8 | usize::from(chunk[2]));
         let paths = value_paths(document, 20_000);
@@ -130,9 +133,15 @@ pub fn mutate(document: &mut Value, script: &[u8]) {
             }
             12 => donor,
             13 => {
+                // Built by moving, not by `json!` (which copies its operands): linear in depth.
                 let mut nested = document.pointer(&target).cloned().unwrap_or(Value::Null);
-                for _ in 0..(pick % 160) {
-                    nested = serde_json::json!({ "type": "array", "items": nested });
+                let levels = (pick % 160).min(nesting_budget);
+                nesting_budget -= levels;
+                for _ in 0..levels {
+                    let mut array = serde_json::Map::new();
+                    array.insert("type".into(), "array".into());
+                    array.insert("items".into(), nested);
+                    nested = Value::Object(array);
                 }
                 nested
             }
@@ -152,24 +161,30 @@ pub fn mutate(document: &mut Value, script: &[u8]) {
     }
 }
 
-/// JSON pointers of the document's values, in document order, at most `limit`.
+/// JSON pointers of the document's values, in document order, at most `limit`, and none
+/// deeper than 64 levels (nesting is a mutation of its own; deeper targets would only make
+/// every mutation quadratic in the depth).
 fn value_paths(document: &Value, limit: usize) -> Vec<String> {
     let mut paths = Vec::new();
-    let mut stack = vec![(String::new(), document)];
-    while let Some((path, value)) = stack.pop() {
+    let mut stack = vec![(String::new(), document, 0)];
+    while let Some((path, value, depth)) = stack.pop() {
         if paths.len() >= limit {
             break;
+        }
+        if depth >= 64 {
+            paths.push(path);
+            continue;
         }
         match value {
             Value::Object(map) => {
                 for (key, child) in map.iter().rev() {
                     let key = key.replace('~', "~0").replace('/', "~1");
-                    stack.push((format!("{path}/{key}"), child));
+                    stack.push((format!("{path}/{key}"), child, depth + 1));
                 }
             }
             Value::Array(items) => {
                 for (i, child) in items.iter().enumerate().rev() {
-                    stack.push((format!("{path}/{i}"), child));
+                    stack.push((format!("{path}/{i}"), child, depth + 1));
                 }
             }
             _ => {}

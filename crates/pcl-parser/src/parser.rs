@@ -274,7 +274,15 @@ impl<'a> Parser<'a> {
             }
             at
         };
-        let (start, end) = (floor(start), floor(end.max(start)));
+        let ceil = |mut at: u32| {
+            at = at.min(text.len() as u32);
+            while !text.is_char_boundary(at as usize) {
+                at += 1;
+            }
+            at
+        };
+        // Outwards, so that a range inside a character still covers it.
+        let (start, end) = (floor(start), ceil(end.max(start)));
         // One position, one message: later errors at the same spot are cascades.
         if let Some(last) = self.errors.last() {
             if last.start == start && last.end == end {

@@ -170,9 +170,9 @@ impl<'a, 'db> Infer<'a, 'db> {
                 "cannot use the program's own directory '{source}' as a component: a component cannot include itself"
             ))
         } else if program == Some(self.program) {
-            // The host registered this directory as a link to the program's own.
+            // The host registered this path as another name of the program (a symbolic link).
             Some(format!(
-                "cannot use '{source}' as a component: it is a link to the program's own directory, and a component cannot include itself"
+                "cannot use '{source}' as a component: it is the program itself (through a symbolic link), and a component cannot include itself"
             ))
         } else if program.is_none() {
             Some(format!(
