@@ -122,6 +122,8 @@ fn hostile_programs_are_checked_with_clear_diagnostics() {
             .any(|m| m.contains("NUL") || m.contains("Invalid character")),
         "{encoding:#?}"
     );
+    // Large files: not left behind in the temporary directory.
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A sparse file: `len` bytes on paper, nothing on disk.
@@ -152,6 +154,8 @@ fn files_over_the_size_limits_are_refused_before_reading() {
         stderr.contains("the schema file is 600 MiB, over the limit of 512 MiB; it was not read"),
         "{stderr}"
     );
+    // Large files: not left behind in the temporary directory.
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -189,6 +193,8 @@ fn hostile_schemas_are_loaded_or_refused_with_a_reason() {
         format!("{stdout}{stderr}").contains("/resources/deep:index:R"),
         "the JSON pointer is named: {stdout}{stderr}"
     );
+    // Large files: not left behind in the temporary directory.
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -263,4 +269,6 @@ fn a_program_directory_of_10_000_files() {
     assert!(stdout.contains("w9999: int"), "{}", &stdout[..200]);
     let (code, _, stderr) = pcl(&dir, "fmt", &["--check", "program"]);
     assert_eq!(code, 0, "{stderr}");
+    // Large files: not left behind in the temporary directory.
+    let _ = std::fs::remove_dir_all(&dir);
 }
