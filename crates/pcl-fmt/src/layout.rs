@@ -186,6 +186,15 @@ fn space_after(text: &str, subject: &Token, before: Option<&Token>, after: &Toke
         (Ident, OParen) => return false,
         // Namespaced function names: `provider::aws::arn_parse`.
         (Ident, DoubleColon) | (DoubleColon, Ident) => return false,
+        // `2. 1` (a legacy index on a number): without the space it would be the number `2.1`.
+        // hclwrite writes `2.1`, changing the program; found by fuzzing.
+        (Dot, Number)
+            if before.is_some_and(|b| {
+                b.class == Number && token_text(text, b).bytes().all(|c| c.is_ascii_digit())
+            }) =>
+        {
+            return true
+        }
         (Dot, _) | (_, Dot) => return false,
         (_, Comma | Ellipsis) => return false,
         (Comma, _) => return true,
