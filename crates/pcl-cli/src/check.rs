@@ -186,10 +186,9 @@ fn load_with_components(
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let stderr = std::io::stderr();
-    let mut err = stderr.lock();
+    // Standard error is locked only after the progress bar is gone: the bar's tick thread
+    // writes to it, and a lock held across the run hung every check big enough for a bar on a
+    // terminal.
     let mut db = RootDatabase::default();
     db.set_options(CheckOptions {
         lenient: args.lenient,
@@ -197,7 +196,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let dirs = match schema_dirs(&args.schemas) {
         Ok(dirs) => dirs,
         Err(message) => {
-            let _ = writeln!(err, "error: {message}");
+            eprintln!("error: {message}");
             return ExitCode::from(2);
         }
     };
@@ -209,7 +208,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut state = Loaded::default();
     for path in &args.paths {
         if let Err(message) = load_with_components(&mut db, path, &mut state) {
-            let _ = writeln!(err, "error: {message}");
+            eprintln!("error: {message}");
             io_error = true;
         }
         // The program itself first, then its components by directory.
@@ -238,6 +237,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
 
     let mut errors = 0;
     let mut warnings = 0;
