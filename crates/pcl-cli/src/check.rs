@@ -66,20 +66,6 @@ fn schema_dirs(given: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(dirs)
 }
 
-/// The directory a Pulumi.yaml's `main:` names, if the directory has one.
-fn pulumi_yaml_main(dir: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(dir.join("Pulumi.yaml"))
-        .or_else(|_| std::fs::read_to_string(dir.join("Pulumi.yml")))
-        .ok()?;
-    text.lines().find_map(|line| {
-        let value = line.strip_prefix("main:")?.trim();
-        let value = value
-            .trim_matches(|c| c == '"' || c == '\'')
-            .trim_end_matches('/');
-        (!value.is_empty()).then(|| dir.join(value))
-    })
-}
-
 struct LoadedProgram {
     program: pcl_db::Program,
     /// Files whose bytes were not UTF-8: where the first bad byte is.
@@ -92,10 +78,25 @@ fn pp_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
     files.retain(|p| p.extension().is_some_and(|e| e == "pp"));
     files.retain(|p| match std::fs::metadata(p) {
-        Ok(metadata) => metadata.is_file(),
+        Ok(metadata) if metadata.is_dir() => false,
+        Ok(metadata) => match crate::files::irregular_kind(&metadata) {
+            None => true,
+            // A FIFO or a device would hang the read or never end.
+            Some(kind) => {
+                eprintln!(
+                    "warning: {}: skipped: it is {kind}, not a regular file",
+                    p.display()
+                );
+                false
+            }
+        },
         // A link that loops or leads nowhere: said, not silently dropped.
         Err(e) => {
-            eprintln!("warning: {}: skipped: {e}", p.display());
+            eprintln!(
+                "warning: {}: skipped: {}",
+                p.display(),
+                crate::files::io_reason(&e)
+            );
             false
         }
     });
@@ -135,7 +136,11 @@ fn load_with_components(
     path: &Path,
     loaded: &mut Loaded,
 ) -> Result<(), String> {
-    let path = &pulumi_yaml_main(path).unwrap_or_else(|| path.to_path_buf());
+    // A project file's `main:` says where the program in a directory is.
+    let path = &match path.is_dir() {
+        true => crate::project::pulumi_yaml_main(path)?.unwrap_or_else(|| path.to_path_buf()),
+        false => path.to_path_buf(),
+    };
     let (root, files) = if path.is_dir() {
         let root = path.to_path_buf();
         let files = pp_files(&root)?;
@@ -146,10 +151,25 @@ fn load_with_components(
             ));
         }
         (root, files)
-    } else if path.is_file() {
-        (path.to_path_buf(), vec![path.to_path_buf()])
     } else {
-        return Err(format!("{}: no such file or directory", path.display()));
+        match std::fs::metadata(path) {
+            Ok(metadata) => match crate::files::irregular_kind(&metadata) {
+                None => (path.to_path_buf(), vec![path.to_path_buf()]),
+                Some(kind) => {
+                    return Err(format!(
+                        "{}: it is {kind}, not a regular file",
+                        path.display()
+                    ))
+                }
+            },
+            Err(e) => {
+                return Err(format!(
+                    "{}: {}",
+                    path.display(),
+                    crate::files::io_reason(&e)
+                ))
+            }
+        }
     };
     let mut pending = vec![(root, Some(files))];
     while let Some((root, files)) = pending.pop() {

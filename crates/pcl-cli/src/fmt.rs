@@ -73,6 +73,9 @@ pub fn run(args: FmtArgs) -> ExitCode {
             had_error = true;
         }
     }
+    for message in &walk.warnings {
+        let _ = writeln!(err, "warning: {message}");
+    }
     for message in &walk.errors {
         let _ = writeln!(err, "error: {message}");
         had_error = true;

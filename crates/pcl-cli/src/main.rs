@@ -11,8 +11,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
 mod check;
+mod files;
 mod fmt;
 mod parse;
+mod project;
 mod render;
 mod schema;
 mod walk;

@@ -45,6 +45,9 @@ pub fn run(args: ParseArgs) -> ExitCode {
             walk.files.push(path.clone());
         }
     }
+    for message in &walk.warnings {
+        let _ = writeln!(err, "warning: {message}");
+    }
     for message in &walk.errors {
         let _ = writeln!(err, "error: {message}");
         had_io_error = true;

@@ -40,11 +40,9 @@ pub fn read_source(path: &Path) -> Result<Source, String> {
 /// such as pipes).
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let name = path.display();
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    if let Ok(metadata) = file.metadata() {
-        if metadata.is_file() && metadata.len() > limit {
-            return Err(too_large(&name.to_string(), Some(metadata.len()), limit));
-        }
+    let (file, metadata) = crate::files::open_regular(path)?;
+    if metadata.len() > limit {
+        return Err(too_large(&name.to_string(), Some(metadata.len()), limit));
     }
     read_stream(file, &name.to_string(), limit)
 }

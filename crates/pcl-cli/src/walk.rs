@@ -13,6 +13,9 @@ pub struct Walk {
     pub files: Vec<PathBuf>,
     /// Directories that could not be read, as messages.
     pub errors: Vec<String>,
+    /// Files skipped: not regular files (a FIFO would hang the read), or links that lead
+    /// nowhere; as messages.
+    pub warnings: Vec<String>,
 }
 
 impl Walk {
@@ -27,7 +30,20 @@ impl Walk {
                     .extension()
                     .is_some_and(|e| extensions.iter().any(|x| e == *x))
                 {
-                    self.files.push(path);
+                    match std::fs::metadata(&path) {
+                        Ok(metadata) => match crate::files::irregular_kind(&metadata) {
+                            None => self.files.push(path),
+                            Some(kind) => self.warnings.push(format!(
+                                "{}: skipped: it is {kind}, not a regular file",
+                                path.display()
+                            )),
+                        },
+                        Err(e) => self.warnings.push(format!(
+                            "{}: skipped: {}",
+                            path.display(),
+                            crate::files::io_reason(&e)
+                        )),
+                    }
                 }
                 continue;
             }

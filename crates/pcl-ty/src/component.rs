@@ -174,6 +174,20 @@ impl<'a, 'db> Infer<'a, 'db> {
             Some(format!(
                 "cannot use '{source}' as a component: it is the program itself (through a symbolic link), and a component cannot include itself"
             ))
+        } else if let Some(closing) = program.and_then(|_| {
+            inclusion_cycles(self.db, pcl_db::workspace(self.db))
+                .iter()
+                .find(|c| c.from == self.program && c.dir == dir)
+        }) {
+            let chain: Vec<String> = closing
+                .chain
+                .iter()
+                .map(|root| root.display().to_string())
+                .collect();
+            Some(format!(
+                "cannot use '{source}' as a component: it includes this program again, a cycle of components ({}); a component cannot include itself, directly or through others",
+                chain.join(" → ")
+            ))
         } else if program.is_none() {
             Some(format!(
                 "no component program at '{source}' ({}): the directory must exist and hold .pp files",
@@ -210,6 +224,13 @@ impl<'a, 'db> Infer<'a, 'db> {
 
 /// The directories the components of `program` name (for hosts, which load those programs).
 pub fn component_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
+    included_dirs(db, program).clone()
+}
+
+/// [`component_dirs`] as a query: backdates when an edit leaves the component blocks' sources
+/// as they were, so [`inclusion_cycles`] re-runs only when an inclusion changes.
+#[salsa::tracked(returns(ref))]
+fn included_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = program_scope(db, program)
         .nodes
         .iter()
@@ -223,4 +244,150 @@ pub fn component_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
     dirs.sort();
     dirs.dedup();
     dirs
+}
+
+/// A component block that closes a cycle of inclusions: `from` includes `dir`, and `chain`
+/// (program roots, starting and ending with `dir`'s) goes back to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClosingInclusion {
+    pub from: Program,
+    pub dir: PathBuf,
+    pub chain: Vec<PathBuf>,
+}
+
+/// The inclusions that close cycles of components, chosen so that removing them leaves no
+/// cycle, and so that the choice depends only on the programs of the cycle, never on which
+/// program a host checks first: in each strongly connected set of programs, a depth-first walk
+/// from the program with the smallest root, taking inclusions in order of directory, and the
+/// inclusions that lead back to a program on the walk's path close a cycle. Those blocks are
+/// errors and type as `dynamic`; every other component gets its program's whole interface.
+#[salsa::tracked(returns(ref))]
+pub fn inclusion_cycles(
+    db: &dyn pcl_db::Db,
+    workspace: pcl_db::Workspace,
+) -> Vec<ClosingInclusion> {
+    // Programs (aliases merged), ordered by root.
+    let mut programs: Vec<Program> = workspace.programs(db).iter().map(|(_, p)| *p).collect();
+    programs.sort_by(|a, b| a.root(db).cmp(b.root(db)));
+    programs.dedup();
+    let index = |program: Program| programs.binary_search_by(|p| p.root(db).cmp(program.root(db)));
+    // Inclusions: (directory, target index), in order of directory.
+    let edges: Vec<Vec<(PathBuf, usize)>> = programs
+        .iter()
+        .map(|&program| {
+            included_dirs(db, program)
+                .iter()
+                .filter_map(|dir| {
+                    let target = program_at(db, dir)?;
+                    // Self-inclusion is reported on its own at the block.
+                    (target != program).then_some(())?;
+                    Some((dir.clone(), index(target).ok()?))
+                })
+                .collect()
+        })
+        .collect();
+    let successors: Vec<Vec<usize>> = edges
+        .iter()
+        .map(|e| e.iter().map(|(_, t)| *t).collect())
+        .collect();
+    let component_of = strongly_connected(&successors);
+
+    let mut closing = Vec::new();
+    let mut visited = vec![false; programs.len()];
+    // Programs in root order: the first of each strongly connected set is its smallest.
+    for start in 0..programs.len() {
+        if visited[start] {
+            continue;
+        }
+        // An iterative depth-first walk within `start`'s set: (program, next edge to take).
+        let mut path: Vec<(usize, usize)> = vec![(start, 0)];
+        let mut on_path = vec![false; programs.len()];
+        visited[start] = true;
+        on_path[start] = true;
+        while let Some(&mut (node, ref mut next)) = path.last_mut() {
+            let Some((dir, target)) = edges[node].get(*next) else {
+                on_path[node] = false;
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            let target = *target;
+            if component_of[target] != component_of[start] {
+                continue;
+            }
+            if on_path[target] {
+                let from = path.iter().position(|&(n, _)| n == target).unwrap_or(0);
+                let mut chain: Vec<PathBuf> = path[from..]
+                    .iter()
+                    .map(|&(n, _)| programs[n].root(db).clone())
+                    .collect();
+                chain.push(programs[target].root(db).clone());
+                closing.push(ClosingInclusion {
+                    from: programs[node],
+                    dir: dir.clone(),
+                    chain,
+                });
+            } else if !visited[target] {
+                visited[target] = true;
+                on_path[target] = true;
+                path.push((target, 0));
+            }
+        }
+    }
+    closing
+}
+
+/// Tarjan's strongly connected components, iteratively: the component number of each node.
+fn strongly_connected(successors: &[Vec<usize>]) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let n = successors.len();
+    let mut order = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut component = vec![UNSEEN; n];
+    let mut next_order = 0;
+    let mut components = 0;
+    for root in 0..n {
+        if order[root] != UNSEEN {
+            continue;
+        }
+        let mut calls: Vec<(usize, usize)> = vec![(root, 0)];
+        order[root] = next_order;
+        low[root] = next_order;
+        next_order += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (node, ref mut next)) = calls.last_mut() {
+            if let Some(&target) = successors[node].get(*next) {
+                *next += 1;
+                if order[target] == UNSEEN {
+                    order[target] = next_order;
+                    low[target] = next_order;
+                    next_order += 1;
+                    stack.push(target);
+                    on_stack[target] = true;
+                    calls.push((target, 0));
+                } else if on_stack[target] {
+                    low[node] = low[node].min(order[target]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == order[node] {
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    component[member] = components;
+                    if member == node {
+                        break;
+                    }
+                }
+                components += 1;
+            }
+        }
+    }
+    component
 }

@@ -253,6 +253,7 @@ fn editing_a_component_rebinds_only_its_users() {
             "lower_file(/p/app/main.pp)",
             "file_nodes(/p/app/main.pp)",
             "program_scope(/p/app)",
+            "included_dirs(/p/app)",
             "component_interface(/p/app)",
             "program_cycles(/p/app)",
             "resolve_root(name)",
@@ -273,6 +274,7 @@ fn editing_a_component_rebinds_only_its_users() {
             "lower_file(/p/app/main.pp)",
             "file_nodes(/p/app/main.pp)",
             "program_scope(/p/app)",
+            "included_dirs(/p/app)",
             "component_interface(/p/app)",
             "program_cycles(/p/app)",
             "resolve_root(name)",
@@ -331,4 +333,78 @@ fn adding_and_removing_a_file() {
             "file_diagnostics(/p/main.pp)",
         ]
     "#]]);
+}
+
+/// The messages of a program's diagnostics, `file: message`.
+fn messages(db: &RootDatabase, program: Program) -> Vec<String> {
+    pcl_ty::check_program(db, program)
+        .files
+        .iter()
+        .flat_map(|f| {
+            f.diagnostics
+                .iter()
+                .map(move |d| format!("{}: {}", f.path.display(), d.message))
+        })
+        .collect()
+}
+
+#[test]
+fn an_inclusion_that_closes_a_cycle_is_found_and_forgotten_incrementally() {
+    const A: &str = "component b \"../b\" {}\noutput o {\n  value = b.o\n}\n";
+    const B_ALONE: &str = "output o {\n  value = 1\n}\n";
+    const B_BACK: &str = "component a \"../a\" {}\noutput o {\n  value = 1\n}\n";
+    let mut s = Session::new(
+        &[
+            ("/p/a", &[("main.pp", A)]),
+            ("/p/b", &[("main.pp", B_ALONE)]),
+        ],
+        &[],
+    );
+    assert_eq!(messages(&s.db, s.programs[0]), Vec::<String>::new());
+    s.db.take_executed();
+    // `b` now includes `a` back: the cycle is found, and reported at the block that closes it
+    // (the walk starts at `/p/a`, the smaller root), whichever program asks.
+    s.edit("/p/b/main.pp", B_BACK);
+    s.expect(expect![[r#"
+        [
+            "lower_file(/p/b/main.pp)",
+            "file_nodes(/p/b/main.pp)",
+            "program_scope(/p/b)",
+            "included_dirs(/p/b)",
+            "inclusion_cycles(?)",
+            "infer_node(b)",
+            "component_interface(/p/b)",
+            "program_cycles(/p/b)",
+            "node_references(a)",
+            "infer_node(a)",
+            "node_type(a)",
+            "file_diagnostics(/p/b/main.pp)",
+        ]
+    "#]]);
+    let cycle = vec![
+        "/p/b/main.pp: cannot use '../a' as a component: it includes this program again, a cycle of components (/p/a → /p/b → /p/a); a component cannot include itself, directly or through others".to_owned(),
+    ];
+    assert_eq!(messages(&s.db, s.programs[1]), cycle);
+    assert_eq!(messages(&s.db, s.programs[0]), Vec::<String>::new());
+    // The same answer as a fresh database.
+    let fresh = Session::new(
+        &[
+            ("/p/a", &[("main.pp", A)]),
+            ("/p/b", &[("main.pp", B_BACK)]),
+        ],
+        &[],
+    );
+    assert_eq!(messages(&fresh.db, fresh.programs[1]), cycle);
+    // An edit elsewhere in `b` leaves the inclusions as they were: the cycle is not searched
+    // again.
+    s.edit("/p/b/main.pp", &format!("{B_BACK}x = 2\n"));
+    s.check();
+    assert!(!s
+        .executed()
+        .iter()
+        .any(|q| q.starts_with("inclusion_cycles")));
+    // And back: the error is gone.
+    s.edit("/p/b/main.pp", B_ALONE);
+    s.check();
+    assert_eq!(messages(&s.db, s.programs[1]), Vec::<String>::new());
 }

@@ -1,0 +1,188 @@
+//! A Pulumi project file (`Pulumi.yaml` or `Pulumi.yml`) in a program's directory: its `main:`
+//! names the directory (or file) the program is in, relative to the project file.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use yaml_rust2::parser::{Event, Parser};
+
+/// Project files are a few hundred bytes; anything bigger is not one.
+const MAX_PROJECT_FILE: u64 = 1 << 20;
+
+/// The program `main:` points to, if `dir` holds a project file that sets it. A project file
+/// that cannot be read, is not a regular file, is too large or is not valid YAML is an error,
+/// as is a `main:` naming something that does not exist: the program's location is unknown.
+pub fn pulumi_yaml_main(dir: &Path) -> Result<Option<PathBuf>, String> {
+    for name in ["Pulumi.yaml", "Pulumi.yml"] {
+        let path = dir.join(name);
+        match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                return Err(format!(
+                    "cannot read {}: {}",
+                    path.display(),
+                    crate::files::io_reason(&e)
+                ))
+            }
+            Ok(_) => {}
+        }
+        let text = read_project_file(&path)?;
+        let Some(main) = main_of(&text).map_err(|e| format!("{}: {e}", path.display()))? else {
+            return Ok(None);
+        };
+        let target = dir.join(main.trim_end_matches('/'));
+        if !target.exists() {
+            return Err(format!(
+                "{} names `main: {main}`, but {} does not exist",
+                path.display(),
+                target.display()
+            ));
+        }
+        return Ok(Some(target));
+    }
+    Ok(None)
+}
+
+fn read_project_file(path: &Path) -> Result<String, String> {
+    let (file, metadata) = crate::files::open_regular(path)?;
+    let too_large = || {
+        format!(
+            "{}: over {} KiB, too large for a project file; it was not read",
+            path.display(),
+            MAX_PROJECT_FILE >> 10
+        )
+    };
+    if metadata.len() > MAX_PROJECT_FILE {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_PROJECT_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| {
+            format!(
+                "cannot read {}: {}",
+                path.display(),
+                crate::files::io_reason(&e)
+            )
+        })?;
+    if bytes.len() as u64 > MAX_PROJECT_FILE {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{}: not valid UTF-8", path.display()))
+}
+
+/// The top-level `main:` of a project file's first document, if set and not empty. Read from
+/// the parser's events (an iterative state machine) rather than a built document, so that
+/// deeply nested values cost no stack.
+fn main_of(text: &str) -> Result<Option<String>, String> {
+    let mut parser = Parser::new_from_str(text);
+    // Depth of the current node: 1 inside the top-level mapping.
+    let mut depth = 0usize;
+    // Inside the top-level mapping: whether the next node at depth 1 is a key.
+    let mut at_key = true;
+    let mut value_of_main = false;
+    let mut main = None;
+    loop {
+        let (event, mark) = parser.next_token().map_err(|e| {
+            format!(
+                "invalid YAML at line {}, column {}: {}",
+                e.marker().line(),
+                e.marker().col() + 1,
+                e.info()
+            )
+        })?;
+        let not_a_string = || {
+            format!(
+                "line {}: `main` must be a string (the program's directory)",
+                mark.line()
+            )
+        };
+        match event {
+            Event::StreamEnd | Event::DocumentEnd => break,
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                if depth == 1 && value_of_main {
+                    return Err(not_a_string());
+                }
+                depth += 1;
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 {
+                    at_key = !at_key;
+                }
+            }
+            Event::Scalar(value, ..) if depth == 1 => {
+                if value_of_main {
+                    main = Some(value);
+                    value_of_main = false;
+                } else if at_key && value == "main" {
+                    value_of_main = true;
+                }
+                at_key = !at_key;
+            }
+            Event::Alias(..) if depth == 1 => {
+                if value_of_main {
+                    return Err(not_a_string());
+                }
+                at_key = !at_key;
+            }
+            _ => {}
+        }
+    }
+    Ok(main.filter(|m| !m.trim().is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::main_of;
+
+    #[test]
+    fn main_is_read_as_yaml() {
+        let cases = [
+            ("name: x\nruntime: pcl\nmain: src\n", Ok(Some("src"))),
+            ("main: src # where the program lives\n", Ok(Some("src"))),
+            ("main: \"src dir/\"\n", Ok(Some("src dir/"))),
+            ("main: 'a''b'\n", Ok(Some("a'b"))),
+            ("name: x\n", Ok(None)),
+            ("main: ''\n", Ok(None)),
+            // Only the top level counts.
+            (
+                "template:\n  main: nested\n  config: {a: [1, {main: x}]}\nmain: top\n",
+                Ok(Some("top")),
+            ),
+            ("options: {main: nested}\n", Ok(None)),
+            // A key that is itself a mapping does not shift keys and values.
+            ("? {a: 1}\n: main\nmain: real\n", Ok(Some("real"))),
+            (
+                "main:\n  - a\n",
+                Err("line 2: `main` must be a string (the program's directory)"),
+            ),
+            ("name: [\n", Err("invalid YAML")),
+            ("", Ok(None)),
+        ];
+        for (text, expected) in cases {
+            let got = main_of(text);
+            match expected {
+                Ok(want) => assert_eq!(got, Ok(want.map(str::to_owned)), "{text:?}"),
+                Err(prefix) => assert!(
+                    got.as_ref().is_err_and(|e| e.starts_with(prefix)),
+                    "{text:?}: {got:?}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let text = format!(
+            "a: {}{}\nmain: src\n",
+            "[".repeat(200_000),
+            "]".repeat(200_000)
+        );
+        let got = main_of(&text);
+        assert!(
+            got.as_ref().is_err_and(|e| e.contains("recursion limit")),
+            "{got:?}"
+        );
+    }
+}
