@@ -290,7 +290,15 @@ pub fn inclusion_cycles(
         .iter()
         .map(|e| e.iter().map(|(_, t)| *t).collect())
         .collect();
-    let component_of = strongly_connected(&successors);
+    let mut component_of = vec![0; programs.len()];
+    for (number, members) in crate::graph::strongly_connected(&successors)
+        .into_iter()
+        .enumerate()
+    {
+        for member in members {
+            component_of[member] = number;
+        }
+    }
 
     let mut closing = Vec::new();
     let mut visited = vec![false; programs.len()];
@@ -335,59 +343,4 @@ pub fn inclusion_cycles(
         }
     }
     closing
-}
-
-/// Tarjan's strongly connected components, iteratively: the component number of each node.
-fn strongly_connected(successors: &[Vec<usize>]) -> Vec<usize> {
-    const UNSEEN: usize = usize::MAX;
-    let n = successors.len();
-    let mut order = vec![UNSEEN; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut component = vec![UNSEEN; n];
-    let mut next_order = 0;
-    let mut components = 0;
-    for root in 0..n {
-        if order[root] != UNSEEN {
-            continue;
-        }
-        let mut calls: Vec<(usize, usize)> = vec![(root, 0)];
-        order[root] = next_order;
-        low[root] = next_order;
-        next_order += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (node, ref mut next)) = calls.last_mut() {
-            if let Some(&target) = successors[node].get(*next) {
-                *next += 1;
-                if order[target] == UNSEEN {
-                    order[target] = next_order;
-                    low[target] = next_order;
-                    next_order += 1;
-                    stack.push(target);
-                    on_stack[target] = true;
-                    calls.push((target, 0));
-                } else if on_stack[target] {
-                    low[node] = low[node].min(order[target]);
-                }
-                continue;
-            }
-            calls.pop();
-            if let Some(&(parent, _)) = calls.last() {
-                low[parent] = low[parent].min(low[node]);
-            }
-            if low[node] == order[node] {
-                while let Some(member) = stack.pop() {
-                    on_stack[member] = false;
-                    component[member] = components;
-                    if member == node {
-                        break;
-                    }
-                }
-                components += 1;
-            }
-        }
-    }
-    component
 }

@@ -126,7 +126,7 @@ pub fn program_cycles<'db>(db: &'db dyn pcl_db::Db, program: Program) -> Program
 }
 
 /// Tarjan's algorithm, iterative: the strongly connected components of a graph.
-fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     const UNVISITED: usize = usize::MAX;
     let n = edges.len();
     let mut order = vec![UNVISITED; n];
