@@ -11,7 +11,8 @@ use clap::{Args, ValueEnum};
 use pcl_db::{CheckOptions, RootDatabase};
 use pcl_diagnostics::{Diagnostic, Severity};
 
-use crate::render::{read_source, Renderer};
+use crate::files::read_source;
+use crate::render::Renderer;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {

@@ -1,8 +1,11 @@
 //! Opening the files the commands read: only regular files (a FIFO or a device named `*.pp`
-//! or `Pulumi.yaml` would hang a read or never end), without blocking on the open itself.
+//! or `Pulumi.yaml` would hang a read or never end), without blocking on the open itself, and
+//! never more than a limit.
 
 use std::fs::{File, Metadata};
 use std::path::Path;
+
+use pcl_syntax::{TextRange, TextSize};
 
 /// What a file is, when it is not a regular file ("a FIFO (named pipe)"), for messages.
 pub fn irregular_kind(metadata: &Metadata) -> Option<&'static str> {
@@ -71,4 +74,76 @@ pub fn io_reason(error: &std::io::Error) -> String {
         Some(first) => first.to_lowercase().chain(chars).collect(),
         None => text.to_owned(),
     }
+}
+
+pub struct Source {
+    pub text: String,
+    /// Where the first invalid UTF-8 byte was, if the file is not valid UTF-8.
+    pub encoding_error: Option<TextRange>,
+}
+
+/// Reads a file. Invalid UTF-8 is decoded lossily and reported by the caller, so that one bad
+/// byte does not hide every other diagnostic of the file.
+pub fn read_source(path: &Path) -> Result<Source, String> {
+    let bytes = read_limited(path, pcl_syntax::MAX_SOURCE_LEN)?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source {
+            text,
+            encoding_error: None,
+        }),
+        Err(err) => {
+            let valid_up_to = err.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            let start = TextSize::from(valid_up_to as u32);
+            let end = start + TextSize::of(text[valid_up_to..].chars().next().unwrap_or(' '));
+            Ok(Source {
+                text,
+                encoding_error: Some(TextRange::new(start, end)),
+            })
+        }
+    }
+}
+
+/// Reads a file of at most `limit` bytes. A larger file is refused before it is read (by its
+/// size on disk, and by stopping at the limit for files whose size is not known in advance,
+/// such as pipes).
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    read_limited_with_metadata(path, limit).map(|(bytes, _)| bytes)
+}
+
+/// [`read_limited`], with the file's metadata as it was when opened (for `pcl fmt`, which
+/// replaces the file only if it is still what was read).
+pub fn read_limited_with_metadata(path: &Path, limit: u64) -> Result<(Vec<u8>, Metadata), String> {
+    let name = path.display();
+    let (file, metadata) = open_regular(path)?;
+    if metadata.len() > limit {
+        return Err(too_large(&name.to_string(), Some(metadata.len()), limit));
+    }
+    Ok((read_stream(file, &name.to_string(), limit)?, metadata))
+}
+
+/// Reads a stream (a file, standard input) of at most `limit` bytes.
+pub fn read_stream(stream: impl std::io::Read, name: &str, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    stream
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {}", io_reason(&e)))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(name, None, limit));
+    }
+    Ok(bytes)
+}
+
+fn too_large(name: &str, size: Option<u64>, limit: u64) -> String {
+    let mib = |n: u64| n as f64 / f64::from(1 << 20);
+    let size = match size {
+        Some(size) => format!("{:.1} MiB", mib(size)),
+        None => format!("more than {:.0} MiB", mib(limit)),
+    };
+    format!(
+        "{name}: the file is {size}, over the limit of {:.0} MiB for a source file; it was not read (split the program into several files)",
+        mib(limit)
+    )
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::render::{read_limited, read_stream};
+use crate::files::{read_limited_with_metadata, read_stream};
 
 #[derive(Args)]
 pub struct FmtArgs {
@@ -30,6 +30,8 @@ struct Outcome {
     /// The formatted text, when it differs from the file's.
     changed: Option<String>,
     original: String,
+    /// The file as read, which it must still be when it is replaced.
+    read: Option<crate::replace::Original>,
     /// Lines (1-based) of the items left as written because of syntax errors.
     damaged_lines: Vec<usize>,
     /// The whole file was left as written (`pcl_fmt::Formatted::kept_whole`).
@@ -65,7 +67,14 @@ pub fn run(args: FmtArgs) -> ExitCode {
     for path in &paths {
         if path.is_dir() {
             walk.add_dir(path, &EXTENSIONS);
-            files.append(&mut walk.files);
+            let root = path.canonicalize().unwrap_or_else(|_| path.clone());
+            for file in walk.files.drain(..) {
+                if let Some(warning) = link_out_of(&file, &root, path) {
+                    walk.warnings.push(warning);
+                } else {
+                    files.push(file);
+                }
+            }
         } else if path.exists() {
             files.push(path.clone());
         } else {
@@ -80,6 +89,10 @@ pub fn run(args: FmtArgs) -> ExitCode {
         let _ = writeln!(err, "error: {message}");
         had_error = true;
     }
+
+    // A file named twice (directly, through a link, or by two arguments) is formatted once.
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|file| seen.insert(file.canonicalize().unwrap_or_else(|_| file.clone())));
 
     use rayon::prelude::*;
     let outcomes: Vec<Outcome> = files.par_iter().map(|path| format_file(path)).collect();
@@ -107,9 +120,19 @@ pub fn run(args: FmtArgs) -> ExitCode {
             );
         }
         if !args.check && !args.diff {
-            if let Err(e) = write_replacing(path, &formatted) {
-                let _ = writeln!(err, "error: cannot write {name}: {e}");
-                had_error = true;
+            let Some(read) = &outcome.read else { continue };
+            match crate::replace::replace(path, read, &formatted) {
+                Ok(crate::replace::Replaced::Written) => {}
+                Ok(crate::replace::Replaced::ChangedMeanwhile) => {
+                    let _ = writeln!(
+                        err,
+                        "warning: {name}: changed while it was being formatted; left as it is now (run pcl fmt again)"
+                    );
+                }
+                Err(message) => {
+                    let _ = writeln!(err, "error: {message}");
+                    had_error = true;
+                }
             }
         }
     }
@@ -169,10 +192,13 @@ fn exit_code(had_error: bool, unformatted: bool) -> ExitCode {
 
 fn format_file(path: &Path) -> Outcome {
     let name = path.display().to_string();
-    let text = match read_limited(path, pcl_syntax::MAX_SOURCE_LEN)
-        .and_then(|bytes| decode(bytes, &name))
-    {
-        Ok(text) => text,
+    let (text, read) = match read_limited_with_metadata(path, pcl_syntax::MAX_SOURCE_LEN).and_then(
+        |(bytes, metadata)| {
+            let text = decode(bytes.clone(), &name)?;
+            Ok((text, crate::replace::Original { bytes, metadata }))
+        },
+    ) {
+        Ok(read) => read,
         Err(message) => {
             return Outcome {
                 error: Some(message),
@@ -194,6 +220,7 @@ fn format_file(path: &Path) -> Outcome {
         kept_whole: formatted.kept_whole,
         changed: formatted.is_changed().then_some(formatted.text),
         original: text,
+        read: Some(read),
         error: None,
     }
 }
@@ -250,24 +277,24 @@ fn report_damage(err: &mut impl Write, name: &str, lines: &[usize], kept_whole: 
     );
 }
 
-/// Replaces a file's text so that a crash or a full disk never leaves it half written: the text
-/// goes to a temporary file beside the target (through symbolic links), which takes the target's
-/// permissions and is then renamed over it.
-fn write_replacing(path: &Path, text: &str) -> std::io::Result<()> {
-    let target = path.canonicalize()?;
-    let permissions = std::fs::metadata(&target)?.permissions();
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = target.with_file_name(format!(".{name}.pcl-fmt-{}", std::process::id()));
-    let result = std::fs::write(&temporary, text)
-        .and_then(|()| std::fs::set_permissions(&temporary, permissions))
-        .and_then(|()| std::fs::rename(&temporary, &target));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
+/// Why a file found below `dir` is not formatted: it is a symbolic link to a file outside
+/// `dir` (whose canonical path is `root`). A walk does not lead `pcl fmt` out of the tree it
+/// was given (nor does it enter linked directories); a link named on the command line is
+/// followed.
+fn link_out_of(file: &Path, root: &Path, dir: &Path) -> Option<String> {
+    let is_link = std::fs::symlink_metadata(file).is_ok_and(|m| m.is_symlink());
+    if !is_link {
+        return None;
     }
-    result
+    let target = file.canonicalize().ok()?;
+    (!target.starts_with(root)).then(|| {
+        format!(
+            "{}: skipped: a symbolic link to {}, outside {} (name it to format it)",
+            file.display(),
+            target.display(),
+            dir.display()
+        )
+    })
 }
 
 fn unified_diff(old: &str, new: &str, name: &str) -> String {

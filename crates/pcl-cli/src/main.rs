@@ -16,6 +16,7 @@ mod fmt;
 mod parse;
 mod project;
 mod render;
+mod replace;
 mod schema;
 mod walk;
 

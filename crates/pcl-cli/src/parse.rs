@@ -10,7 +10,8 @@ use clap::{Args, ValueEnum};
 use pcl_diagnostics::Diagnostic;
 use pcl_syntax::{SyntaxError, SyntaxErrorKind};
 
-use crate::render::{read_source, Renderer, Source};
+use crate::files::{read_source, Source};
+use crate::render::Renderer;
 
 #[derive(Args)]
 pub struct ParseArgs {
