@@ -15,7 +15,7 @@
 use std::cmp::Ordering;
 use std::fmt::{self, Write};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::kinds::{Annotation, ObjectType, Type, TypeKind};
 
@@ -47,7 +47,7 @@ impl Type {
     /// text is cut there and ends with `…`.
     pub fn display_canonical(&self) -> String {
         let mut out = Out::new(MAX_CANONICAL_LEN, true);
-        canonical(self, &mut Canonical::Exact(Vec::new()), &mut out);
+        canonical(self, &mut Canonical::Exact(FxHashSet::default()), &mut out);
         out.text
     }
 
@@ -239,9 +239,9 @@ fn write_property_name(key: &str, out: &mut Out) {
 
 /// What the canonical printer does with objects.
 enum Canonical<'a> {
-    /// Expands every object; a deferred object met inside itself prints as `...`. The
-    /// stack holds the addresses of the objects being printed.
-    Exact(Vec<usize>),
+    /// Expands every object; a deferred object met inside itself prints as `...`. The set
+    /// holds the addresses of the deferred objects being printed (only they can recur).
+    Exact(FxHashSet<usize>),
     /// The union sort key: a deferred object prints as `object(#name)` and its namespace
     /// and variant are recorded, so nothing inside a deferred object is ever looked at.
     SortKey(&'a mut Vec<(u64, u64)>),
@@ -293,9 +293,10 @@ fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut Out) {
             TypeKind::Tuple(es) => list("tuple", es, stack, out),
             TypeKind::Union(es) => list("union", es, stack, out),
             TypeKind::Object(object) => {
+                let deferred = object.is_deferred();
                 match stack {
                     Canonical::Exact(stack) => {
-                        if stack.contains(&ty.addr()) {
+                        if deferred && stack.contains(&ty.addr()) {
                             out.push("...");
                             return;
                         }
@@ -311,8 +312,8 @@ fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut Out) {
                 if !out.open("object({", 2) {
                     return;
                 }
-                if let Canonical::Exact(stack) = stack {
-                    stack.push(ty.addr());
+                if let (Canonical::Exact(stack), true) = (&mut *stack, deferred) {
+                    stack.insert(ty.addr());
                 }
                 for (i, (key, t)) in object.properties().iter().enumerate() {
                     if out.full {
@@ -325,8 +326,8 @@ fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut Out) {
                     out.push(" = ");
                     canonical(t, stack, out);
                 }
-                if let Canonical::Exact(stack) = stack {
-                    stack.pop();
+                if let (Canonical::Exact(stack), true) = (&mut *stack, deferred) {
+                    stack.remove(&ty.addr());
                 }
                 out.close("})");
             }
