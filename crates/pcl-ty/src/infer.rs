@@ -67,6 +67,9 @@ pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInfere
 /// so widening costs the new parts of a type, not the types it was built from, which were
 /// widened already.
 pub fn widen_literals(ty: Type) -> Type {
+    // `Type` hashes and compares by identity, which its interior (a deferred object's lock)
+    // does not affect.
+    #[allow(clippy::mutable_key_type)]
     fn widen(ty: &Type, memo: &mut FxHashMap<Type, Type>) -> Type {
         if !ty.has_literal_parts() {
             return ty.clone();
