@@ -253,7 +253,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         };
         pcl_ty::infer_program_parallel(&db, program.program, &tick);
-        reports.push(pcl_ty::program_report(&db, program.program));
+        let types = if args.emit_types {
+            pcl_ty::NodeTypes::Listed
+        } else {
+            pcl_ty::NodeTypes::Omitted
+        };
+        reports.push(pcl_ty::program_report(&db, program.program, types));
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();

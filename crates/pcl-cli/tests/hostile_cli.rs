@@ -285,3 +285,53 @@ fn a_program_directory_of_10_000_files() {
     // Large files: not left behind in the temporary directory.
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn types_shared_by_reference_print_bounded_messages() {
+    // `x63 = { l = x62, r = x62 }` and so on: one error about such a value printed 79 MB at
+    // 20 levels, and 64 levels never finished.
+    let dir = temp_dir(
+        "shared-types",
+        &[
+            ("schemas/demo-1.0.0.json", DEMO),
+            ("schemas/cyc-1.0.0.json", &hostile::cyclic_schema(1)),
+            ("main.pp", &hostile::shared_types(64)),
+            ("chain.pp", &hostile::deep_value_for_cyclic_schema(16_000)),
+        ],
+    );
+    let (code, stdout, stderr) = pcl(
+        &dir,
+        "check",
+        &["--schemas", "schemas", "--emit-types", "main.pp"],
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.ends_with("7 errors\n"), "{stderr}");
+    // Seven errors, each with a source excerpt, and each type in them bounded.
+    assert!(stderr.len() < 7 * 4096, "{} bytes", stderr.len());
+    assert_eq!(stdout.lines().count(), 5 * 64 + 11, "{stdout}");
+    for line in stdout.lines() {
+        assert!(line.len() < 4096, "{} bytes: {line}", line.len());
+    }
+    let (code, stdout, _) = pcl(
+        &dir,
+        "check",
+        &["--schemas", "schemas", "--format", "json", "main.pp"],
+    );
+    assert_eq!(code, 1);
+    let messages = messages_by_file(&stdout);
+    assert_eq!(messages["main.pp"].len(), 7, "{messages:#?}");
+    for message in &messages["main.pp"] {
+        assert!(message.len() < 4096, "{} bytes: {message}", message.len());
+    }
+    // A value 16,000 levels deep converted to a recursive schema type: one error, whose path
+    // shows its ends.
+    let (code, _, stderr) = pcl(&dir, "check", &["--schemas", "schemas", "chain.pp"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr
+            .contains("error[E0304]: the attribute head of resource type cyc::Node: at .next.next"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 4096, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

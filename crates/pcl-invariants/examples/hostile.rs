@@ -92,6 +92,17 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            name: "types shared by reference, 64 levels".into(),
+            input: demo(hostile::shared_types(64)),
+        },
+        Case {
+            name: "a value 16,000 levels deep for a recursive schema type".into(),
+            input: ProgramInput {
+                schemas: vec![schema("cyc", hostile::cyclic_schema(1))],
+                ..ProgramInput::single(hostile::deep_value_for_cyclic_schema(16_000))
+            },
+        },
+        Case {
             name: "a 100 MB schema".into(),
             input: ProgramInput {
                 schemas: vec![schema("big", hostile::big_schema(100 << 20))],

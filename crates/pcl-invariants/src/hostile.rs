@@ -141,6 +141,66 @@ pub fn huge_ranges() -> String {
         .to_string()
 }
 
+/// Values whose types share their parts, `levels` deep: `x0 = { a = 1 }`, then
+/// `x1 = { l = x0, r = x0 }` and so on, so the type of the last one has `levels` parts but a
+/// tree of 2^`levels` leaves. The same over tuples, outputs (a secret config) and promises (an
+/// invoke of the demo schema); two of them unified, one converted to the demo schema's types,
+/// a type declared as deep as the values, and errors about the deepest ones.
+pub fn shared_types(levels: usize) -> String {
+    let mut text =
+        String::from("config c \"bool\" {\n}\nconfig s \"string\" {\n  secret = true\n}\n");
+    let chains = [
+        ("x", "{ a = 1 }", "{ l = _, r = _ }"),
+        ("y", "{ a = \"s\" }", "{ l = _, r = _ }"),
+        ("t", "[1, \"a\"]", "[_, _]"),
+        ("o", "{ a = s }", "{ l = _, r = _ }"),
+        (
+            "p",
+            "{ a = invoke(\"demo:network/getZone:getZone\", { name = \"z\" }) }",
+            "{ l = _, r = _ }",
+        ),
+    ];
+    for (name, first, wrap) in chains {
+        let _ = writeln!(text, "{name}0 = {first}");
+        for i in 1..levels {
+            let previous = format!("{name}{}", i - 1);
+            let _ = writeln!(text, "{name}{i} = {}", wrap.replace('_', &previous));
+        }
+    }
+    let last = levels.saturating_sub(1);
+    let _ = writeln!(text, "joined = c ? x{last} : y{last}");
+    let _ = writeln!(text, "either = c ? x{last} : [1]");
+    let _ = writeln!(text, "all = [x{last}, y{last}, t{last}, o{last}, p{last}]");
+    for name in ["x", "t", "o", "p"] {
+        let _ = writeln!(text, "bad{name} = {name}{last} + 1");
+    }
+    let deep = format!("{}list(int){}", "map(".repeat(levels), ")".repeat(levels));
+    let _ = writeln!(text, "output typed \"{deep}\" {{\n  value = x{last}\n}}");
+    let _ = writeln!(
+        text,
+        "resource bucket \"demo:storage/bucket:Bucket\" {{\n  name = \"b\"\n  tags = y{last}\n  \
+         website = {{\n    indexDocument = \"i\"\n    errorDocument = x{last}\n  }}\n}}"
+    );
+    text
+}
+
+/// A program for [`cyclic_schema`]`(1)`: a chain of `length` locals, each an object whose
+/// `next` is the previous one, with a wrong value at the end, given to the resource: a
+/// conversion `length` levels deep into a recursive schema type, whose reason has a path of
+/// `length` steps.
+pub fn deep_value_for_cyclic_schema(length: usize) -> String {
+    let mut text = String::from("a0 = { me = \"x\" }\n");
+    for i in 1..length {
+        let _ = writeln!(text, "a{i} = {{ next = a{} }}", i - 1);
+    }
+    let _ = writeln!(
+        text,
+        "resource node \"cyc:index:Node\" {{\n  head = a{}\n}}",
+        length.saturating_sub(1)
+    );
+    text
+}
+
 /// A schema whose object types refer to each other in a cycle of `length` (and each to
 /// itself), with a resource whose input and output use the cycle.
 pub fn cyclic_schema(length: usize) -> String {

@@ -25,12 +25,21 @@ pub struct NodeTypeLine {
     pub ty: String,
 }
 
-/// The result of checking a program: diagnostics per file (files in path order) and the
-/// type of each config, local and output (program order).
+/// The result of checking a program: diagnostics per file (files in path order) and, when
+/// asked for ([`NodeTypes::Listed`]), the type of each config, local and output (program
+/// order).
 #[derive(Clone, Debug)]
 pub struct ProgramReport {
     pub files: Vec<CheckedFile>,
     pub types: Vec<NodeTypeLine>,
+}
+
+/// Whether [`program_report`] prints the type of each node (`pcl check --emit-types`): a
+/// check that does not show them does not spend time printing them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeTypes {
+    Listed,
+    Omitted,
 }
 
 impl ProgramReport {
@@ -60,12 +69,13 @@ pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
         infer_node(db, node);
         node_type(db, node);
     }
-    program_report(db, program)
+    program_report(db, program, NodeTypes::Listed)
 }
 
 /// The report of a program whose nodes were inferred already (by [`infer_program_parallel`]);
 /// on any other program it infers nodes as they are needed, recursing through references.
-pub fn program_report(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
+/// `types` says whether it lists the type of each node.
+pub fn program_report(db: &dyn pcl_db::Db, program: Program, types: NodeTypes) -> ProgramReport {
     let scope = program_scope(db, program);
     let mut files: Vec<CheckedFile> = program
         .files(db)
@@ -76,6 +86,12 @@ pub fn program_report(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
         })
         .collect();
     report_each_missing_package_once(&mut files);
+    if types == NodeTypes::Omitted {
+        return ProgramReport {
+            files,
+            types: Vec::new(),
+        };
+    }
     let types = scope
         .nodes
         .iter()

@@ -9,6 +9,7 @@ use pcl_types::{
     unify_all, ConstValue, ConversionKind, ReasonKind, Severity as TraversalSeverity, Traverser,
     Type, TypeKind,
 };
+use rustc_hash::FxHashMap;
 
 use crate::{node_type, InferDiagnostic, NodeInference, Target};
 
@@ -60,31 +61,49 @@ pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInfere
 /// `T` with every literal type replaced by its underlying type, deeply: what a reference to a
 /// local sees. So editing a literal does not change the local's type, and its users do not
 /// re-infer.
+///
+/// Only parts with literal types inside are rebuilt (a node knows whether it has any; a union
+/// without literal types is left as it is), each once (types share parts: `{ l = x, r = x }`),
+/// so widening costs the new parts of a type, not the types it was built from, which were
+/// widened already.
 pub fn widen_literals(ty: Type) -> Type {
-    fn widen(ty: &Type, depth: usize) -> Type {
-        if depth > 64 {
+    // `Type` hashes and compares by identity, which its interior (a deferred object's lock)
+    // does not affect.
+    #[allow(clippy::mutable_key_type)]
+    fn widen(ty: &Type, memo: &mut FxHashMap<Type, Type>) -> Type {
+        if !ty.has_literal_parts() {
             return ty.clone();
         }
-        let d = depth + 1;
-        match ty.kind() {
-            TypeKind::Const(c) => c.ty.clone(),
-            TypeKind::List(e) => Type::list(widen(e, d)),
-            TypeKind::Map(e) => Type::map(widen(e, d)),
-            TypeKind::Set(e) => Type::set(widen(e, d)),
-            TypeKind::Tuple(es) => Type::tuple(es.iter().map(|e| widen(e, d))),
-            // Widened members unify as HCL would at run time: `1 | 2.5` is number.
-            TypeKind::Union(es) => unify_all(es.iter().map(|e| widen(e, d))).safe,
-            TypeKind::Output(e) => Type::output(widen(e, d)),
-            TypeKind::Promise(e) => Type::promise(widen(e, d)),
-            TypeKind::Object(o) if !o.is_deferred() => Type::object_with(
-                o.properties().iter().map(|(k, t)| (k.clone(), widen(t, d))),
-                o.strict(),
-                o.annotations().to_vec(),
-            ),
-            _ => ty.clone(),
+        if let Some(known) = memo.get(ty) {
+            return known.clone();
         }
+        let widened = pcl_types::on_enough_stack(|| match ty.kind() {
+            TypeKind::Const(c) => c.ty.clone(),
+            TypeKind::List(e) => Type::list(widen(e, memo)),
+            TypeKind::Map(e) => Type::map(widen(e, memo)),
+            TypeKind::Set(e) => Type::set(widen(e, memo)),
+            TypeKind::Tuple(es) => Type::tuple(es.iter().map(|e| widen(e, memo))),
+            // Widened members unify as HCL would at run time: `1 | 2.5` is number.
+            TypeKind::Union(es) => {
+                let members: Vec<Type> = es.iter().map(|e| widen(e, memo)).collect();
+                unify_all(members).safe
+            }
+            TypeKind::Output(e) => Type::output(widen(e, memo)),
+            TypeKind::Promise(e) => Type::promise(widen(e, memo)),
+            TypeKind::Object(o) if !o.is_deferred() => {
+                let properties: Vec<(Box<str>, Type)> = o
+                    .properties()
+                    .iter()
+                    .map(|(k, t)| (k.clone(), widen(t, memo)))
+                    .collect();
+                Type::object_with(properties, o.strict(), o.annotations().to_vec())
+            }
+            _ => ty.clone(),
+        });
+        memo.insert(ty.clone(), widened.clone());
+        widened
     }
-    widen(&ty, 0)
+    widen(&ty, &mut FxHashMap::default())
 }
 
 pub(crate) struct Infer<'a, 'db> {

@@ -32,7 +32,7 @@ use pcl_types::Type;
 pub use builtins::BUILTIN_NAMES;
 pub use check::{
     check_program, infer_program_parallel, lower_program_parallel, node_count, program_report,
-    CheckedFile, NodeTypeLine, ProgramReport,
+    CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
 };
 pub use edge::file_diagnostics;
 pub use graph::{node_references, program_cycles, ProgramCycles};

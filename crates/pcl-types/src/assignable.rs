@@ -1,6 +1,6 @@
 //! Type equality (`Equals`) and strict assignability (`AssignableFrom`).
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::kinds::{Type, TypeKind};
 
@@ -16,14 +16,31 @@ impl Type {
     /// `dest.assignable_from(src)`: a value of type `src` *is* a value of type `dest`,
     /// without any conversion. Implies that [`Type::conversion_from`] is Safe.
     pub fn assignable_from(&self, src: &Type) -> bool {
-        assignable(self, src, &mut FxHashSet::default())
+        Assignable::default().check(self, src)
     }
 }
 
-/// `seen` holds pairs of addresses of parts of the two types (alive while they are).
+/// `seen` holds the pairs of composite parts of the two types met so far (by address; alive
+/// while the types are). A pair met again counts as equal: either it is being compared (a
+/// recursive type: coinduction) or it was compared already and found equal, since a pair
+/// found unequal makes the whole comparison false at once. So each pair is compared once.
 fn equals(a: &Type, b: &Type, seen: &mut FxHashSet<(usize, usize)>) -> bool {
     crate::on_enough_stack(|| {
         if a == b {
+            return true;
+        }
+        let composite = matches!(
+            (a.kind(), b.kind()),
+            (TypeKind::List(_), TypeKind::List(_))
+                | (TypeKind::Map(_), TypeKind::Map(_))
+                | (TypeKind::Set(_), TypeKind::Set(_))
+                | (TypeKind::Output(_), TypeKind::Output(_))
+                | (TypeKind::Promise(_), TypeKind::Promise(_))
+                | (TypeKind::Tuple(_), TypeKind::Tuple(_))
+                | (TypeKind::Union(_), TypeKind::Union(_))
+                | (TypeKind::Object(_), TypeKind::Object(_))
+        );
+        if composite && seen.contains(&(a.addr(), b.addr())) {
             return true;
         }
         let all = |xs: &[Type], ys: &[Type], seen: &mut FxHashSet<(usize, usize)>| {
@@ -35,9 +52,15 @@ fn equals(a: &Type, b: &Type, seen: &mut FxHashSet<(usize, usize)>) -> bool {
             | (TypeKind::Map(x), TypeKind::Map(y))
             | (TypeKind::Set(x), TypeKind::Set(y))
             | (TypeKind::Output(x), TypeKind::Output(y))
-            | (TypeKind::Promise(x), TypeKind::Promise(y)) => equals(x, y, seen),
+            | (TypeKind::Promise(x), TypeKind::Promise(y)) => {
+                seen.insert((a.addr(), b.addr()));
+                equals(x, y, seen)
+            }
             (TypeKind::Tuple(xs), TypeKind::Tuple(ys))
-            | (TypeKind::Union(xs), TypeKind::Union(ys)) => all(xs, ys, seen),
+            | (TypeKind::Union(xs), TypeKind::Union(ys)) => {
+                seen.insert((a.addr(), b.addr()));
+                all(xs, ys, seen)
+            }
             (TypeKind::Object(x), TypeKind::Object(y)) => {
                 // A deferred object not defined yet (one being built by a transformation) is
                 // equal only to itself: its properties are not known.
@@ -48,10 +71,7 @@ fn equals(a: &Type, b: &Type, seen: &mut FxHashSet<(usize, usize)>) -> bool {
                 if xp.len() != yp.len() {
                     return false;
                 }
-                // A pair already being compared counts as equal (coinduction).
-                if !seen.insert((a.addr(), b.addr())) {
-                    return true;
-                }
+                seen.insert((a.addr(), b.addr()));
                 xp.iter()
                     .zip(yp.iter())
                     .all(|((kx, tx), (ky, ty))| kx == ky && equals(tx, ty, seen))
@@ -65,69 +85,103 @@ fn equals(a: &Type, b: &Type, seen: &mut FxHashSet<(usize, usize)>) -> bool {
     })
 }
 
-/// `stack` holds the pairs being checked (by address; each is removed before its types
-/// can go away).
-fn assignable(dest: &Type, src: &Type, stack: &mut FxHashSet<(usize, usize)>) -> bool {
-    crate::on_enough_stack(|| {
-        if dest.is_dynamic() || dest.equals(src) {
-            return true;
-        }
-        // Deviation: a union source is split; every element must be assignable.
-        if let TypeKind::Union(elements) = src.kind() {
-            return elements.iter().all(|e| assignable(dest, e, stack));
-        }
-        // Wrappers of other types look at the source as it is (so `output("a") <= "a"` and
-        // `union("a", "b") <= "a"`); everything else sees a literal as its underlying type.
-        let wrapper = matches!(
-            dest.kind(),
-            TypeKind::Union(_) | TypeKind::Output(_) | TypeKind::Promise(_)
-        );
-        if let (false, TypeKind::Const(c)) = (wrapper, src.kind()) {
-            return assignable(dest, &c.ty, stack);
-        }
-        // A pair already on the stack (a recursive type) is assumed assignable.
-        let pair = (dest.addr(), src.addr());
-        if !stack.insert(pair) {
-            return true;
-        }
-        let result = assignable_by_kind(dest, src, stack);
-        stack.remove(&pair);
-        result
-    })
+/// One assignability query: each `(dest, src)` pair is decided once.
+#[derive(Default)]
+struct Assignable {
+    /// The pairs being checked, by address, with their depth on the stack.
+    active: FxHashMap<(usize, usize), usize>,
+    /// Pairs decided. `false` is always final (assuming pairs on the stack assignable can only
+    /// make more pairs assignable); `true` is kept when it assumed nothing about a pair below
+    /// it on the stack.
+    memo: FxHashMap<(usize, usize), bool>,
+    /// The shallowest stack depth whose pair was assumed assignable while deciding the pairs
+    /// above it.
+    lowest_assumption: usize,
+    /// The types whose addresses key `memo` (some are made during the query, such as the
+    /// resolved element of an output), kept alive so that no address is reused.
+    pins: Vec<Type>,
 }
 
-fn assignable_by_kind(dest: &Type, src: &Type, stack: &mut FxHashSet<(usize, usize)>) -> bool {
-    match (dest.kind(), src.kind()) {
-        (TypeKind::List(e), TypeKind::List(u)) | (TypeKind::Set(e), TypeKind::Set(u)) => {
-            assignable(e, u, stack)
+impl Assignable {
+    fn check(&mut self, dest: &Type, src: &Type) -> bool {
+        self.lowest_assumption = usize::MAX;
+        self.assignable(dest, src)
+    }
+
+    fn assignable(&mut self, dest: &Type, src: &Type) -> bool {
+        crate::on_enough_stack(|| {
+            if dest.is_dynamic() || dest.equals(src) {
+                return true;
+            }
+            // Deviation: a union source is split; every element must be assignable.
+            if let TypeKind::Union(elements) = src.kind() {
+                return elements.iter().all(|e| self.assignable(dest, e));
+            }
+            // Wrappers of other types look at the source as it is (so `output("a") <= "a"` and
+            // `union("a", "b") <= "a"`); everything else sees a literal as its underlying type.
+            let wrapper = matches!(
+                dest.kind(),
+                TypeKind::Union(_) | TypeKind::Output(_) | TypeKind::Promise(_)
+            );
+            if let (false, TypeKind::Const(c)) = (wrapper, src.kind()) {
+                return self.assignable(dest, &c.ty);
+            }
+            let pair = (dest.addr(), src.addr());
+            if let Some(&known) = self.memo.get(&pair) {
+                return known;
+            }
+            // A pair already on the stack (a recursive type) is assumed assignable.
+            if let Some(&depth) = self.active.get(&pair) {
+                self.lowest_assumption = self.lowest_assumption.min(depth);
+                return true;
+            }
+            let depth = self.active.len();
+            self.active.insert(pair, depth);
+            let outer = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
+            let result = self.by_kind(dest, src);
+            self.active.remove(&pair);
+            let inner = self.lowest_assumption;
+            if !result || inner >= depth {
+                self.pins.push(dest.clone());
+                self.pins.push(src.clone());
+                self.memo.insert(pair, result);
+                self.lowest_assumption = outer;
+            } else {
+                self.lowest_assumption = outer.min(inner);
+            }
+            result
+        })
+    }
+
+    fn by_kind(&mut self, dest: &Type, src: &Type) -> bool {
+        match (dest.kind(), src.kind()) {
+            (TypeKind::List(e), TypeKind::List(u)) | (TypeKind::Set(e), TypeKind::Set(u)) => {
+                self.assignable(e, u)
+            }
+            (TypeKind::List(e), TypeKind::Tuple(us)) => us.iter().all(|u| self.assignable(e, u)),
+            (TypeKind::Map(e), TypeKind::Map(u)) => self.assignable(e, u),
+            (TypeKind::Map(e), TypeKind::Object(o)) => {
+                o.properties().iter().all(|(_, u)| self.assignable(e, u))
+            }
+            // Deviation: lengths must match (a conversion between tuples of different lengths
+            // does not exist, and assignability must imply a safe conversion).
+            (TypeKind::Tuple(ts), TypeKind::Tuple(us)) => {
+                ts.len() == us.len() && ts.iter().zip(us.iter()).all(|(t, u)| self.assignable(t, u))
+            }
+            (TypeKind::Object(d), TypeKind::Object(s)) => d.properties().iter().all(|(key, t)| {
+                let u = s.property(key).unwrap_or_else(Type::none);
+                self.assignable(t, &u)
+            }),
+            (TypeKind::Union(ts), _) => ts.iter().any(|t| self.assignable(t, src)),
+            (TypeKind::Output(e), TypeKind::Output(u) | TypeKind::Promise(u)) => {
+                self.assignable(e, &u.resolve_outputs())
+            }
+            (TypeKind::Output(e), _) => self.assignable(e, src),
+            (TypeKind::Promise(e), TypeKind::Promise(u)) => self.assignable(e, u),
+            // An output cannot become a promise, even of `dynamic` (matches conversion).
+            (TypeKind::Promise(_), TypeKind::Output(_)) => false,
+            (TypeKind::Promise(e), _) => self.assignable(e, src),
+            _ => false,
         }
-        (TypeKind::List(e), TypeKind::Tuple(us)) => us.iter().all(|u| assignable(e, u, stack)),
-        (TypeKind::Map(e), TypeKind::Map(u)) => assignable(e, u, stack),
-        (TypeKind::Map(e), TypeKind::Object(o)) => {
-            o.properties().iter().all(|(_, u)| assignable(e, u, stack))
-        }
-        // Deviation: lengths must match (a conversion between tuples of different lengths
-        // does not exist, and assignability must imply a safe conversion).
-        (TypeKind::Tuple(ts), TypeKind::Tuple(us)) => {
-            ts.len() == us.len()
-                && ts
-                    .iter()
-                    .zip(us.iter())
-                    .all(|(t, u)| assignable(t, u, stack))
-        }
-        (TypeKind::Object(d), TypeKind::Object(s)) => d.properties().iter().all(|(key, t)| {
-            let u = s.property(key).unwrap_or_else(Type::none);
-            assignable(t, &u, stack)
-        }),
-        (TypeKind::Union(ts), _) => ts.iter().any(|t| assignable(t, src, stack)),
-        (TypeKind::Output(e), TypeKind::Output(u) | TypeKind::Promise(u)) => {
-            assignable(e, &u.resolve_outputs(), stack)
-        }
-        (TypeKind::Output(e), _) => assignable(e, src, stack),
-        (TypeKind::Promise(e), TypeKind::Promise(u)) => assignable(e, u, stack),
-        // An output cannot become a promise, even of `dynamic` (matches conversion).
-        (TypeKind::Promise(_), TypeKind::Output(_)) => false,
-        (TypeKind::Promise(e), _) => assignable(e, src, stack),
-        _ => false,
     }
 }

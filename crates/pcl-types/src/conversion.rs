@@ -7,7 +7,7 @@
 //! dropped if it does not. So answers never depend on query order, and densely recursive
 //! types do not make a query exponential.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::kinds::{Type, TypeKind};
 use crate::reason::{PathStep, Reason, ReasonKind};
@@ -74,7 +74,7 @@ impl Conversion {
     /// literal's underlying type) is restated about the types the caller asked about.
     fn about(mut self, dest: &Type, src: &Type) -> Conversion {
         if let Some(reason) = &mut self.reason {
-            if reason.path.is_empty() {
+            if reason.path_len() == 0 {
                 if let ReasonKind::CannotAssign { dest: d, src: s } = &mut reason.kind {
                     *d = dest.clone();
                     *s = src.clone();
@@ -138,8 +138,9 @@ fn is_leaf(ty: &Type) -> bool {
 /// The state of one top-level relation query (conversion or unification).
 pub(crate) struct Ctx {
     mode: Mode,
-    /// The `(dest, src)` pairs being converted, outermost first.
-    stack: Vec<Pair>,
+    /// The `(dest, src)` pairs being converted, with their depth (outermost 0): a map, so
+    /// that finding a pair costs the same at any depth.
+    stack: FxHashMap<Pair, usize>,
     /// Per stack frame: whether some inner pair assumed it Safe.
     assumed: Vec<bool>,
     memo: FxHashMap<Pair, Conversion>,
@@ -151,7 +152,7 @@ pub(crate) struct Ctx {
     /// The shallowest stack frame whose pair was assumed Safe while computing the current
     /// frame; results that depend on an enclosing frame's assumption are not memoized.
     lowest_assumption: usize,
-    pub(crate) unify_stack: Vec<Pair>,
+    pub(crate) unify_stack: FxHashSet<Pair>,
     pub(crate) unify_memo: FxHashMap<Pair, (Type, ConversionKind)>,
     /// Counts cyclic unifications cut short; used to avoid memoizing their results.
     pub(crate) unify_cycles: usize,
@@ -163,13 +164,13 @@ impl Ctx {
     pub(crate) fn new(mode: Mode) -> Ctx {
         Ctx {
             mode,
-            stack: Vec::new(),
+            stack: FxHashMap::default(),
             assumed: Vec::new(),
             memo: FxHashMap::default(),
             provisional: FxHashMap::default(),
             provisional_by_depth: Vec::new(),
             lowest_assumption: usize::MAX,
-            unify_stack: Vec::new(),
+            unify_stack: FxHashSet::default(),
             unify_memo: FxHashMap::default(),
             unify_cycles: 0,
             pins: Vec::new(),
@@ -205,18 +206,18 @@ impl Ctx {
                 self.lowest_assumption = self.lowest_assumption.min(*depth);
                 return known.clone();
             }
-            if let Some(depth) = self.stack.iter().position(|pair| *pair == key) {
+            if let Some(&depth) = self.stack.get(&key) {
                 // A recursive type met itself: assume Safe (coinduction).
                 self.lowest_assumption = self.lowest_assumption.min(depth);
                 self.assumed[depth] = true;
                 return Conversion::safe();
             }
             let depth = self.stack.len();
-            self.stack.push(key);
+            self.stack.insert(key, depth);
             self.assumed.push(false);
             let outer_assumption = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
             let result = self.convert_uncached(dest, src);
-            self.stack.pop();
+            self.stack.remove(&key);
             let was_assumed = self.assumed.pop().unwrap_or(false);
             let inner_assumption = self.lowest_assumption;
             if was_assumed && result.kind != ConversionKind::Safe {
@@ -368,7 +369,7 @@ impl Ctx {
                 if let Some(reason) = result.reason {
                     let deeper = deepest_failure
                         .as_ref()
-                        .is_none_or(|known| reason.path.len() > known.path.len());
+                        .is_none_or(|known| reason.path_len() > known.path_len());
                     if deeper && !is_plain_cannot_assign(&reason) {
                         deepest_failure = Some(reason);
                     }
@@ -567,7 +568,7 @@ fn may_fail_reason(dest: &Type, src: &Type) -> Reason {
 
 /// A reason that says no more than "cannot assign X to Y" for its own two types.
 fn is_plain_cannot_assign(reason: &Reason) -> bool {
-    reason.path.is_empty() && matches!(reason.kind, ReasonKind::CannotAssign { .. })
+    reason.path_len() == 0 && matches!(reason.kind, ReasonKind::CannotAssign { .. })
 }
 
 /// The types of the primitive conversion matrix.

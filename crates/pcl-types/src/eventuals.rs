@@ -88,24 +88,30 @@ pub enum Eventual {
 impl Type {
     /// `ResolveOutputs`: the type with every output and promise removed, deeply.
     pub fn resolve_outputs(&self) -> Type {
-        transform(self, Transform::ResolveOutputs)
+        Transformer::new(Transform::ResolveOutputs).transform(self)
     }
 
     /// `ResolvePromises`: the type with every promise removed, deeply.
     pub fn resolve_promises(&self) -> Type {
-        transform(self, Transform::ResolvePromises)
+        Transformer::new(Transform::ResolvePromises).transform(self)
     }
 
     /// `InputType`: `T | output(T)`, applied recursively into promises, maps, lists,
     /// unions and objects; `dynamic`, `none` and outputs are left as they are.
     pub fn input_type(&self) -> Type {
-        transform(self, Transform::Input)
+        Transformer::new(Transform::Input).transform(self)
     }
 
     /// The strongest eventual anywhere inside this type (`ContainsEventuals`).
     pub fn eventual_strength(&self) -> Eventual {
-        let mut seen = FxHashSet::default();
-        strength(self, &mut seen)
+        let bits = reach(self);
+        if bits & OUTPUT != 0 {
+            Eventual::Output
+        } else if bits & PROMISE != 0 {
+            Eventual::Promise
+        } else {
+            Eventual::None
+        }
     }
 
     /// `liftOperationType`: wraps `result` in the strongest eventual among `args`.
@@ -131,165 +137,195 @@ impl Type {
     }
 }
 
-/// `seen` holds the addresses of objects visited (all alive: they are parts of `ty`).
-fn strength(ty: &Type, seen: &mut FxHashSet<usize>) -> Eventual {
-    crate::on_enough_stack(|| match ty.kind() {
-        TypeKind::Output(_) => Eventual::Output,
-        TypeKind::Promise(e) => Eventual::Promise.max(strength(e, seen)),
-        TypeKind::List(e) | TypeKind::Map(e) | TypeKind::Set(e) => strength(e, seen),
-        TypeKind::Tuple(es) | TypeKind::Union(es) => es
-            .iter()
-            .map(|e| strength(e, seen))
-            .max()
-            .unwrap_or(Eventual::None),
-        TypeKind::Object(object) => {
-            if !seen.insert(ty.addr()) {
-                return Eventual::None;
-            }
-            object
-                .properties()
-                .iter()
-                .map(|(_, t)| strength(t, seen))
-                .max()
-                .unwrap_or(Eventual::None)
-        }
-        _ => Eventual::None,
-    })
+/// Bits of a node's `eventuals`: whether they are known, and whether an output or a promise
+/// is reachable (not looking inside outputs, whose elements have neither, nor inside literals
+/// and enums).
+pub(crate) const KNOWN: u8 = 1;
+const OUTPUT: u8 = 2;
+const PROMISE: u8 = 4;
+
+/// What a kind reaches by itself (`OUTPUT`, `PROMISE`).
+fn own_reach(kind: &TypeKind) -> u8 {
+    match kind {
+        TypeKind::Output(_) => OUTPUT,
+        TypeKind::Promise(_) => PROMISE,
+        _ => 0,
+    }
 }
 
-/// Bits of `DeferredObject::eventual_cache`: for `ResolveOutputs` and `ResolvePromises`,
-/// whether the answer is known and what it is.
-const OUTPUTS_KNOWN: u8 = 1;
-const OUTPUTS_INSIDE: u8 = 2;
-const PROMISES_KNOWN: u8 = 4;
-const PROMISES_INSIDE: u8 = 8;
+/// Whether the reach of a kind includes that of its parts.
+fn looks_inside(kind: &TypeKind) -> bool {
+    !matches!(
+        kind,
+        TypeKind::Output(_) | TypeKind::Const(_) | TypeKind::Enum(_)
+    )
+}
 
-/// Whether `transform` would change anything in `ty` (cycle-safe). For a defined deferred
-/// object, the answer is cached in the object (when every object the scan met was defined),
-/// so that building `output(T)` around a large schema type scans it once, not every time.
-/// Only the root of a scan is cached: an object met inside a cycle is answered with the
-/// cycle's start assumed false, which is right for the root only.
-fn affected(ty: &Type, how: Transform, seen: &mut FxHashSet<usize>) -> bool {
-    let (known, inside) = match how {
-        Transform::ResolveOutputs => (OUTPUTS_KNOWN, OUTPUTS_INSIDE),
-        Transform::ResolvePromises => (PROMISES_KNOWN, PROMISES_INSIDE),
-        Transform::Input => return affected_in(ty, how, seen, &mut false),
-    };
-    let deferred = match ty.kind() {
-        TypeKind::Object(object) if object.is_defined() => object.deferred(),
-        _ => None,
-    };
-    let Some(deferred) = deferred else {
-        return affected_in(ty, how, seen, &mut false);
-    };
-    let cached = deferred.eventual_cache.load(Ordering::Acquire);
-    if cached & known != 0 {
-        return cached & inside != 0;
+/// The `eventuals` bits of a new node that reaches no deferred object, from its parts (whose
+/// bits are known, for the same reason).
+pub(crate) fn reach_of_parts(kind: &TypeKind) -> u8 {
+    let mut bits = KNOWN | own_reach(kind);
+    if looks_inside(kind) {
+        kind.for_each_structural_child(&mut |child| {
+            let known = child.node().eventuals().load(Ordering::Relaxed);
+            if known & KNOWN == 0 {
+                // Cannot happen for parts without deferred objects; if it did, the node is
+                // scanned when asked, as one with deferred objects is.
+                bits &= !KNOWN;
+            }
+            bits |= known & (OUTPUT | PROMISE);
+        });
+    }
+    if bits & KNOWN == 0 {
+        0
+    } else {
+        bits
+    }
+}
+
+/// The outputs and promises `ty` reaches (`OUTPUT`, `PROMISE`). Known from the node for a type
+/// without deferred objects; otherwise one scan of the type's graph, kept in the node when it
+/// met no undefined object (a type being built by a transformation), so that building
+/// `output(T)` around a large schema type scans it once, not every time.
+fn reach(ty: &Type) -> u8 {
+    let cell = ty.node().eventuals();
+    let cached = cell.load(Ordering::Acquire);
+    if cached & KNOWN != 0 {
+        return cached;
     }
     let mut incomplete = false;
-    let answer = affected_in(ty, how, seen, &mut incomplete);
+    let bits = scan(ty, &mut FxHashSet::default(), &mut incomplete);
     if !incomplete {
-        let bits = known | if answer { inside } else { 0 };
-        deferred.eventual_cache.fetch_or(bits, Ordering::AcqRel);
+        // Only the root of a scan is kept: a part met again inside a cycle answered 0 for
+        // what was already being counted, which is right for the root only.
+        cell.fetch_or(KNOWN | bits, Ordering::AcqRel);
     }
-    answer
+    bits
 }
 
-/// The scan of [`affected`]; `incomplete` is set when an undefined object was met.
-fn affected_in(
-    ty: &Type,
-    how: Transform,
-    seen: &mut FxHashSet<usize>,
-    incomplete: &mut bool,
-) -> bool {
+/// The scan of [`reach`]: every part reachable, each once (`seen` holds the addresses of the
+/// composite parts visited, all alive as parts of the root); `incomplete` is set when an
+/// undefined object is met.
+fn scan(ty: &Type, seen: &mut FxHashSet<usize>, incomplete: &mut bool) -> u8 {
     crate::on_enough_stack(|| {
-        match ty.kind() {
-            TypeKind::Output(_) => how == Transform::ResolveOutputs,
-            // Resolved away, or (`InputType`) wrapped even when the element is `dynamic`.
-            TypeKind::Promise(_) => true,
-            TypeKind::List(e) | TypeKind::Map(e) => {
-                how == Transform::Input || affected_in(e, how, seen, incomplete)
+        let cached = ty.node().eventuals().load(Ordering::Acquire);
+        if cached & KNOWN != 0 {
+            return cached & (OUTPUT | PROMISE);
+        }
+        let kind = ty.kind();
+        let mut bits = own_reach(kind);
+        if !looks_inside(kind) {
+            return bits;
+        }
+        if let TypeKind::Object(object) = kind {
+            if object.is_undefined() {
+                *incomplete = true;
+                return bits;
             }
-            TypeKind::Set(e) => how == Transform::Input || affected_in(e, how, seen, incomplete),
-            TypeKind::Tuple(es) | TypeKind::Union(es) => {
-                how == Transform::Input || es.iter().any(|e| affected_in(e, how, seen, incomplete))
+        }
+        if !seen.insert(ty.addr()) {
+            return 0;
+        }
+        let mut visit = |child: &Type, bits: &mut u8| {
+            if *bits != OUTPUT | PROMISE {
+                *bits |= scan(child, seen, incomplete);
             }
+        };
+        match kind {
             TypeKind::Object(object) => {
-                if how == Transform::Input {
-                    return true;
+                for (_, t) in &object.properties() {
+                    visit(t, &mut bits);
                 }
-                if let Some(deferred) = object.deferred() {
-                    if !object.is_defined() {
-                        *incomplete = true;
-                        return false;
-                    }
-                    let (known, inside) = match how {
-                        Transform::ResolveOutputs => (OUTPUTS_KNOWN, OUTPUTS_INSIDE),
-                        _ => (PROMISES_KNOWN, PROMISES_INSIDE),
-                    };
-                    let cached = deferred.eventual_cache.load(Ordering::Acquire);
-                    if cached & known != 0 {
-                        return cached & inside != 0;
-                    }
-                }
-                if !seen.insert(ty.addr()) {
-                    return false;
-                }
-                object
-                    .properties()
-                    .iter()
-                    .any(|(_, t)| affected_in(t, how, seen, incomplete))
             }
-            TypeKind::Dynamic | TypeKind::None => false,
-            _ => how == Transform::Input,
+            other => other.for_each_structural_child(&mut |child| visit(child, &mut bits)),
         }
+        bits
     })
 }
 
-fn transform(ty: &Type, how: Transform) -> Type {
-    crate::on_enough_stack(|| {
-        if !affected(ty, how, &mut FxHashSet::default()) {
-            return ty.clone();
-        }
-        if how == Transform::Input {
-            return input(ty);
-        }
-        let recurse = |t: &Type| transform(t, how);
-        match ty.kind() {
-            TypeKind::Output(e) => match how {
-                Transform::ResolveOutputs => recurse(e),
-                _ => ty.clone(),
-            },
-            TypeKind::Promise(e) => recurse(e),
-            TypeKind::List(e) => Type::list(recurse(e)),
-            TypeKind::Map(e) => Type::map(recurse(e)),
-            TypeKind::Set(e) => Type::set(recurse(e)),
-            TypeKind::Tuple(es) => Type::tuple(es.iter().map(recurse)),
-            TypeKind::Union(es) => Type::union(es.iter().map(recurse)),
-            TypeKind::Object(_) => map_object(ty, how, recurse),
-            _ => ty.clone(),
-        }
-    })
+/// Whether `transform` would change anything in `ty`.
+fn affected(ty: &Type, how: Transform) -> bool {
+    match how {
+        Transform::ResolveOutputs => reach(ty) & (OUTPUT | PROMISE) != 0,
+        Transform::ResolvePromises => reach(ty) & PROMISE != 0,
+        // Everything but `dynamic`, `none` and outputs is wrapped.
+        Transform::Input => !matches!(
+            ty.kind(),
+            TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_)
+        ),
+    }
 }
 
-/// `InputType` of a type that is not dynamic, none or an output: `union(T', output(T))`,
-/// where `T'` has the same treatment applied inside. The reference wraps `output(T')`; the
-/// element of an output has its outputs resolved, and resolving the outputs of `T'` gives
-/// `T` resolved, so this is the same type, without resolving a deferred object that may be
-/// still being built.
-fn input(ty: &Type) -> Type {
-    crate::on_enough_stack(|| {
+/// One top-level transformation. Its memo maps the address of each part transformed (a part
+/// of the argument, alive while the call runs) to the result, so a type that shares parts
+/// (`{ l = x, r = x }`, nested) costs its number of distinct parts, not the size of its tree.
+struct Transformer {
+    how: Transform,
+    memo: FxHashMap<usize, Type>,
+    /// For `InputType`: resolves the outputs of the parts, around which `output(..)` is built.
+    resolve: Option<Box<Transformer>>,
+}
+
+impl Transformer {
+    fn new(how: Transform) -> Transformer {
+        Transformer {
+            how,
+            memo: FxHashMap::default(),
+            resolve: None,
+        }
+    }
+
+    fn transform(&mut self, ty: &Type) -> Type {
+        crate::on_enough_stack(|| {
+            if !affected(ty, self.how) {
+                return ty.clone();
+            }
+            if let Some(known) = self.memo.get(&ty.addr()) {
+                return known.clone();
+            }
+            let result = match self.how {
+                Transform::Input => self.input(ty),
+                how => match ty.kind() {
+                    TypeKind::Output(e) => match how {
+                        Transform::ResolveOutputs => self.transform(e),
+                        _ => ty.clone(),
+                    },
+                    TypeKind::Promise(e) => self.transform(e),
+                    TypeKind::List(e) => Type::list(self.transform(e)),
+                    TypeKind::Map(e) => Type::map(self.transform(e)),
+                    TypeKind::Set(e) => Type::set(self.transform(e)),
+                    TypeKind::Tuple(es) => Type::tuple(es.iter().map(|e| self.transform(e))),
+                    TypeKind::Union(es) => Type::union(es.iter().map(|e| self.transform(e))),
+                    TypeKind::Object(_) => map_object(ty, how, &mut |t| self.transform(t)),
+                    _ => ty.clone(),
+                },
+            };
+            self.memo.insert(ty.addr(), result.clone());
+            result
+        })
+    }
+
+    /// `InputType` of a type that is not dynamic, none or an output: `union(T', output(T))`,
+    /// where `T'` has the same treatment applied inside. The reference wraps `output(T')`; the
+    /// element of an output has its outputs resolved, and resolving the outputs of `T'` gives
+    /// `T` resolved, so this is the same type, without resolving a deferred object that may be
+    /// still being built.
+    fn input(&mut self, ty: &Type) -> Type {
         let inner = match ty.kind() {
-            TypeKind::Dynamic | TypeKind::None | TypeKind::Output(_) => return ty.clone(),
-            TypeKind::Promise(e) => Type::promise(input(e)),
-            TypeKind::List(e) => Type::list(input(e)),
-            TypeKind::Map(e) => Type::map(input(e)),
-            TypeKind::Union(es) => Type::union(es.iter().map(input)),
-            TypeKind::Object(_) => map_object(ty, Transform::Input, input),
+            TypeKind::Promise(e) => Type::promise(self.transform(e)),
+            TypeKind::List(e) => Type::list(self.transform(e)),
+            TypeKind::Map(e) => Type::map(self.transform(e)),
+            TypeKind::Union(es) => Type::union(es.iter().map(|e| self.transform(e))),
+            TypeKind::Object(_) => map_object(ty, Transform::Input, &mut |t| self.transform(t)),
             _ => ty.clone(),
         };
-        Type::union([inner, Type::output(ty.clone())])
-    })
+        // `output(T)`: the outputs of `T` resolved with one memo for the whole call.
+        let resolved = self
+            .resolve
+            .get_or_insert_with(|| Box::new(Transformer::new(Transform::ResolveOutputs)))
+            .transform(ty);
+        Type::union([inner, crate::interner::intern(TypeKind::Output(resolved))])
+    }
 }
 
 /// A transformed object made by this thread's build, or a published one.
@@ -313,7 +349,7 @@ fn is_published(ty: &Type) -> bool {
 /// Rebuilds an object with `f` applied to each property. A deferred object becomes the
 /// deferred object with the derived key, created (privately, see the module doc) before
 /// its properties are computed so that cycles close.
-fn map_object(ty: &Type, how: Transform, f: impl Fn(&Type) -> Type) -> Type {
+fn map_object(ty: &Type, how: Transform, f: &mut dyn FnMut(&Type) -> Type) -> Type {
     let TypeKind::Object(object) = ty.kind() else {
         return ty.clone();
     };

@@ -45,7 +45,7 @@
 
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{fence, AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 use rustc_hash::{FxHashMap, FxHasher};
@@ -101,6 +101,12 @@ pub(crate) struct Node {
     groups: Box<[Arc<Group>]>,
     /// False for the builtin singletons, which live in statics and are not in the table.
     tabled: bool,
+    /// Whether a literal type is part of this one outside deferred objects: what
+    /// `Type::has_literal_parts` answers, fixed when the node is made.
+    literal_parts: bool,
+    /// The eventuals this type reaches (`eventuals::reach`): set when the node is made if it
+    /// reaches no deferred object, else by the first scan that meets no undefined object.
+    eventuals: AtomicU8,
 }
 
 impl Node {
@@ -110,7 +116,35 @@ impl Node {
             hash: 0,
             groups: Box::new([]),
             tabled: false,
+            literal_parts: false,
+            eventuals: AtomicU8::new(crate::eventuals::KNOWN),
         }
+    }
+
+    /// A node of the table, with the facts about its parts that are known from them alone.
+    fn tabled(kind: TypeKind, hash: u64, groups: Box<[Arc<Group>]>) -> Node {
+        let literal_parts = kind.has_literal_parts();
+        let eventuals = if groups.is_empty() {
+            crate::eventuals::reach_of_parts(&kind)
+        } else {
+            0
+        };
+        Node {
+            kind,
+            hash,
+            groups,
+            tabled: true,
+            literal_parts,
+            eventuals: AtomicU8::new(eventuals),
+        }
+    }
+
+    pub(crate) fn literal_parts(&self) -> bool {
+        self.literal_parts
+    }
+
+    pub(crate) fn eventuals(&self) -> &AtomicU8 {
+        &self.eventuals
     }
 
     pub(crate) fn kind(&self) -> &TypeKind {
@@ -275,12 +309,7 @@ pub(crate) fn intern(kind: TypeKind) -> Type {
                     group.acquire();
                 }
                 kind.mark_children_owned();
-                let node = Arc::new(Node {
-                    kind,
-                    hash,
-                    groups: groups.into_boxed_slice(),
-                    tabled: true,
-                });
+                let node = Arc::new(Node::tabled(kind, hash, groups.into_boxed_slice()));
                 LIVE_TYPES.fetch_add(1, Ordering::Relaxed);
                 insert_entry(&mut table, hash, Arc::downgrade(&node));
                 Err(node)
@@ -341,12 +370,7 @@ pub(crate) fn intern_deferred(kind: TypeKind) -> Type {
                 None if group.try_acquire() => {
                     let mut kind = kind.take().expect("kept until used");
                     kind.mark_children_owned();
-                    let node = Arc::new(Node {
-                        kind,
-                        hash,
-                        groups: Box::new([group.clone()]),
-                        tabled: true,
-                    });
+                    let node = Arc::new(Node::tabled(kind, hash, Box::new([group.clone()])));
                     LIVE_TYPES.fetch_add(1, Ordering::Relaxed);
                     LIVE_DEFERRED.fetch_add(1, Ordering::Relaxed);
                     insert_entry(&mut table, hash, Arc::downgrade(&node));

@@ -136,6 +136,24 @@ impl TypeKind {
         }
     }
 
+    /// Whether a literal type is part of this kind: a literal itself, or a structural kind
+    /// with a part that has one. Enums and deferred objects are not looked into (their
+    /// element and properties are schema types, which literal widening leaves alone). O(1):
+    /// each part's node knows the answer for itself.
+    pub(crate) fn has_literal_parts(&self) -> bool {
+        match self {
+            TypeKind::Const(_) => true,
+            TypeKind::Enum(_) => false,
+            _ => {
+                let mut found = false;
+                self.for_each_structural_child(&mut |child| {
+                    found |= child.node().literal_parts();
+                });
+                found
+            }
+        }
+    }
+
     /// The kind is being moved into a node: its object properties are owned by it from now.
     pub(crate) fn mark_children_owned(&mut self) {
         if let TypeKind::Object(ObjectType {
@@ -164,7 +182,7 @@ pub struct EnumType {
 
 /// What an object type stands for, for code generation and hover. Annotations do not take
 /// part in [`Type::equals`] or in any relation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Annotation {
     /// The object is the schema object type with this token.
     SchemaObject(Box<str>),
@@ -321,9 +339,6 @@ pub(crate) struct DeferredObject {
     /// For an object made by `input_type`: the object it was made from.
     input_origin: Option<Type>,
     state: AtomicU8,
-    /// Whether outputs or promises are inside, once known (see `eventuals::affected`): a
-    /// deep scan of a schema type is made once, not at every `output(T)` built around it.
-    pub(crate) eventual_cache: AtomicU8,
     /// Set once; taken out only when the object's group is collected (nothing can reach the
     /// object then), which is what breaks reference cycles.
     properties: RwLock<Option<Arc<Props>>>,
@@ -500,8 +515,11 @@ impl ObjectType {
 /// See [`Type::union_sort_key`].
 #[derive(Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct UnionSortKey {
+    /// The canonical text, cut at a fixed length.
     text: String,
-    /// The namespace and variant of each deferred object, in order.
+    /// Whether the text was cut (a text that was not sorts before the longer texts it starts).
+    cut: bool,
+    /// The namespace and variant of each deferred object in the text, in order.
     keys: Vec<(u64, u64)>,
 }
 
@@ -791,7 +809,16 @@ impl Type {
         if flat.len() > 1 {
             let mut keyed: Vec<(UnionSortKey, Type)> =
                 flat.into_iter().map(|t| (t.union_sort_key(), t)).collect();
-            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut memo = rustc_hash::FxHashMap::default();
+            keyed.sort_by(|a, b| {
+                a.0.cmp(&b.0).then_with(|| {
+                    if a.0.cut {
+                        crate::print::structural_order(&a.1, &b.1, &mut memo)
+                    } else {
+                        std::cmp::Ordering::Equal
+                    }
+                })
+            });
             flat = keyed.into_iter().map(|(_, t)| t).collect();
         }
         let mut result: Vec<Type> = Vec::with_capacity(flat.len());
@@ -813,14 +840,16 @@ impl Type {
     /// The key unions sort their elements by: the canonical text, except that a deferred
     /// object is written `object(#name)` instead of being expanded, plus the namespaces and
     /// variants of those deferred objects in order, which break ties between different
-    /// deferred objects that have the same name. Computing it never looks inside a deferred
-    /// object, so it is linear in the size of the type up to its deferred objects, whatever
-    /// they contain.
+    /// deferred objects that have the same name. The text is cut at 256 bytes, so computing
+    /// the key costs at most that, whatever the type (its full text can be exponentially
+    /// longer than the type, whose parts may be shared); elements whose cut keys agree are
+    /// ordered by `print::structural_order`, which looks at each pair of parts once and never
+    /// inside a deferred object.
     ///
-    /// It depends only on the types, never on the order in which they were created.
+    /// The order depends only on the types, never on the order in which they were created.
     pub(crate) fn union_sort_key(&self) -> UnionSortKey {
         let mut key = UnionSortKey::default();
-        crate::print::sort_key(self, &mut key.text, &mut key.keys);
+        key.cut = crate::print::sort_key(self, &mut key.text, &mut key.keys);
         key
     }
 
@@ -897,6 +926,13 @@ impl Type {
         }
     }
 
+    /// Whether a literal type (`const(..)`) is part of this type outside enums and deferred
+    /// objects: whether replacing literal types by their underlying types can change it.
+    /// Known in O(1), so a walk that replaces them can skip the parts without any.
+    pub fn has_literal_parts(&self) -> bool {
+        self.node().literal_parts()
+    }
+
     /// The underlying type of a const, or the type itself.
     pub fn strip_const(&self) -> Type {
         match self.kind() {
@@ -943,7 +979,6 @@ fn deferred_kind(
             annotations: annotations.into_boxed_slice(),
             input_origin,
             state: AtomicU8::new(UNDEFINED),
-            eventual_cache: AtomicU8::new(0),
             properties: RwLock::new(None),
         })),
     })

@@ -50,7 +50,7 @@ pub use kinds::{
     Annotation, ConstType, DeferredKey, DefineObjectError, EnumType, ObjectType, Properties, Type,
     TypeKind,
 };
-pub use print::NamedObjects;
+pub use print::{NamedObjects, MAX_CANONICAL_LEN, MAX_READABLE_DEPTH, MAX_READABLE_LEN};
 pub use reason::{PathStep, Reason, ReasonKind};
 pub use traverse::{Severity, Traversal, Traverser};
 pub use unify::{unify_all, UnifyAll};

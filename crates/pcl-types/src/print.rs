@@ -4,42 +4,74 @@
 //! Both are recursion-safe: a deferred object met again inside itself prints as `...`
 //! (canonical) or as its name (readable). The readable printer also names schema objects
 //! instead of expanding them below the top level ([`NamedObjects`]); the canonical printer
-//! is exact.
+//! is exact up to its length limit.
+//!
+//! Both are bounded. Types share their parts (`x1 = { l = x0, r = x0 }`, and so on), so the
+//! text of a type can be exponentially longer than the type itself: the readable printer
+//! stops at [`MAX_READABLE_LEN`] bytes and at [`MAX_READABLE_DEPTH`] levels of nesting, and the
+//! canonical one at [`MAX_CANONICAL_LEN`] bytes, writing `…` where it stops. Printing costs at
+//! most about the length of its output, never the size of the type.
 
-use std::fmt::Write;
+use std::cmp::Ordering;
+use std::fmt::{self, Write};
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::kinds::{Annotation, ObjectType, Type, TypeKind};
 
 /// Objects longer than this on one line are printed on several lines by the readable printer.
 const MAX_LINE: usize = 100;
 
+/// The most bytes the readable printer writes for one type (its closing brackets included),
+/// plus the `…` that marks where it stopped. A message names at most a few types, so it stays
+/// a few kilobytes whatever the types are.
+pub const MAX_READABLE_LEN: usize = 2_000;
+
+/// The readable printer writes parts nested deeper than this (lists, tuples, objects, unions
+/// and eventuals inside each other) as `…`.
+pub const MAX_READABLE_DEPTH: usize = 16;
+
+/// The most bytes the canonical printer writes (then `…`): far above the canonical text of any
+/// real type, including the largest schema types expanded in full.
+pub const MAX_CANONICAL_LEN: usize = 1 << 20;
+
+/// The union sort key holds at most this many bytes of canonical text; elements whose keys
+/// agree that far are ordered structurally (see `Type::union_sort_key`).
+const SORT_KEY_LEN: usize = 256;
+
+const ELLIPSIS: &str = "…";
+
 impl Type {
     /// The canonical form, e.g. `output(list(string))`, `union(int, string)`,
-    /// `object({a = int, b = string})`.
+    /// `object({a = int, b = string})`. Exact below [`MAX_CANONICAL_LEN`] bytes; a longer
+    /// text is cut there and ends with `…`.
     pub fn display_canonical(&self) -> String {
-        let mut out = String::new();
-        canonical(self, &mut Canonical::Exact(Vec::new()), &mut out);
-        out
+        let mut out = Out::new(MAX_CANONICAL_LEN, true);
+        canonical(self, &mut Canonical::Exact(FxHashSet::default()), &mut out);
+        out.text
     }
 
     /// The readable form used by hover, e.g. `list(string)?`, `int | string`,
     /// `{ a: int, b: string }`. A named object (see [`NamedObjects`]) is expanded only
     /// where it is not inside another object: `display_readable_with(NamedObjects::TopLevel)`.
+    /// At most [`MAX_READABLE_LEN`] bytes (plus a `…`); parts nested deeper than
+    /// [`MAX_READABLE_DEPTH`] print as `…`.
     pub fn display_readable(&self) -> String {
         self.display_readable_with(NamedObjects::TopLevel)
     }
 
     /// The readable form, choosing where named objects are expanded. Diagnostics (the
-    /// messages of [`crate::Reason`]) use [`NamedObjects::Never`].
+    /// messages of [`crate::Reason`]) use [`NamedObjects::Never`]. Bounded as
+    /// [`Type::display_readable`] is.
     pub fn display_readable_with(&self, named: NamedObjects) -> String {
-        readable(
-            self,
-            &mut Readable {
-                stack: Vec::new(),
-                named,
-            },
-            0,
-        )
+        let mut printer = Readable {
+            stack: Vec::new(),
+            named,
+            out: Out::new(MAX_READABLE_LEN, true),
+            one_line: false,
+        };
+        readable(self, &mut printer, 0, 0);
+        printer.out.text
     }
 }
 
@@ -74,10 +106,111 @@ pub(crate) fn object_name(object: &ObjectType) -> Option<&str> {
         .or_else(|| object.deferred_name())
 }
 
+/// Text with a length limit. What does not fit is left out; the text then ends with `…`
+/// (when `mark` is set) and is `full`: nothing more is written but the closing brackets
+/// reserved for the parts already open, so brackets stay balanced within the limit.
+struct Out {
+    text: String,
+    limit: usize,
+    /// Bytes kept for the closing brackets of the parts open.
+    reserved: usize,
+    full: bool,
+    mark: bool,
+}
+
+impl Out {
+    fn new(limit: usize, mark: bool) -> Out {
+        Out {
+            text: String::new(),
+            limit,
+            reserved: 0,
+            full: false,
+            mark,
+        }
+    }
+
+    fn room(&self) -> usize {
+        self.limit.saturating_sub(self.text.len() + self.reserved)
+    }
+
+    /// Appends `s`, or as much of it as fits and then the mark.
+    fn push(&mut self, s: &str) {
+        if self.full {
+            return;
+        }
+        let room = self.room();
+        if s.len() <= room {
+            self.text.push_str(s);
+            return;
+        }
+        let keep = if self.mark {
+            room.saturating_sub(ELLIPSIS.len())
+        } else {
+            room
+        };
+        let mut cut = keep.min(s.len());
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.text.push_str(&s[..cut]);
+        if self.mark {
+            self.text.push_str(ELLIPSIS);
+        }
+        self.full = true;
+    }
+
+    /// Opens a part: writes `opening` and reserves `closing` bytes to close it with
+    /// [`Out::close`]. False (and nothing to close) when the two do not fit.
+    fn open(&mut self, opening: &str, closing: usize) -> bool {
+        if self.full {
+            return false;
+        }
+        if opening.len() + closing > self.room() {
+            // The mark stands for the whole part.
+            self.elide();
+            return false;
+        }
+        self.text.push_str(opening);
+        self.reserved += closing;
+        true
+    }
+
+    /// Closes a part opened with [`Out::open`] (whose reservation `closing` fits in).
+    fn close(&mut self, closing: &str) {
+        self.reserved = self.reserved.saturating_sub(closing.len());
+        self.text.push_str(closing);
+    }
+
+    /// Leaves out the rest: writes the mark and stops.
+    fn elide(&mut self) {
+        if !self.full {
+            if self.mark {
+                self.text.push_str(ELLIPSIS);
+            }
+            self.full = true;
+        }
+    }
+}
+
+impl Write for Out {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.push(s);
+        // Stops a long `Display` (a literal of a million characters) early.
+        if self.full {
+            Err(fmt::Error)
+        } else {
+            Ok(())
+        }
+    }
+}
+
 struct Readable {
     /// The addresses of the objects being printed, outermost first.
     stack: Vec<usize>,
     named: NamedObjects,
+    out: Out,
+    /// Everything on one line (used to measure whether an object fits on one).
+    one_line: bool,
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -86,50 +219,72 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
-fn opaque_name(name: &str) -> String {
+fn write_opaque_name(name: &str, out: &mut Out) {
     if is_identifier(name) {
-        name.to_string()
+        out.push(name);
     } else {
-        format!("type({name})")
+        out.push("type(");
+        out.push(name);
+        out.push(")");
+    }
+}
+
+fn write_property_name(key: &str, out: &mut Out) {
+    if is_identifier(key) {
+        out.push(key);
+    } else {
+        let _ = write!(out, "{key:?}");
     }
 }
 
 /// What the canonical printer does with objects.
 enum Canonical<'a> {
-    /// Expands every object; a deferred object met inside itself prints as `...`. The
-    /// stack holds the addresses of the objects being printed.
-    Exact(Vec<usize>),
+    /// Expands every object; a deferred object met inside itself prints as `...`. The set
+    /// holds the addresses of the deferred objects being printed (only they can recur).
+    Exact(FxHashSet<usize>),
     /// The union sort key: a deferred object prints as `object(#name)` and its namespace
     /// and variant are recorded, so nothing inside a deferred object is ever looked at.
     SortKey(&'a mut Vec<(u64, u64)>),
 }
 
-/// The sort key of unions; see `Type::union_sort_key`.
-pub(crate) fn sort_key(ty: &Type, text: &mut String, keys: &mut Vec<(u64, u64)>) {
-    canonical(ty, &mut Canonical::SortKey(keys), text);
+/// The sort key of unions (see `Type::union_sort_key`): at most `SORT_KEY_LEN` bytes of
+/// `text`; true when the text was cut there.
+pub(crate) fn sort_key(ty: &Type, text: &mut String, keys: &mut Vec<(u64, u64)>) -> bool {
+    let mut out = Out::new(SORT_KEY_LEN, false);
+    canonical(ty, &mut Canonical::SortKey(keys), &mut out);
+    *text = out.text;
+    out.full
 }
 
-fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut String) {
+fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut Out) {
+    if out.full {
+        return;
+    }
     crate::on_enough_stack(|| {
-        let list = |name: &str, elements: &[Type], stack: &mut Canonical<'_>, out: &mut String| {
-            out.push_str(name);
-            out.push('(');
+        let list = |name: &str, elements: &[Type], stack: &mut Canonical<'_>, out: &mut Out| {
+            out.push(name);
+            if !out.open("(", 1) {
+                return;
+            }
             for (i, e) in elements.iter().enumerate() {
+                if out.full {
+                    break;
+                }
                 if i > 0 {
-                    out.push_str(", ");
+                    out.push(", ");
                 }
                 canonical(e, stack, out);
             }
-            out.push(')');
+            out.close(")");
         };
         match ty.kind() {
-            TypeKind::Dynamic => out.push_str("dynamic"),
-            TypeKind::None => out.push_str("none"),
-            TypeKind::Bool => out.push_str("bool"),
-            TypeKind::Int => out.push_str("int"),
-            TypeKind::Number => out.push_str("number"),
-            TypeKind::String => out.push_str("string"),
-            TypeKind::Opaque(name) => out.push_str(&opaque_name(name)),
+            TypeKind::Dynamic => out.push("dynamic"),
+            TypeKind::None => out.push("none"),
+            TypeKind::Bool => out.push("bool"),
+            TypeKind::Int => out.push("int"),
+            TypeKind::Number => out.push("number"),
+            TypeKind::String => out.push("string"),
+            TypeKind::Opaque(name) => write_opaque_name(name, out),
             TypeKind::List(e) => list("list", std::slice::from_ref(e), stack, out),
             TypeKind::Map(e) => list("map", std::slice::from_ref(e), stack, out),
             TypeKind::Set(e) => list("set", std::slice::from_ref(e), stack, out),
@@ -138,13 +293,13 @@ fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut String) {
             TypeKind::Tuple(es) => list("tuple", es, stack, out),
             TypeKind::Union(es) => list("union", es, stack, out),
             TypeKind::Object(object) => {
+                let deferred = object.is_deferred();
                 match stack {
                     Canonical::Exact(stack) => {
-                        if stack.contains(&ty.addr()) {
-                            out.push_str("...");
+                        if deferred && stack.contains(&ty.addr()) {
+                            out.push("...");
                             return;
                         }
-                        stack.push(ty.addr());
                     }
                     Canonical::SortKey(keys) => {
                         if let Some(key) = object.deferred_key() {
@@ -154,132 +309,346 @@ fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut String) {
                         }
                     }
                 }
-                out.push_str("object({");
+                if !out.open("object({", 2) {
+                    return;
+                }
+                if let (Canonical::Exact(stack), true) = (&mut *stack, deferred) {
+                    stack.insert(ty.addr());
+                }
                 for (i, (key, t)) in object.properties().iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
+                    if out.full {
+                        break;
                     }
-                    let _ = write!(out, "{} = ", property_name(key));
+                    if i > 0 {
+                        out.push(", ");
+                    }
+                    write_property_name(key, out);
+                    out.push(" = ");
                     canonical(t, stack, out);
                 }
-                out.push_str("})");
-                if let Canonical::Exact(stack) = stack {
-                    stack.pop();
+                if let (Canonical::Exact(stack), true) = (&mut *stack, deferred) {
+                    stack.remove(&ty.addr());
                 }
+                out.close("})");
             }
             TypeKind::Const(c) => {
-                out.push_str("const(");
+                if !out.open("const(", 1) {
+                    return;
+                }
                 canonical(&c.ty, stack, out);
-                let _ = write!(out, ", {})", c.value);
+                out.push(", ");
+                let _ = write!(out, "{}", c.value);
+                out.close(")");
             }
             TypeKind::Enum(e) => {
-                let _ = write!(out, "enum({}(", e.token);
+                let _ = write!(out, "enum({}", e.token);
+                if !out.open("(", 1) {
+                    return;
+                }
                 canonical(&e.element, stack, out);
-                out.push_str("): ");
+                out.push("): ");
                 for (i, v) in e.values.iter().enumerate() {
+                    if out.full {
+                        break;
+                    }
                     if i > 0 {
-                        out.push_str(", ");
+                        out.push(", ");
                     }
                     let _ = write!(out, "{v}");
                 }
-                out.push(')');
+                out.close(")");
             }
         }
     })
 }
 
-fn property_name(key: &str) -> String {
-    if is_identifier(key) {
-        key.to_string()
-    } else {
-        format!("{key:?}")
+/// Writes the readable form of `ty` at `indent` (the column of the line it starts on, for the
+/// multi-line layout of objects) and `depth` (how many parts enclose it).
+fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize) {
+    if p.out.full {
+        return;
     }
-}
-
-fn readable(ty: &Type, stack: &mut Readable, indent: usize) -> String {
     crate::on_enough_stack(|| {
-        let wrap = |name: &str, e: &Type, stack: &mut Readable| {
-            format!("{name}({})", readable(e, stack, indent))
+        let composite = !matches!(
+            ty.kind(),
+            TypeKind::Dynamic
+                | TypeKind::None
+                | TypeKind::Bool
+                | TypeKind::Int
+                | TypeKind::Number
+                | TypeKind::String
+                | TypeKind::Opaque(_)
+                | TypeKind::Const(_)
+        );
+        if composite && depth >= MAX_READABLE_DEPTH {
+            p.out.push(ELLIPSIS);
+            return;
+        }
+        let wrap = |name: &str, e: &Type, p: &mut Readable| {
+            p.out.push(name);
+            if p.out.open("(", 1) {
+                readable(e, p, indent, depth + 1);
+                p.out.close(")");
+            }
         };
         match ty.kind() {
-            TypeKind::Dynamic => "dynamic".into(),
-            TypeKind::None => "none".into(),
-            TypeKind::Bool => "bool".into(),
-            TypeKind::Int => "int".into(),
-            TypeKind::Number => "number".into(),
-            TypeKind::String => "string".into(),
-            TypeKind::Opaque(name) => opaque_name(name),
-            TypeKind::List(e) => wrap("list", e, stack),
-            TypeKind::Map(e) => wrap("map", e, stack),
-            TypeKind::Set(e) => wrap("set", e, stack),
-            TypeKind::Output(e) => wrap("output", e, stack),
-            TypeKind::Promise(e) => wrap("promise", e, stack),
+            TypeKind::Dynamic => p.out.push("dynamic"),
+            TypeKind::None => p.out.push("none"),
+            TypeKind::Bool => p.out.push("bool"),
+            TypeKind::Int => p.out.push("int"),
+            TypeKind::Number => p.out.push("number"),
+            TypeKind::String => p.out.push("string"),
+            TypeKind::Opaque(name) => write_opaque_name(name, &mut p.out),
+            TypeKind::List(e) => wrap("list", e, p),
+            TypeKind::Map(e) => wrap("map", e, p),
+            TypeKind::Set(e) => wrap("set", e, p),
+            TypeKind::Output(e) => wrap("output", e, p),
+            TypeKind::Promise(e) => wrap("promise", e, p),
             TypeKind::Tuple(es) => {
-                let parts: Vec<String> = es.iter().map(|e| readable(e, stack, indent)).collect();
-                format!("({})", parts.join(", "))
+                if !p.out.open("(", 1) {
+                    return;
+                }
+                for (i, e) in es.iter().enumerate() {
+                    if p.out.full {
+                        break;
+                    }
+                    if i > 0 {
+                        p.out.push(", ");
+                    }
+                    readable(e, p, indent, depth + 1);
+                }
+                p.out.close(")");
             }
             TypeKind::Union(es) => {
                 let optional = es.iter().any(|e| e.is_none());
-                let parts: Vec<String> = es
-                    .iter()
-                    .filter(|e| !e.is_none())
-                    .map(|e| readable(e, stack, indent))
-                    .collect();
-                let mut text = parts.join(" | ");
                 if optional {
-                    text.push('?');
-                }
-                text
-            }
-            TypeKind::Object(object) => {
-                let name = object_name(object);
-                if let Some(name) = name {
-                    let expand = match stack.named {
-                        NamedObjects::Always => true,
-                        NamedObjects::TopLevel => stack.stack.is_empty(),
-                        NamedObjects::Never => false,
-                    };
-                    if !expand || stack.stack.contains(&ty.addr()) {
-                        return name.to_string();
+                    // The `?` is written after the members, whatever is left out of them.
+                    if !p.out.open("", 1) {
+                        return;
                     }
-                } else if stack.stack.contains(&ty.addr()) {
-                    return "...".into();
                 }
-                let properties = object.properties();
-                if properties.is_empty() {
-                    return "{}".into();
+                for (i, e) in es.iter().filter(|e| !e.is_none()).enumerate() {
+                    if p.out.full {
+                        break;
+                    }
+                    if i > 0 {
+                        p.out.push(" | ");
+                    }
+                    readable(e, p, indent, depth + 1);
                 }
-                stack.stack.push(ty.addr());
-                let inner_indent = indent + 2;
-                let fields: Vec<String> = properties
-                    .iter()
-                    .map(|(key, t)| {
-                        format!(
-                            "{}: {}",
-                            property_name(key),
-                            readable(t, stack, inner_indent)
-                        )
-                    })
-                    .collect();
-                stack.stack.pop();
-                let one_line = format!("{{ {} }}", fields.join(", "));
-                if indent + one_line.len() <= MAX_LINE && !one_line.contains('\n') {
-                    return one_line;
+                if optional {
+                    p.out.close("?");
                 }
-                let pad = " ".repeat(inner_indent);
-                let mut text = String::from("{\n");
-                for field in fields {
-                    let _ = writeln!(text, "{pad}{field},");
-                }
-                text.push_str(&" ".repeat(indent));
-                text.push('}');
-                text
             }
-            TypeKind::Const(c) => c.value.to_string(),
+            TypeKind::Object(object) => readable_object(ty, object, p, indent, depth),
+            TypeKind::Const(c) => {
+                let _ = write!(p.out, "{}", c.value);
+            }
             TypeKind::Enum(e) => {
-                let values: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
-                format!("enum({})", values.join(" | "))
+                if !p.out.open("enum(", 1) {
+                    return;
+                }
+                for (i, v) in e.values.iter().enumerate() {
+                    if p.out.full {
+                        break;
+                    }
+                    if i > 0 {
+                        p.out.push(" | ");
+                    }
+                    let _ = write!(p.out, "{v}");
+                }
+                p.out.close(")");
             }
         }
     })
+}
+
+fn readable_object(ty: &Type, object: &ObjectType, p: &mut Readable, indent: usize, depth: usize) {
+    let name = object_name(object);
+    if let Some(name) = name {
+        let expand = match p.named {
+            NamedObjects::Always => true,
+            NamedObjects::TopLevel => p.stack.is_empty(),
+            NamedObjects::Never => false,
+        };
+        if !expand || p.stack.contains(&ty.addr()) {
+            p.out.push(name);
+            return;
+        }
+    } else if p.stack.contains(&ty.addr()) {
+        p.out.push("...");
+        return;
+    }
+    let properties = object.properties();
+    if properties.is_empty() {
+        p.out.push("{}");
+        return;
+    }
+    let inner_indent = indent + 2;
+    if p.one_line || fits_on_one_line(ty, p, indent, depth) {
+        if !p.out.open("{ ", 2) {
+            return;
+        }
+        p.stack.push(ty.addr());
+        for (i, (key, t)) in properties.iter().enumerate() {
+            if p.out.full {
+                break;
+            }
+            if i > 0 {
+                p.out.push(", ");
+            }
+            write_property_name(key, &mut p.out);
+            p.out.push(": ");
+            readable(t, p, inner_indent, depth + 1);
+        }
+        p.stack.pop();
+        p.out.close(" }");
+        return;
+    }
+    // One property a line, each ending with a comma; the closing `}` on a line of its own
+    // (after a line break first if the last line was cut short).
+    let closing = 1 + indent + 1;
+    if !p.out.open("{\n", closing) {
+        return;
+    }
+    p.stack.push(ty.addr());
+    let pad = " ".repeat(inner_indent);
+    for (key, t) in properties.iter() {
+        if p.out.full {
+            break;
+        }
+        p.out.push(&pad);
+        write_property_name(key, &mut p.out);
+        p.out.push(": ");
+        readable(t, p, inner_indent, depth + 1);
+        p.out.push(",\n");
+    }
+    p.stack.pop();
+    let mut end = String::with_capacity(closing);
+    if !p.out.text.ends_with('\n') {
+        end.push('\n');
+    }
+    end.push_str(&" ".repeat(indent));
+    end.push('}');
+    p.out.reserved = p.out.reserved.saturating_sub(closing - end.len());
+    p.out.close(&end);
+}
+
+/// Whether the object `ty` printed on one line fits in the line from `indent` on: a print
+/// of at most that many bytes, so the cost is bounded by the line's length.
+fn fits_on_one_line(ty: &Type, p: &Readable, indent: usize, depth: usize) -> bool {
+    let Some(width) = MAX_LINE.checked_sub(indent) else {
+        return false;
+    };
+    let mut measure = Readable {
+        stack: p.stack.clone(),
+        named: p.named,
+        out: Out::new(width, false),
+        one_line: true,
+    };
+    readable(ty, &mut measure, indent, depth);
+    !measure.out.full && !measure.out.text.contains('\n')
+}
+
+/// A total order on types that looks at each pair of parts once (`memo`, by the addresses of
+/// parts of `a` and `b`, alive while they are) and never inside a deferred object (ordered by
+/// its key). Unions use it for elements whose sort keys are cut short and agree.
+pub(crate) fn structural_order(
+    a: &Type,
+    b: &Type,
+    memo: &mut FxHashMap<(usize, usize), Ordering>,
+) -> Ordering {
+    if a == b {
+        return Ordering::Equal;
+    }
+    let by_rank = rank(a.kind()).cmp(&rank(b.kind()));
+    if by_rank != Ordering::Equal {
+        return by_rank;
+    }
+    if let Some(known) = memo.get(&(a.addr(), b.addr())) {
+        return *known;
+    }
+    fn sequence(
+        xs: &[Type],
+        ys: &[Type],
+        memo: &mut FxHashMap<(usize, usize), Ordering>,
+    ) -> Ordering {
+        for (x, y) in xs.iter().zip(ys) {
+            let order = structural_order(x, y, memo);
+            if order != Ordering::Equal {
+                return order;
+            }
+        }
+        xs.len().cmp(&ys.len())
+    }
+    let order = crate::on_enough_stack(|| match (a.kind(), b.kind()) {
+        (TypeKind::Opaque(x), TypeKind::Opaque(y)) => x.cmp(y),
+        (TypeKind::List(x), TypeKind::List(y))
+        | (TypeKind::Map(x), TypeKind::Map(y))
+        | (TypeKind::Set(x), TypeKind::Set(y))
+        | (TypeKind::Output(x), TypeKind::Output(y))
+        | (TypeKind::Promise(x), TypeKind::Promise(y)) => {
+            sequence(std::slice::from_ref(x), std::slice::from_ref(y), memo)
+        }
+        (TypeKind::Tuple(xs), TypeKind::Tuple(ys)) | (TypeKind::Union(xs), TypeKind::Union(ys)) => {
+            sequence(xs, ys, memo)
+        }
+        (TypeKind::Object(x), TypeKind::Object(y)) => match (x.deferred_key(), y.deferred_key()) {
+            (Some(kx), Some(ky)) => kx.cmp(ky),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => {
+                let (xp, yp) = (x.properties(), y.properties());
+                let mut order = Ordering::Equal;
+                for ((kx, tx), (ky, ty)) in xp.iter().zip(yp.iter()) {
+                    order = kx.cmp(ky).then_with(|| structural_order(tx, ty, memo));
+                    if order != Ordering::Equal {
+                        break;
+                    }
+                }
+                order
+                    .then_with(|| xp.len().cmp(&yp.len()))
+                    .then_with(|| x.strict().cmp(&y.strict()))
+                    .then_with(|| x.annotations().cmp(y.annotations()))
+            }
+        },
+        (TypeKind::Const(x), TypeKind::Const(y)) => structural_order(&x.ty, &y.ty, memo)
+            .then_with(|| x.value.to_string().cmp(&y.value.to_string())),
+        (TypeKind::Enum(x), TypeKind::Enum(y)) => x
+            .token
+            .cmp(&y.token)
+            .then_with(|| structural_order(&x.element, &y.element, memo))
+            .then_with(|| {
+                let text = |values: &[crate::ConstValue]| {
+                    values.iter().map(|v| v.to_string()).collect::<Vec<_>>()
+                };
+                text(&x.values).cmp(&text(&y.values))
+            }),
+        _ => Ordering::Equal,
+    });
+    memo.insert((a.addr(), b.addr()), order);
+    order
+}
+
+/// The order of kinds in [`structural_order`].
+fn rank(kind: &TypeKind) -> u8 {
+    match kind {
+        TypeKind::Dynamic => 0,
+        TypeKind::None => 1,
+        TypeKind::Bool => 2,
+        TypeKind::Int => 3,
+        TypeKind::Number => 4,
+        TypeKind::String => 5,
+        TypeKind::Opaque(_) => 6,
+        TypeKind::List(_) => 7,
+        TypeKind::Map(_) => 8,
+        TypeKind::Set(_) => 9,
+        TypeKind::Tuple(_) => 10,
+        TypeKind::Object(_) => 11,
+        TypeKind::Union(_) => 12,
+        TypeKind::Output(_) => 13,
+        TypeKind::Promise(_) => 14,
+        TypeKind::Const(_) => 15,
+        TypeKind::Enum(_) => 16,
+    }
 }

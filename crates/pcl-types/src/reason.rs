@@ -4,6 +4,7 @@
 //! a diagnostic is shown. The path says *where* inside the value the problem is.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::kinds::Type;
 use crate::print::NamedObjects;
@@ -69,28 +70,54 @@ pub enum ReasonKind {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Reason {
     /// From the outer value to the offending part, outermost first.
-    pub path: Vec<PathStep>,
+    path: Path,
     pub kind: ReasonKind,
 }
+
+/// Paths longer than this many steps print their first and last halves only.
+const MAX_PATH_STEPS: usize = 32;
+/// The most bytes of a printed path (then `…`).
+const MAX_PATH_LEN: usize = 1_000;
 
 impl Reason {
     pub fn new(kind: ReasonKind) -> Reason {
         Reason {
-            path: Vec::new(),
+            path: Path::default(),
             kind,
         }
     }
 
-    /// The same reason seen from one level further out.
+    /// The same reason seen from one level further out. O(1): the reasons of a conversion and
+    /// of its parts share their paths (a conversion memoizes the result of every pair of parts,
+    /// so copying paths would cost the square of a deep type's depth).
     pub fn within(mut self, step: PathStep) -> Reason {
-        self.path.insert(0, step);
+        self.path = self.path.within(step);
         self
     }
 
-    /// The path as text: `.tags["a"]`-like, e.g. `.rules[*].ports[0]`. Empty for the root.
+    /// The steps from the outer value to the offending part, outermost first.
+    pub fn path(&self) -> impl Iterator<Item = &PathStep> {
+        self.path.steps()
+    }
+
+    /// The number of steps of [`Reason::path`].
+    pub fn path_len(&self) -> usize {
+        self.path.len()
+    }
+
+    /// The path as text: `.tags["a"]`-like, e.g. `.rules[*].ports[0]`. Empty for the root. A
+    /// path of more than 32 steps shows its first and last 16 with `…` between, and the text
+    /// is cut at 1,000 bytes.
     pub fn path_text(&self) -> String {
+        let len = self.path.len();
         let mut out = String::new();
-        for step in &self.path {
+        for (i, step) in self.path.steps().enumerate() {
+            if len > MAX_PATH_STEPS && i >= MAX_PATH_STEPS / 2 && i < len - MAX_PATH_STEPS / 2 {
+                if i == MAX_PATH_STEPS / 2 {
+                    out.push('…');
+                }
+                continue;
+            }
             match step {
                 PathStep::Property(name) => {
                     out.push('.');
@@ -98,6 +125,15 @@ impl Reason {
                 }
                 PathStep::Index(i) => out.push_str(&format!("[{i}]")),
                 PathStep::Element => out.push_str("[*]"),
+            }
+            if out.len() > MAX_PATH_LEN {
+                let mut cut = MAX_PATH_LEN;
+                while !out.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                out.truncate(cut);
+                out.push('…');
+                break;
             }
         }
         out
@@ -197,7 +233,7 @@ impl Reason {
 
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
+        if self.path.len() == 0 {
             f.write_str(&self.message())
         } else {
             write!(f, "at {}: {}", self.path_text(), self.message())
@@ -236,5 +272,74 @@ fn describe_object(object: &Type) -> String {
             shown.join(", ")
         ),
         None => format!("an object with properties {}{more}", shown.join(", ")),
+    }
+}
+
+/// A persistent list of steps, outermost first: a step in front of a path shares the path.
+#[derive(Clone, Default)]
+struct Path(Option<Arc<PathNode>>);
+
+struct PathNode {
+    step: PathStep,
+    rest: Path,
+    len: usize,
+}
+
+impl Path {
+    fn within(self, step: PathStep) -> Path {
+        let len = self.len() + 1;
+        Path(Some(Arc::new(PathNode {
+            step,
+            rest: self,
+            len,
+        })))
+    }
+
+    fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |node| node.len)
+    }
+
+    fn steps(&self) -> impl Iterator<Item = &PathStep> {
+        let mut next = self.0.as_deref();
+        std::iter::from_fn(move || {
+            let node = next?;
+            next = node.rest.0.as_deref();
+            Some(&node.step)
+        })
+    }
+}
+
+impl Drop for Path {
+    fn drop(&mut self) {
+        // Iteratively: a path as long as a deep type must not recurse as deep.
+        let mut next = self.0.take();
+        while let Some(node) = next {
+            next = match Arc::try_unwrap(node) {
+                Ok(mut node) => node.rest.0.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
+impl PartialEq for Path {
+    fn eq(&self, other: &Path) -> bool {
+        self.len() == other.len() && self.steps().eq(other.steps())
+    }
+}
+impl Eq for Path {}
+
+impl std::hash::Hash for Path {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.len().hash(state);
+        for step in self.steps() {
+            step.hash(state);
+        }
+    }
+}
+
+impl fmt::Debug for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.steps()).finish()
     }
 }

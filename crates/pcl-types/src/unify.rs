@@ -70,9 +70,9 @@ pub(crate) fn unify(ctx: &mut Ctx, t0: &Type, t1: &Type) -> (Type, ConversionKin
             return (t0.clone(), ConversionKind::Safe);
         }
         let cycles_before = ctx.unify_cycles;
-        ctx.unify_stack.push(key);
+        ctx.unify_stack.insert(key);
         let result = unify_uncached(ctx, t0, t1);
-        ctx.unify_stack.pop();
+        ctx.unify_stack.remove(&key);
         if ctx.unify_cycles == cycles_before {
             ctx.pin(t0, t1);
             ctx.unify_memo.insert(key, result.clone());
