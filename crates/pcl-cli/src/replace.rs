@@ -529,7 +529,11 @@ mod tests {
                 Some(b"kept".to_vec())
             );
         } else {
-            println!("skipping the extended attribute: the file system has none");
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: skipped the extended attribute: the file system has none"
+            );
         }
 
         // Hard links: every name sees the new text (the file is written in place).

@@ -25,7 +25,10 @@ fn names(dir: &Path) -> Vec<String> {
 
 #[test]
 fn read_only_files_are_refused_and_the_others_formatted() {
-    let dir = temp_dir("writes-read-only", &[("ro.pp", UNFORMATTED), ("rw.pp", UNFORMATTED)]);
+    let dir = temp_dir(
+        "writes-read-only",
+        &[("ro.pp", UNFORMATTED), ("rw.pp", UNFORMATTED)],
+    );
     std::fs::set_permissions(dir.join("ro.pp"), std::fs::Permissions::from_mode(0o444))
         .expect("chmod");
     let (status, _, err) = pcl(&dir, "fmt", &["."]);
@@ -34,8 +37,14 @@ fn read_only_files_are_refused_and_the_others_formatted() {
         err,
         "error: cannot write ./ro.pp: permission denied (the file is read-only; it was left unchanged)\n"
     );
-    assert_eq!(std::fs::read_to_string(dir.join("ro.pp")).unwrap(), UNFORMATTED);
-    assert_eq!(std::fs::read_to_string(dir.join("rw.pp")).unwrap(), FORMATTED);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ro.pp")).unwrap(),
+        UNFORMATTED
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("rw.pp")).unwrap(),
+        FORMATTED
+    );
     // `--check` and `--diff` write nothing, so a read-only file is no error there.
     let (status, out, _) = pcl(&dir, "fmt", &["--check", "."]);
     assert_eq!((status, out.as_str()), (1, "./ro.pp\n"));
@@ -43,9 +52,15 @@ fn read_only_files_are_refused_and_the_others_formatted() {
 
 #[test]
 fn mode_owner_and_hard_links_are_kept() {
-    let dir = temp_dir("writes-identity", &[("a.pp", UNFORMATTED), ("private.pp", UNFORMATTED)]);
-    std::fs::set_permissions(dir.join("private.pp"), std::fs::Permissions::from_mode(0o600))
-        .expect("chmod");
+    let dir = temp_dir(
+        "writes-identity",
+        &[("a.pp", UNFORMATTED), ("private.pp", UNFORMATTED)],
+    );
+    std::fs::set_permissions(
+        dir.join("private.pp"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .expect("chmod");
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
         std::os::unix::fs::chown(dir.join("private.pp"), Some(4321), Some(8765)).expect("chown");
@@ -59,13 +74,20 @@ fn mode_owner_and_hard_links_are_kept() {
     let after = std::fs::metadata(dir.join("private.pp")).unwrap();
     assert_eq!(after.mode() & 0o7777, 0o600);
     assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
-    assert_eq!(std::fs::read_to_string(dir.join("private.pp")).unwrap(), FORMATTED);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("private.pp")).unwrap(),
+        FORMATTED
+    );
     // The other name of a.pp sees the new text.
     assert_eq!(
         std::fs::read_to_string(dir.join("other/also-a.txt")).unwrap(),
         FORMATTED
     );
-    assert_eq!(names(&dir), ["a.pp", "other", "private.pp"], "nothing left behind");
+    assert_eq!(
+        names(&dir),
+        ["a.pp", "other", "private.pp"],
+        "nothing left behind"
+    );
 }
 
 #[test]
@@ -89,7 +111,10 @@ fn links_out_of_a_walked_directory_are_not_followed_but_named_links_are() {
         UNFORMATTED
     );
     // A link to a file inside is the same file: formatted once, and stays a link.
-    assert_eq!(std::fs::read_to_string(dir.join("inside.pp")).unwrap(), FORMATTED);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("inside.pp")).unwrap(),
+        FORMATTED
+    );
     assert!(std::fs::symlink_metadata(dir.join("again.pp"))
         .unwrap()
         .is_symlink());

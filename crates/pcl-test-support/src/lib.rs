@@ -8,20 +8,61 @@ use std::path::{Path, PathBuf};
 
 /// The `shared/` directory with the corpora, if it can be found.
 ///
-/// Looked up, in order: `$PCL_SHARED_DIR`, then a `shared/` directory next to any ancestor of the
-/// workspace root (the checkout usually sits at `<root>/main`, with `<root>/shared` beside it),
-/// then the team machines' fixed location `/work/shared` (for checkouts made elsewhere, as CI's).
+/// Looked up, in order: `$PCL_SHARED_DIR`; then a `shared/` directory beside any ancestor of the
+/// workspace root (the checkout usually sits at `<root>/main`, with `<root>/shared` beside it);
+/// then beside any ancestor of the repository this checkout belongs to, when that is elsewhere
+/// on this machine (a `git worktree`, whose `.git` file names the main repository, or a clone of
+/// a local repository, whose `origin` is a path), so that a clean checkout made in a temporary
+/// directory finds the corpora of the repository it was made from.
 pub fn shared_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("PCL_SHARED_DIR") {
         let dir = PathBuf::from(dir);
         return dir.is_dir().then_some(dir);
     }
-    let workspace = workspace_root();
-    workspace
-        .ancestors()
-        .map(|a| a.join("shared"))
-        .chain([PathBuf::from("/work/shared")])
+    find_shared(&workspace_root())
+}
+
+fn find_shared(workspace: &Path) -> Option<PathBuf> {
+    std::iter::once(workspace.to_path_buf())
+        .chain(related_repositories(workspace))
+        .flat_map(|start| {
+            start
+                .ancestors()
+                .map(|a| a.join("shared"))
+                .collect::<Vec<_>>()
+        })
         .find(|candidate| candidate.join("corpus").is_dir())
+}
+
+/// The repositories a checkout at `workspace` was made from, read from its git metadata
+/// without running git: the `gitdir:` of a worktree's `.git` file, and `origin` when it is a
+/// local path.
+fn related_repositories(workspace: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let dot_git = workspace.join(".git");
+    let mut git_dir = dot_git.clone();
+    if let Ok(text) = std::fs::read_to_string(&dot_git) {
+        if let Some(dir) = text.lines().find_map(|l| l.strip_prefix("gitdir:")) {
+            git_dir = workspace.join(dir.trim());
+            found.push(git_dir.clone());
+        }
+    }
+    let config = std::fs::read_to_string(git_dir.join("config"))
+        .or_else(|_| std::fs::read_to_string(git_dir.join("../../config")))
+        .unwrap_or_default();
+    let mut in_origin = false;
+    for line in config.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_origin = line == "[remote \"origin\"]";
+        } else if let Some(url) = line.strip_prefix("url").map(str::trim_start) {
+            let url = url.trim_start_matches('=').trim();
+            let path = url.strip_prefix("file://").unwrap_or(url);
+            if in_origin && Path::new(path).is_absolute() {
+                found.push(PathBuf::from(path));
+            }
+        }
+    }
+    found
 }
 
 /// The root of this Cargo workspace (the directory holding the top-level `Cargo.toml`).
@@ -48,8 +89,16 @@ pub fn corpus(relative: &str) -> Option<PathBuf> {
             "corpus `shared/{relative}` not found (set PCL_SHARED_DIR); it is required when CI=true"
         ),
         None => {
-            eprintln!(
-                "skipping: corpus `shared/{relative}` not found (set PCL_SHARED_DIR to run this test)"
+            // Straight to the process's stderr: the test harness captures `eprintln!`, and shows
+            // it only for failures, so a skip would look like a pass.
+            use std::io::Write;
+            let test = std::thread::current()
+                .name()
+                .unwrap_or("a corpus test")
+                .to_owned();
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "note: {test}: skipped: corpus `shared/{relative}` not found (set PCL_SHARED_DIR to run it)"
             );
             None
         }
@@ -67,4 +116,55 @@ pub fn proptest_cases(default: u32) -> u32 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corpora_are_found_beside_the_checkout_or_the_repository_it_was_made_from() {
+        let root = std::env::temp_dir().join(format!("pcl-test-support-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let shared = root.join("team/shared");
+        std::fs::create_dir_all(shared.join("corpus")).unwrap();
+        std::fs::create_dir_all(root.join("team/main/.git/worktrees/ci")).unwrap();
+        std::fs::write(root.join("team/main/.git/config"), "[core]\n").unwrap();
+        // Beside the checkout.
+        assert_eq!(find_shared(&root.join("team/main")), Some(shared.clone()));
+        // A clone of it elsewhere.
+        let clone = root.join("elsewhere/clone");
+        std::fs::create_dir_all(clone.join(".git")).unwrap();
+        std::fs::write(
+            clone.join(".git/config"),
+            format!(
+                "[remote \"upstream\"]\n\turl = /nowhere\n[remote \"origin\"]\n\turl = {}\n",
+                root.join("team/main").display()
+            ),
+        )
+        .unwrap();
+        assert_eq!(find_shared(&clone), Some(shared.clone()));
+        // A worktree of it elsewhere.
+        let worktree = root.join("elsewhere/worktree");
+        std::fs::create_dir_all(&worktree).unwrap();
+        std::fs::write(
+            worktree.join(".git"),
+            format!(
+                "gitdir: {}\n",
+                root.join("team/main/.git/worktrees/ci").display()
+            ),
+        )
+        .unwrap();
+        assert_eq!(find_shared(&worktree), Some(shared));
+        // A clone of a remote repository: nothing.
+        let remote = root.join("elsewhere/remote");
+        std::fs::create_dir_all(remote.join(".git")).unwrap();
+        std::fs::write(
+            remote.join(".git/config"),
+            "[remote \"origin\"]\n\turl = https://example.com/pcl.git\n",
+        )
+        .unwrap();
+        assert_eq!(find_shared(&remote), None);
+        let _ = std::fs::remove_dir_all(&root);
+    }
 }
