@@ -38,10 +38,14 @@ copy format "${parser[@]}" "${programs[@]}"
 copy check "${programs[@]}"
 copy edit_script "${programs[@]}"
 copy schema "${schemas[@]}"
+# check_package takes a schema too, and frees every type it made: schemas with recursive
+# types (test_data/schemas/registry's Tree and Forest, the corpus's providers) are the seeds
+# that matter.
+copy check_package "${schemas[@]}"
 # Mutation scripts: a few bytes are enough to start from.
 mkdir -p "$seeds/schema_mutations"
 printf '\x08\x00\x10' > "$seeds/schema_mutations/ref"
 printf '\x0d\x00\x20\x0f\x01\x00' > "$seeds/schema_mutations/nest"
-for target in syntax format check edit_script schema schema_mutations; do
+for target in syntax format check edit_script schema schema_mutations check_package; do
     echo "$target: $(ls "$seeds/$target" | wc -l) seeds"
 done

@@ -34,42 +34,45 @@ fn messages_by_file(stdout: &str) -> BTreeMap<String, Vec<String>> {
     by_file
 }
 
+/// The inputs at a tenth of their size: every path of the full size, in seconds.
 #[test]
 fn hostile_programs_are_checked_with_clear_diagnostics() {
+    hostile_programs(10_000);
+}
+
+/// The inputs of 100,000 parts and a 10 MB line (half a minute in a debug build).
+#[test]
+#[ignore = "long: run by `cargo test --workspace --locked -- --ignored`"]
+fn hostile_programs_of_100_000_parts_are_checked_with_clear_diagnostics() {
+    hostile_programs(100_000);
+}
+
+fn hostile_programs(n: usize) {
     let mut files: Vec<(String, Vec<u8>)> = Nesting::ALL
         .iter()
         .map(|&kind| {
             (
                 format!("nested-{}.pp", kind.name()),
-                hostile::nested(kind, 100_000).into_bytes(),
+                hostile::nested(kind, n).into_bytes(),
             )
         })
         .collect();
     files.extend([
         (
             "long-line.pp".to_string(),
-            hostile::long_line(10 << 20).into_bytes(),
+            hostile::long_line(n * 100).into_bytes(),
         ),
         (
             "huge-integer.pp".to_string(),
-            hostile::huge_integer(100_000).into_bytes(),
+            hostile::huge_integer(n).into_bytes(),
         ),
         (
             "many-attributes.pp".to_string(),
-            hostile::many_attributes(100_000).into_bytes(),
+            hostile::many_attributes(n).into_bytes(),
         ),
-        (
-            "chain.pp".to_string(),
-            hostile::local_chain(100_000).into_bytes(),
-        ),
-        (
-            "cycle.pp".to_string(),
-            hostile::local_cycle(100_000).into_bytes(),
-        ),
-        (
-            "fan-in.pp".to_string(),
-            hostile::fan_in(100_000).into_bytes(),
-        ),
+        ("chain.pp".to_string(), hostile::local_chain(n).into_bytes()),
+        ("cycle.pp".to_string(), hostile::local_cycle(n).into_bytes()),
+        ("fan-in.pp".to_string(), hostile::fan_in(n).into_bytes()),
         ("ranges.pp".to_string(), hostile::huge_ranges().into_bytes()),
         (
             "encoding.pp".to_string(),
@@ -100,7 +103,7 @@ fn hostile_programs_are_checked_with_clear_diagnostics() {
         found.get("long-line.pp")
     );
     assert!(!found.contains_key("huge-integer.pp"));
-    assert_eq!(found["many-attributes.pp"].len(), 100_000);
+    assert_eq!(found["many-attributes.pp"].len(), n);
     assert!(!found.contains_key("chain.pp"));
     assert_eq!(found["cycle.pp"].len(), 1);
     assert!(
