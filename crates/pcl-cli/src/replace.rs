@@ -454,9 +454,9 @@ mod tests {
         let victim = dir.join("victim");
         std::fs::write(&victim, "keep me\n").expect("write");
         std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o644)).unwrap();
-        // Whatever is planted at a name, creation never opens or follows it: plant a link at
-        // every name the next attempts could take is impossible (the names are random), so
-        // check the primitive itself on a planted name.
+        // The names are random, so no link can be planted at the next one; what is checked is
+        // the primitive: an exclusive creation at a planted link fails and leaves its target
+        // alone.
         let planted = dir.join("planted");
         std::os::unix::fs::symlink(&victim, &planted).expect("link");
         let opened = std::fs::OpenOptions::new()
