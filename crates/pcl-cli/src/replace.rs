@@ -120,6 +120,14 @@ fn temporary_name(target: &Path) -> PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // File names are limited to 255 bytes: a long name is shortened (on a character boundary)
+    // so that the dot, the mark and the digits still fit.
+    let room = 255 - 1 - 1 - TEMPORARY_MARK.len() - 16;
+    let mut end = name.len().min(room);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    let name = &name[..end];
     target.with_file_name(format!(".{name}.{TEMPORARY_MARK}{:016x}", hasher.finish()))
 }
 
@@ -484,6 +492,27 @@ mod tests {
         assert_eq!(file.metadata().unwrap().mode() & 0o777, 0o600);
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
         assert_eq!(std::fs::metadata(&victim).unwrap().mode() & 0o777, 0o644);
+    }
+
+    #[test]
+    fn files_with_names_of_the_longest_length_are_written() {
+        let dir = dir("long-name");
+        // 255 bytes, the limit, with multi-byte characters where the name is cut.
+        let name = format!("{}.pp", "é".repeat(125) + "xy");
+        assert_eq!(name.len(), 255);
+        let path = dir.join(&name);
+        std::fs::write(&path, "a=1\n").expect("write");
+        let original = read(&path);
+        assert_eq!(replace(&path, &original, "a = 1\n"), Ok(Replaced::Written));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a = 1\n");
+        // Hard-linked: the backup's name is shortened too.
+        std::fs::hard_link(&path, dir.join("other.pp")).expect("link");
+        let original = read(&path);
+        assert_eq!(replace(&path, &original, "a = 2\n"), Ok(Replaced::Written));
+        assert_eq!(
+            leftovers(&dir, &[name.as_str(), "other.pp"]),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
