@@ -78,26 +78,10 @@ fn pp_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
         .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
     files.retain(|p| p.extension().is_some_and(|e| e == "pp"));
-    files.retain(|p| match std::fs::metadata(p) {
-        Ok(metadata) if metadata.is_dir() => false,
-        Ok(metadata) => match crate::files::irregular_kind(&metadata) {
-            None => true,
-            // A FIFO or a device would hang the read or never end.
-            Some(kind) => {
-                eprintln!(
-                    "warning: {}: skipped: it is {kind}, not a regular file",
-                    p.display()
-                );
-                false
-            }
-        },
-        // A link that loops or leads nowhere: said, not silently dropped.
-        Err(e) => {
-            eprintln!(
-                "warning: {}: skipped: {}",
-                p.display(),
-                crate::files::io_reason(&e)
-            );
+    files.retain(|p| match crate::files::regular_entry(p) {
+        Ok(regular) => regular,
+        Err(warning) => {
+            eprintln!("warning: {warning}");
             false
         }
     });
@@ -153,24 +137,8 @@ fn load_with_components(
         }
         (root, files)
     } else {
-        match std::fs::metadata(path) {
-            Ok(metadata) => match crate::files::irregular_kind(&metadata) {
-                None => (path.to_path_buf(), vec![path.to_path_buf()]),
-                Some(kind) => {
-                    return Err(format!(
-                        "{}: it is {kind}, not a regular file",
-                        path.display()
-                    ))
-                }
-            },
-            Err(e) => {
-                return Err(format!(
-                    "{}: {}",
-                    path.display(),
-                    crate::files::io_reason(&e)
-                ))
-            }
-        }
+        // A file that is missing or not a regular file is refused when it is read.
+        (path.to_path_buf(), vec![path.to_path_buf()])
     };
     let mut pending = vec![(root, Some(files))];
     while let Some((root, files)) = pending.pop() {

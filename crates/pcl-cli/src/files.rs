@@ -35,6 +35,23 @@ pub fn irregular_kind(metadata: &Metadata) -> Option<&'static str> {
     Some("not a regular file")
 }
 
+/// Whether a file found in a directory is one to read: `Ok(true)` for a regular file (links
+/// followed), `Ok(false)` for a directory; anything else (a FIFO would hang the read, a link
+/// may lead nowhere) is skipped, and the error is the warning that says why.
+pub fn regular_entry(path: &Path) -> Result<bool, String> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => Ok(false),
+        Ok(metadata) => match irregular_kind(&metadata) {
+            None => Ok(true),
+            Some(kind) => Err(format!(
+                "{}: skipped: it is {kind}, not a regular file",
+                path.display()
+            )),
+        },
+        Err(e) => Err(format!("{}: skipped: {}", path.display(), io_reason(&e))),
+    }
+}
+
 /// Opens `path` for reading if it is a regular file (links followed). The open does not block
 /// (a FIFO without a writer would block it), and the kind is read from the open file, so a file
 /// swapped for a FIFO after a check is still refused.

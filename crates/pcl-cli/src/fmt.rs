@@ -30,8 +30,9 @@ struct Outcome {
     /// The formatted text, when it differs from the file's.
     changed: Option<String>,
     original: String,
-    /// The file as read, which it must still be when it is replaced.
-    read: Option<crate::replace::Original>,
+    /// The file's metadata when it was read: with `original`, what it must still be when it
+    /// is replaced.
+    metadata: Option<std::fs::Metadata>,
     /// Lines (1-based) of the items left as written because of syntax errors.
     damaged_lines: Vec<usize>,
     /// The whole file was left as written (`pcl_fmt::Formatted::kept_whole`).
@@ -120,8 +121,14 @@ pub fn run(args: FmtArgs) -> ExitCode {
             );
         }
         if !args.check && !args.diff {
-            let Some(read) = &outcome.read else { continue };
-            match crate::replace::replace(path, read, &formatted) {
+            let Some(metadata) = outcome.metadata else {
+                continue;
+            };
+            let read = crate::replace::Original {
+                bytes: outcome.original.into_bytes(),
+                metadata,
+            };
+            match crate::replace::replace(path, &read, &formatted) {
                 Ok(crate::replace::Replaced::Written) => {}
                 Ok(crate::replace::Replaced::ChangedMeanwhile) => {
                     let _ = writeln!(
@@ -192,12 +199,9 @@ fn exit_code(had_error: bool, unformatted: bool) -> ExitCode {
 
 fn format_file(path: &Path) -> Outcome {
     let name = path.display().to_string();
-    let (text, read) = match read_limited_with_metadata(path, pcl_syntax::MAX_SOURCE_LEN).and_then(
-        |(bytes, metadata)| {
-            let text = decode(bytes.clone(), &name)?;
-            Ok((text, crate::replace::Original { bytes, metadata }))
-        },
-    ) {
+    let (text, metadata) = match read_limited_with_metadata(path, pcl_syntax::MAX_SOURCE_LEN)
+        .and_then(|(bytes, metadata)| Ok((decode(bytes, &name)?, metadata)))
+    {
         Ok(read) => read,
         Err(message) => {
             return Outcome {
@@ -220,7 +224,7 @@ fn format_file(path: &Path) -> Outcome {
         kept_whole: formatted.kept_whole,
         changed: formatted.is_changed().then_some(formatted.text),
         original: text,
-        read: Some(read),
+        metadata: Some(metadata),
         error: None,
     }
 }

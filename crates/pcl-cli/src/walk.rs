@@ -30,19 +30,10 @@ impl Walk {
                     .extension()
                     .is_some_and(|e| extensions.iter().any(|x| e == *x))
                 {
-                    match std::fs::metadata(&path) {
-                        Ok(metadata) => match crate::files::irregular_kind(&metadata) {
-                            None => self.files.push(path),
-                            Some(kind) => self.warnings.push(format!(
-                                "{}: skipped: it is {kind}, not a regular file",
-                                path.display()
-                            )),
-                        },
-                        Err(e) => self.warnings.push(format!(
-                            "{}: skipped: {}",
-                            path.display(),
-                            crate::files::io_reason(&e)
-                        )),
+                    match crate::files::regular_entry(&path) {
+                        Ok(true) => self.files.push(path),
+                        Ok(false) => {}
+                        Err(warning) => self.warnings.push(warning),
                     }
                 }
                 continue;

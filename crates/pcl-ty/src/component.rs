@@ -278,9 +278,8 @@ pub fn inclusion_cycles(
             included_dirs(db, program)
                 .iter()
                 .filter_map(|dir| {
-                    let target = program_at(db, dir)?;
                     // Self-inclusion is reported on its own at the block.
-                    (target != program).then_some(())?;
+                    let target = program_at(db, dir).filter(|&t| t != program)?;
                     Some((dir.clone(), index(target).ok()?))
                 })
                 .collect()
@@ -302,6 +301,8 @@ pub fn inclusion_cycles(
 
     let mut closing = Vec::new();
     let mut visited = vec![false; programs.len()];
+    // Empty again whenever a walk ends.
+    let mut on_path = vec![false; programs.len()];
     // Programs in root order: the first of each strongly connected set is its smallest.
     for start in 0..programs.len() {
         if visited[start] {
@@ -309,7 +310,6 @@ pub fn inclusion_cycles(
         }
         // An iterative depth-first walk within `start`'s set: (program, next edge to take).
         let mut path: Vec<(usize, usize)> = vec![(start, 0)];
-        let mut on_path = vec![false; programs.len()];
         visited[start] = true;
         on_path[start] = true;
         while let Some(&mut (node, ref mut next)) = path.last_mut() {
