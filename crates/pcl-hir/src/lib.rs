@@ -17,11 +17,12 @@ mod body;
 mod item;
 mod lower;
 mod name;
+mod options;
 
 pub use body::*;
 pub use item::{
     file_nodes, lookup_root, lower_file, program_scope, resolve_root, LoweredFile, Node, NodeKind,
     NodeSourceMap, ProgramFile, ProgramScope, RootName, Signature,
 };
-pub use lower::RESOURCE_OPTIONS;
 pub use name::Name;
+pub use options::ResourceOption;

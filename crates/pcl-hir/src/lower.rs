@@ -16,6 +16,7 @@ use pcl_types::ConstValue;
 use crate::body::*;
 use crate::item::{LoweredFile, Node, NodeKind, NodeSourceMap, ProgramFile, Signature};
 use crate::name::Name;
+use crate::options::ResourceOption;
 
 pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> LoweredFile<'db> {
     // Parsed here rather than through the `parse` query: lowering re-runs exactly when the
@@ -163,32 +164,6 @@ fn known_attributes(kind: NodeKind, hook_kind: Option<&str>) -> Option<&'static 
         _ => return None,
     })
 }
-
-/// The resource options (`options { }`), as the reference's `bindResourceOptions` knows them.
-pub const RESOURCE_OPTIONS: &[&str] = &[
-    "additionalSecretOutputs",
-    "aliases",
-    "customTimeouts",
-    "deleteBeforeReplace",
-    "deletedWith",
-    "dependsOn",
-    "envVarMappings",
-    "hideDiffs",
-    "hooks",
-    "ignoreChanges",
-    "import",
-    "parent",
-    "pluginDownloadURL",
-    "protect",
-    "provider",
-    "providers",
-    "range",
-    "replaceOnChanges",
-    "replaceWith",
-    "replacementTrigger",
-    "retainOnDelete",
-    "version",
-];
 
 fn lower_block(block: &ast::Block, diagnostics: &mut Vec<Diagnostic>) -> Option<LoweredNode> {
     let type_token = block.type_name()?;
@@ -614,7 +589,7 @@ impl<'d> Lowerer<'d> {
             .map(|(id, a)| (id, a.name.clone()))
             .collect();
         for (id, name) in attrs {
-            if RESOURCE_OPTIONS.contains(&name.as_str()) {
+            if ResourceOption::from_name(&name).is_some() {
                 continue;
             }
             let range = self.map.attr_name(id);
@@ -623,7 +598,7 @@ impl<'d> Lowerer<'d> {
                 range,
                 format!("unsupported resource option '{name}'"),
             );
-            if let Some(s) = suggest::best_match(&name, RESOURCE_OPTIONS.iter().copied()) {
+            if let Some(s) = suggest::best_match(&name, ResourceOption::names()) {
                 diagnostic = diagnostic
                     .with_help(format!("did you mean '{s}'?"))
                     .with_fix(format!("replace with '{s}'"), range, s);

@@ -414,6 +414,11 @@ impl Package {
         &self.file
     }
 
+    /// The JSON text the package was parsed from.
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
+    }
+
     /// The package name from the schema (`name`).
     pub fn name(&self) -> &str {
         &self.name

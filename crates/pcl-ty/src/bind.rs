@@ -933,3 +933,9 @@ pub(crate) fn option_type(name: &str) -> Option<Type> {
         _ => return None,
     })
 }
+
+/// The type a resource option takes, where one type describes it (for editors); options
+/// checked by their own rules (`range`, property paths, `hooks`) give `None`.
+pub fn resource_option_type(option: pcl_hir::ResourceOption) -> Option<Type> {
+    option_type(option.name())
+}

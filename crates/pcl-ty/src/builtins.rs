@@ -8,54 +8,234 @@ use pcl_types::{unify_all, Annotation, ConstValue, Eventual, Type, TypeKind};
 use crate::infer::{show, Infer};
 use crate::Target;
 
-/// Every builtin function name, sorted.
-pub const BUILTIN_NAMES: &[&str] = &[
-    "assetArchive",
-    "call",
-    "can",
-    "cwd",
-    "element",
-    "entries",
-    "fileArchive",
-    "fileAsset",
-    "filebase64",
-    "filebase64sha256",
-    "fromBase64",
-    "getOutput",
-    "invoke",
-    "join",
-    "length",
-    "lookup",
-    "max",
-    "min",
-    "notImplemented",
-    "organization",
-    "project",
-    "pulumiResourceName",
-    "pulumiResourceType",
-    "range",
-    "readFile",
-    "recover",
-    "remoteArchive",
-    "remoteAsset",
-    "rootDirectory",
-    "secret",
-    "sha1",
-    "singleOrNone",
-    "split",
-    "stack",
-    "stringAsset",
-    "toBase64",
-    "toJSON",
-    "try",
-    "unsecret",
+/// A builtin function: its name, its signature as shown to users, and what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuiltinDoc {
+    pub name: &'static str,
+    /// `name(param: type, ...) -> result`; parameters are separated by `, ` at the top level.
+    pub signature: &'static str,
+    pub doc: &'static str,
+}
+
+/// Every builtin function, sorted by name: the one list of builtins (names, signatures shown by
+/// editors, documentation); the checks of each are in `infer_call`.
+pub const BUILTINS: &[BuiltinDoc] = &[
+    BuiltinDoc {
+        name: "assetArchive",
+        signature: "assetArchive(assets: map(Asset | Archive)) -> Archive",
+        doc: "An archive made of the named assets and archives.",
+    },
+    BuiltinDoc {
+        name: "call",
+        signature: "call(self: resource, method: string, args: object) -> output(T)",
+        doc: "Calls a method of a resource: `method` names it, `args` are its arguments.",
+    },
+    BuiltinDoc {
+        name: "can",
+        signature: "can(value) -> bool",
+        doc: "Whether `value` evaluates without an error.",
+    },
+    BuiltinDoc {
+        name: "cwd",
+        signature: "cwd() -> string",
+        doc: "The working directory of the deployment.",
+    },
+    BuiltinDoc {
+        name: "element",
+        signature: "element(list: list(T), index: int) -> T",
+        doc: "The element of `list` at `index` (wrapping around).",
+    },
+    BuiltinDoc {
+        name: "entries",
+        signature: "entries(collection: list(T) | map(T)) -> list({key, value})",
+        doc: "The key and value of every element of a list or map.",
+    },
+    BuiltinDoc {
+        name: "fileArchive",
+        signature: "fileArchive(path: string) -> Archive",
+        doc: "An archive read from a file or directory.",
+    },
+    BuiltinDoc {
+        name: "fileAsset",
+        signature: "fileAsset(path: string) -> Asset",
+        doc: "An asset read from a file.",
+    },
+    BuiltinDoc {
+        name: "filebase64",
+        signature: "filebase64(path: string) -> string",
+        doc: "The contents of a file, base64-encoded.",
+    },
+    BuiltinDoc {
+        name: "filebase64sha256",
+        signature: "filebase64sha256(path: string) -> string",
+        doc: "The base64-encoded SHA-256 hash of a file's contents.",
+    },
+    BuiltinDoc {
+        name: "fromBase64",
+        signature: "fromBase64(value: string) -> string",
+        doc: "Decodes a base64 string.",
+    },
+    BuiltinDoc {
+        name: "getOutput",
+        signature: "getOutput(stackReference, outputName: string) -> output(dynamic)",
+        doc: "An output of another stack, read through a StackReference resource.",
+    },
+    BuiltinDoc {
+        name: "invoke",
+        signature: "invoke(token: string, args: object, options?: object) -> T",
+        doc: "Calls a provider function; `token` names it (a string literal).",
+    },
+    BuiltinDoc {
+        name: "join",
+        signature: "join(separator: string, strings: list(string)) -> string",
+        doc: "The strings joined with the separator.",
+    },
+    BuiltinDoc {
+        name: "length",
+        signature: "length(value: list | map | object | string) -> int",
+        doc: "The number of elements, properties or characters.",
+    },
+    BuiltinDoc {
+        name: "lookup",
+        signature: "lookup(map: map(T), key: string, default?: T) -> T",
+        doc: "The element of `map` at `key`, or `default` when there is none.",
+    },
+    BuiltinDoc {
+        name: "max",
+        signature: "max(first: number, rest: number...) -> number",
+        doc: "The largest of the numbers (`int` when all are).",
+    },
+    BuiltinDoc {
+        name: "min",
+        signature: "min(first: number, rest: number...) -> number",
+        doc: "The smallest of the numbers (`int` when all are).",
+    },
+    BuiltinDoc {
+        name: "notImplemented",
+        signature: "notImplemented(errorMessage: string) -> dynamic",
+        doc:
+            "A placeholder for an expression a converter could not translate; fails when evaluated.",
+    },
+    BuiltinDoc {
+        name: "organization",
+        signature: "organization() -> string",
+        doc: "The name of the current organization.",
+    },
+    BuiltinDoc {
+        name: "project",
+        signature: "project() -> string",
+        doc: "The name of the current project.",
+    },
+    BuiltinDoc {
+        name: "pulumiResourceName",
+        signature: "pulumiResourceName(resource) -> string",
+        doc: "The logical name of a resource.",
+    },
+    BuiltinDoc {
+        name: "pulumiResourceType",
+        signature: "pulumiResourceType(resource) -> string",
+        doc: "The type token of a resource.",
+    },
+    BuiltinDoc {
+        name: "range",
+        signature: "range(fromOrTo: int, to?: int) -> list(int)",
+        doc: "The integers from `fromOrTo` (or 0) up to, not including, `to` (or `fromOrTo`).",
+    },
+    BuiltinDoc {
+        name: "readFile",
+        signature: "readFile(path: string) -> string",
+        doc: "The contents of a file.",
+    },
+    BuiltinDoc {
+        name: "recover",
+        signature: "recover(value: output(T), recovery: T) -> output(T)",
+        doc: "`value`, or `recovery` (where `error` is the error's message) when `value` fails.",
+    },
+    BuiltinDoc {
+        name: "remoteArchive",
+        signature: "remoteArchive(uri: string) -> Archive",
+        doc: "An archive fetched from a URI.",
+    },
+    BuiltinDoc {
+        name: "remoteAsset",
+        signature: "remoteAsset(uri: string) -> Asset",
+        doc: "An asset fetched from a URI.",
+    },
+    BuiltinDoc {
+        name: "rootDirectory",
+        signature: "rootDirectory() -> string",
+        doc: "The directory of the program's Pulumi.yaml.",
+    },
+    BuiltinDoc {
+        name: "secret",
+        signature: "secret(value: T) -> output(T)",
+        doc: "`value`, marked secret.",
+    },
+    BuiltinDoc {
+        name: "sha1",
+        signature: "sha1(input: string) -> string",
+        doc: "The hexadecimal SHA-1 hash of a string.",
+    },
+    BuiltinDoc {
+        name: "singleOrNone",
+        signature: "singleOrNone(list: list(T)) -> T?",
+        doc: "The only element of a list, or null when it is empty.",
+    },
+    BuiltinDoc {
+        name: "split",
+        signature: "split(separator: string, string: string) -> list(string)",
+        doc: "The parts of `string` between occurrences of `separator`.",
+    },
+    BuiltinDoc {
+        name: "stack",
+        signature: "stack() -> string",
+        doc: "The name of the current stack.",
+    },
+    BuiltinDoc {
+        name: "stringAsset",
+        signature: "stringAsset(value: string) -> Asset",
+        doc: "An asset whose contents are the string.",
+    },
+    BuiltinDoc {
+        name: "toBase64",
+        signature: "toBase64(value: string) -> string",
+        doc: "Encodes a string in base64.",
+    },
+    BuiltinDoc {
+        name: "toJSON",
+        signature: "toJSON(value) -> string",
+        doc: "The value as JSON text.",
+    },
+    BuiltinDoc {
+        name: "try",
+        signature: "try(expressions...) -> T",
+        doc: "The first of the expressions that evaluates without an error.",
+    },
+    BuiltinDoc {
+        name: "unsecret",
+        signature: "unsecret(value: T) -> output(T)",
+        doc: "`value`, no longer marked secret.",
+    },
 ];
+
+/// The builtin named `name`.
+pub fn builtin_doc(name: &str) -> Option<&'static BuiltinDoc> {
+    BUILTINS
+        .binary_search_by(|b| b.name.cmp(name))
+        .ok()
+        .map(|i| &BUILTINS[i])
+}
+
+/// Every builtin function name, sorted.
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTINS.iter().map(|b| b.name)
+}
 
 /// Functions PCL had and removed (Pulumi 3.230).
 const REMOVED: &[&str] = &["mimeType", "readDir"];
 
 pub(crate) fn is_builtin(name: &str) -> bool {
-    BUILTIN_NAMES.binary_search(&name).is_ok()
+    builtin_doc(name).is_some()
 }
 
 /// One argument after `...` expansion.
@@ -592,8 +772,7 @@ pub(crate) fn infer_call(
             Type::dynamic()
         }
         _ => {
-            let suggestion =
-                suggest::best_match(f, BUILTIN_NAMES.iter().copied()).map(str::to_string);
+            let suggestion = suggest::best_match(f, builtin_names()).map(str::to_string);
             let help = match (&suggestion, cx.lookup_root(name)) {
                 (Some(s), _) => Some(format!("did you mean '{s}'?")),
                 (None, Some(_)) => Some(format!("'{f}' is a variable, not a function")),
@@ -725,4 +904,30 @@ fn check(
         }
     }
     ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_are_sorted_and_their_signatures_name_them() {
+        for pair in BUILTINS.windows(2) {
+            assert!(
+                pair[0].name < pair[1].name,
+                "{} before {}",
+                pair[0].name,
+                pair[1].name
+            );
+        }
+        for builtin in BUILTINS {
+            assert!(
+                builtin.signature.starts_with(&format!("{}(", builtin.name)),
+                "{}",
+                builtin.signature
+            );
+            assert!(builtin_doc(builtin.name).is_some());
+        }
+        assert!(builtin_doc("mimeType").is_none());
+    }
 }

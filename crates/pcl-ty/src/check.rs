@@ -230,34 +230,43 @@ pub fn lower_program_parallel(db: &pcl_db::RootDatabase, program: Program) {
 /// Nodes in an order where every node comes after the nodes it refers to (cycles broken
 /// arbitrarily), by an iterative depth-first search.
 fn dependency_order<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>]) -> Vec<Node<'db>> {
-    let index: FxHashMap<Node<'db>, usize> =
-        nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let mut state = vec![0u8; nodes.len()]; // 0 new, 1 open, 2 done
+    // 1: on the stack, 2: done.
+    let mut state: FxHashMap<Node<'db>, u8> = FxHashMap::default();
+    state.reserve(nodes.len());
     let mut order = Vec::with_capacity(nodes.len());
-    let mut stack: Vec<(usize, usize)> = Vec::new();
-    for start in 0..nodes.len() {
-        if state[start] != 0 {
+    let mut stack: Vec<(Node<'db>, usize)> = Vec::new();
+    for &start in nodes {
+        if state.contains_key(&start) {
             continue;
         }
         stack.push((start, 0));
-        state[start] = 1;
+        state.insert(start, 1);
         while let Some((v, next)) = stack.last_mut() {
             let v = *v;
-            let refs = node_references(db, nodes[v]);
-            if let Some(target) = refs.get(*next) {
+            let refs = node_references(db, v);
+            if let Some(&target) = refs.get(*next) {
                 *next += 1;
-                if let Some(&w) = index.get(target) {
-                    if state[w] == 0 {
-                        state[w] = 1;
-                        stack.push((w, 0));
-                    }
+                if let std::collections::hash_map::Entry::Vacant(entry) = state.entry(target) {
+                    entry.insert(1);
+                    stack.push((target, 0));
                 }
                 continue;
             }
             stack.pop();
-            state[v] = 2;
-            order.push(nodes[v]);
+            state.insert(v, 2);
+            order.push(v);
         }
     }
     order
+}
+
+/// Infers `nodes` and every node they use, transitively, dependencies first, so that no
+/// query recurses through a long chain of references: what an editor calls before asking
+/// about a few nodes of a large program (the work is that of the nodes' dependencies, not
+/// of the program).
+pub fn infer_nodes<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>]) {
+    for node in dependency_order(db, nodes) {
+        infer_node(db, node);
+        node_type(db, node);
+    }
 }

@@ -29,14 +29,15 @@ use pcl_diagnostics::{Code, Severity};
 use pcl_hir::{ExprId, Node};
 use pcl_types::Type;
 
-pub use builtins::BUILTIN_NAMES;
+pub use bind::resource_option_type;
+pub use builtins::{builtin_doc, builtin_names, BuiltinDoc, BUILTINS};
 pub use check::{
-    check_program, infer_program_parallel, lower_program_parallel, node_count, program_report,
-    CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
+    check_program, infer_nodes, infer_program_parallel, lower_program_parallel, node_count,
+    program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
 };
 pub use edge::file_diagnostics;
 pub use graph::{node_references, program_cycles, ProgramCycles};
-pub use infer::widen_literals;
+pub use infer::{one_line_type, widen_literals};
 
 /// Where a problem is, by position-free ids.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,775 @@
+//! Completion. The context is read from the text before the cursor (which is often not valid
+//! syntax while the user types) and the lowered node around it:
+//!
+//! * inside a resource's type label: resource type tokens of the loaded schemas;
+//! * inside `invoke("`: function tokens;
+//! * at an attribute name in a resource or component body: its inputs not yet set, required
+//!   first, with types and documentation; in `options { }`: the resource options;
+//! * after `x.`: the attributes of `x`'s type (resource outputs, objects, `range.key`/`value`);
+//! * inside a string given to a property of enum type: the enum's values;
+//! * in an expression (also inside `${ }`): names in scope and builtin functions;
+//! * at the top level: block keywords.
+
+use pcl_db::{Program, RootDatabase};
+use pcl_diagnostics::{TextRange, TextSize};
+use pcl_hir::{file_nodes, Expr, Node, NodeKind, ProgramFile};
+use pcl_types::{Type, TypeKind};
+
+use crate::semantics;
+use crate::{schema, FilePosition, TextEdit};
+
+/// One completion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompletionItem {
+    pub label: String,
+    pub kind: CompletionKind,
+    /// A type or a signature.
+    pub detail: Option<String>,
+    /// Markdown.
+    pub documentation: Option<String>,
+    /// Replaces the word being typed.
+    pub edit: TextEdit,
+    /// Items sort by this, then by label.
+    pub sort_text: String,
+    /// `edit.insert` holds `$0`-style snippet placeholders.
+    pub snippet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompletionKind {
+    Keyword,
+    Variable,
+    Property,
+    Function,
+    ResourceType,
+    Option,
+    EnumValue,
+    Module,
+}
+
+/// Resource and function tokens offered at most: a client filters further as the user types.
+const MAX_TOKENS: usize = 5_000;
+
+pub(crate) fn completions(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem> {
+    let Some(source) = db.files().get(&position.file) else {
+        return Vec::new();
+    };
+    let text = source.text(db).as_str();
+    let offset = usize::from(position.offset).min(text.len());
+    if !text.is_char_boundary(offset) {
+        return Vec::new();
+    }
+    let Some(file) = semantics::program_file(db, &position.file) else {
+        return Vec::new();
+    };
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = &before[line_start..];
+    let node = semantics::node_at(db, file, position.offset)
+        .or_else(|| enclosing_node(db, file, position.offset));
+
+    // Inside a string literal on this line (and not inside one of its `${ }`)?
+    let in_interpolation = |quote: usize| {
+        line[quote..]
+            .rfind("${")
+            .is_some_and(|i| !line[quote + i..].contains('}'))
+    };
+    if let Some(quote) = open_quote(line).filter(|q| !in_interpolation(*q)) {
+        let word_start = line_start + quote + 1;
+        let word = &text[word_start..offset];
+        let range = TextRange::new(TextSize::from(word_start as u32), position.offset);
+        let prefix = line[..quote].trim_end();
+        if prefix.ends_with("invoke(") {
+            return function_tokens(db, file.program(db), range, word);
+        }
+        if let Some(node) = node {
+            let on_label = node
+                .source_map(db)
+                .labels
+                .get(1)
+                .is_some_and(|r| r.contains_inclusive(position.offset));
+            let keyword_line = prefix.starts_with("resource ") || prefix.starts_with("read ");
+            if on_label || (keyword_line && prefix.split_whitespace().count() == 2) {
+                return resource_tokens(db, file.program(db), range);
+            }
+            if let Some(attr) = prefix.strip_suffix('=').map(str::trim_end) {
+                return enum_values(db, node, attr.trim(), range);
+            }
+            return Vec::new();
+        } else if (prefix.starts_with("resource ") || prefix.starts_with("read "))
+            && prefix.split_whitespace().count() == 2
+        {
+            return resource_tokens(db, file.program(db), range);
+        }
+        return Vec::new();
+    }
+
+    let word_len = before
+        .chars()
+        .rev()
+        .take_while(|c| is_ident_char(*c))
+        .map(char::len_utf8)
+        .sum::<usize>();
+    let word_start = offset - word_len;
+    let range = TextRange::new(TextSize::from(word_start as u32), position.offset);
+    let before_word = &text[..word_start];
+
+    // `receiver.` or `receiver.partial`.
+    if let Some(receiver) = before_word.strip_suffix('.') {
+        let chain = traversal_before(receiver);
+        return match (node, chain) {
+            (Some(node), Some(chain)) => member_completions(db, file, node, &chain, range),
+            _ => Vec::new(),
+        };
+    }
+
+    let line_prefix = &text[line_start..word_start];
+    let at_line_start = line_prefix.trim().is_empty();
+    let Some(node) = node else {
+        return if at_line_start {
+            block_keywords(range)
+        } else {
+            Vec::new()
+        };
+    };
+    let map = node.source_map(db);
+    let in_body = map
+        .open_brace
+        .is_some_and(|b| b.end() <= TextSize::from(word_start as u32));
+    if at_line_start && in_body && !inside_value(&text[usize::from(map.range.start())..word_start])
+    {
+        return attribute_names(db, node, position.offset, range);
+    }
+    expression_completions(db, file, node, position.offset, range)
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '-'
+}
+
+/// The byte index of an unclosed `"` on the line (an approximation that ignores escapes of
+/// quotes, which only shift where a completion applies).
+fn open_quote(line: &str) -> Option<usize> {
+    let mut open = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '\\' if !escaped => {
+                escaped = true;
+                continue;
+            }
+            '"' if !escaped => open = if open.is_some() { None } else { Some(i) },
+            _ => {}
+        }
+        escaped = false;
+    }
+    open
+}
+
+/// Whether the text of a node up to the cursor leaves it inside a value (an unclosed
+/// bracket or parenthesis beyond the body's braces), where attribute names are not expected.
+fn inside_value(node_text: &str) -> bool {
+    let mut depth: Vec<char> = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in node_text.chars() {
+        if in_string {
+            match c {
+                '\\' if !escaped => {
+                    escaped = true;
+                    continue;
+                }
+                '"' if !escaped => in_string = false,
+                _ => {}
+            }
+            escaped = false;
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' | '(' => depth.push(c),
+            '}' | ']' | ')' => {
+                depth.pop();
+            }
+            _ => {}
+        }
+    }
+    // The body's own `{` (and those of nested blocks) leave us at attribute level; any
+    // bracket or parenthesis, or an object after `=`, means a value.
+    depth.iter().any(|c| *c != '{')
+}
+
+/// The node whose body the offset is in even when the block is not closed yet.
+fn enclosing_node<'db>(
+    db: &'db RootDatabase,
+    file: ProgramFile<'db>,
+    offset: TextSize,
+) -> Option<Node<'db>> {
+    file_nodes(db, file)
+        .iter()
+        .copied()
+        .filter(|n| n.source_map(db).range.start() <= offset)
+        .last()
+        .filter(|n| n.source_map(db).range.end() >= offset)
+}
+
+/// `a.b[0].c` before a `.`: the names of the chain (indexes are kept as `[]`).
+fn traversal_before(text: &str) -> Option<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    loop {
+        if let Some(stripped) = rest.strip_suffix(']') {
+            let open = stripped.rfind('[')?;
+            parts.push("[]".to_string());
+            rest = &stripped[..open];
+            continue;
+        }
+        let len = rest
+            .chars()
+            .rev()
+            .take_while(|c| is_ident_char(*c))
+            .map(char::len_utf8)
+            .sum::<usize>();
+        if len == 0 {
+            return None;
+        }
+        parts.push(rest[rest.len() - len..].to_string());
+        rest = &rest[..rest.len() - len];
+        match rest.strip_suffix('.') {
+            Some(r) => rest = r,
+            None => break,
+        }
+    }
+    parts.reverse();
+    Some(parts)
+}
+
+fn item(
+    label: String,
+    kind: CompletionKind,
+    detail: Option<String>,
+    documentation: Option<String>,
+    range: TextRange,
+    insert: String,
+    sort: &str,
+) -> CompletionItem {
+    let sort_text = format!("{sort}{label}");
+    CompletionItem {
+        label,
+        kind,
+        detail,
+        documentation,
+        edit: TextEdit { range, insert },
+        sort_text,
+        snippet: false,
+    }
+}
+
+fn block_keywords(range: TextRange) -> Vec<CompletionItem> {
+    [
+        ("resource", "resource ${1:name} \"${2:token}\" {\n\t$0\n}"),
+        ("config", "config ${1:name} \"${2:string}\" {\n\t$0\n}"),
+        ("output", "output ${1:name} {\n\tvalue = $0\n}"),
+        ("component", "component ${1:name} \"${2:./dir}\" {\n\t$0\n}"),
+        ("read", "read ${1:name} \"${2:token}\" {\n\tid = $0\n}"),
+        ("package", "package ${1:name} {\n\t$0\n}"),
+        ("pulumi", "pulumi {\n\t$0\n}"),
+        ("hook", "hook ${1:kind} ${2:name} {\n\tcommand = $0\n}"),
+    ]
+    .into_iter()
+    .map(|(keyword, snippet)| CompletionItem {
+        snippet: true,
+        ..item(
+            keyword.to_string(),
+            CompletionKind::Keyword,
+            Some(format!("{keyword} block")),
+            None,
+            range,
+            snippet.to_string(),
+            "1",
+        )
+    })
+    .collect()
+}
+
+fn resource_tokens(db: &RootDatabase, program: Program, range: TextRange) -> Vec<CompletionItem> {
+    let mut out = Vec::new();
+    for (token, package) in schema::all_resource_tokens(db, program)
+        .into_iter()
+        .take(MAX_TOKENS)
+    {
+        let documentation = package
+            .lookup_resource(&token)
+            .ok()
+            .and_then(|found| package.resource(&found).spec.description.clone())
+            .map(|d| schema::summary(&d));
+        out.push(item(
+            token.clone(),
+            CompletionKind::ResourceType,
+            Some(format!("resource of {}", package.name())),
+            documentation,
+            range,
+            token,
+            "0",
+        ));
+    }
+    out
+}
+
+fn function_tokens(
+    db: &RootDatabase,
+    program: Program,
+    range: TextRange,
+    _word: &str,
+) -> Vec<CompletionItem> {
+    let mut names: Vec<String> = pcl_db::workspace(db)
+        .schema_files(db)
+        .iter()
+        .map(|f| f.package(db).clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    let mut out = Vec::new();
+    for name in names {
+        let Some(package) = schema::package_named(db, program, &name) else {
+            continue;
+        };
+        for token in package.function_tokens() {
+            if out.len() >= MAX_TOKENS {
+                return out;
+            }
+            out.push(item(
+                token.clone(),
+                CompletionKind::Function,
+                Some(format!("function of {name}")),
+                None,
+                range,
+                token.clone(),
+                "0",
+            ));
+        }
+    }
+    out
+}
+
+/// The inputs of a resource or component not yet set (required first), or the options
+/// inside `options { }`.
+fn attribute_names(
+    db: &RootDatabase,
+    node: Node<'_>,
+    offset: TextSize,
+    range: TextRange,
+) -> Vec<CompletionItem> {
+    let body = node.body(db);
+    let map = &node.source_map(db).body;
+    // The innermost nested block the cursor is in.
+    let block = semantics::all_blocks(body)
+        .into_iter()
+        .filter(|&b| map.block(b).contains(offset))
+        .min_by_key(|&b| map.block(b).len());
+    if let Some(block) = block {
+        if body.block(block).type_name.as_str() == "options" {
+            let set: Vec<&str> = body
+                .attrs_in(Some(block))
+                .map(|(_, a)| a.name.as_str())
+                .collect();
+            return pcl_hir::ResourceOption::ALL
+                .iter()
+                .filter(|o| !set.contains(&o.name()))
+                .map(|o| {
+                    let ty = pcl_ty::resource_option_type(*o).map(|t| pcl_ty::one_line_type(&t));
+                    item(
+                        o.name().to_string(),
+                        CompletionKind::Option,
+                        ty,
+                        Some(o.doc().to_string()),
+                        range,
+                        format!("{} = ", o.name()),
+                        "0",
+                    )
+                })
+                .collect();
+        }
+        return Vec::new();
+    }
+    let set: Vec<&str> = body.attrs_in(None).map(|(_, a)| a.name.as_str()).collect();
+    let mut out = Vec::new();
+    match node.kind(db) {
+        NodeKind::Resource | NodeKind::Read => {
+            let def = schema::resource_of_node(db, node);
+            let types = crate::hover::resource_types(db, node);
+            let properties: Vec<(String, bool, Option<String>)> = match &def {
+                Some(def) if node.kind(db) == NodeKind::Resource => def
+                    .inputs
+                    .iter()
+                    .map(|p| (p.name.clone(), p.required, p.description.clone()))
+                    .collect(),
+                _ => object_properties(types.map(|t| t.read_inputs.clone()))
+                    .into_iter()
+                    .map(|(n, t)| (n, !t.is_optional(), None))
+                    .collect(),
+            };
+            for (name, required, description) in properties {
+                if set.contains(&name.as_str()) {
+                    continue;
+                }
+                let ty = crate::hover::input_property_type(db, node, &name)
+                    .map(|t| pcl_ty::one_line_type(&t.resolve_outputs()));
+                out.push(item(
+                    name.clone(),
+                    CompletionKind::Property,
+                    ty.map(|t| {
+                        if required {
+                            format!("{t} (required)")
+                        } else {
+                            t
+                        }
+                    }),
+                    description.map(|d| schema::summary(&d)),
+                    range,
+                    format!("{name} = "),
+                    if required { "0" } else { "1" },
+                ));
+            }
+        }
+        NodeKind::Component => {
+            if let Some(program) = crate::navigation::component_program(db, node) {
+                let interface = pcl_ty::component::component_interface(db, program);
+                for (name, ty, required) in &interface.inputs {
+                    if set.contains(&name.as_str()) {
+                        continue;
+                    }
+                    out.push(item(
+                        name.clone(),
+                        CompletionKind::Property,
+                        Some(pcl_ty::one_line_type(&ty.resolve_outputs())),
+                        None,
+                        range,
+                        format!("{name} = "),
+                        if *required { "0" } else { "1" },
+                    ));
+                }
+            }
+        }
+        NodeKind::Config => {
+            for name in ["default", "description", "nullable"] {
+                if !set.contains(&name) {
+                    out.push(item(
+                        name.into(),
+                        CompletionKind::Property,
+                        None,
+                        None,
+                        range,
+                        format!("{name} = "),
+                        "1",
+                    ));
+                }
+            }
+        }
+        NodeKind::Output => {
+            for name in ["value", "description"] {
+                if !set.contains(&name) {
+                    out.push(item(
+                        name.into(),
+                        CompletionKind::Property,
+                        None,
+                        None,
+                        range,
+                        format!("{name} = "),
+                        "1",
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    if matches!(node.kind(db), NodeKind::Resource | NodeKind::Component)
+        && body
+            .blocks_in(None)
+            .all(|(_, b)| b.type_name.as_str() != "options")
+    {
+        out.push(CompletionItem {
+            snippet: true,
+            ..item(
+                "options".into(),
+                CompletionKind::Keyword,
+                Some("resource options block".into()),
+                None,
+                range,
+                "options {\n\t$0\n}".into(),
+                "2",
+            )
+        });
+    }
+    out
+}
+
+fn object_properties(ty: Option<Type>) -> Vec<(String, Type)> {
+    let Some(ty) = ty else {
+        return Vec::new();
+    };
+    match strip(&ty).kind() {
+        TypeKind::Object(object) => object
+            .properties()
+            .iter()
+            .map(|(name, ty)| (name.to_string(), ty.clone()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A type without the wrappers that attribute access sees through: outputs, promises,
+/// optionality.
+fn strip(ty: &Type) -> Type {
+    let mut ty = ty.clone();
+    loop {
+        let next = match ty.kind() {
+            TypeKind::Output(inner) | TypeKind::Promise(inner) => inner.clone(),
+            _ if ty.is_optional() => ty.without_none(),
+            _ => return ty,
+        };
+        ty = next;
+    }
+}
+
+fn element(ty: &Type) -> Option<Type> {
+    match strip(ty).kind() {
+        TypeKind::List(e) | TypeKind::Map(e) | TypeKind::Set(e) => Some(e.clone()),
+        _ => None,
+    }
+}
+
+/// The attributes of the value a traversal chain names.
+fn member_completions(
+    db: &RootDatabase,
+    file: ProgramFile<'_>,
+    node: Node<'_>,
+    chain: &[String],
+    range: TextRange,
+) -> Vec<CompletionItem> {
+    let (first, rest) = match chain.split_first() {
+        Some(split) => split,
+        None => return Vec::new(),
+    };
+    pcl_ty::infer_nodes(db, &[node]);
+    let body = node.body(db);
+    // A local variable of this node, or a top-level name.
+    let local = body
+        .bindings()
+        .filter(|(_, b)| b.name.as_str() == first)
+        .map(|(id, _)| id)
+        .last();
+    let mut docs_of: Option<Node<'_>> = None;
+    let mut ty = match local {
+        Some(binding) => {
+            if semantics::binding_kind(db, node, binding) == pcl_hir::BindingKind::Range
+                && rest.is_empty()
+            {
+                return ["key", "value"]
+                    .into_iter()
+                    .map(|name| {
+                        item(
+                            name.into(),
+                            CompletionKind::Property,
+                            Some(format!("the element's {name}")),
+                            None,
+                            range,
+                            name.into(),
+                            "0",
+                        )
+                    })
+                    .collect();
+            }
+            pcl_ty::infer_node(db, node)
+                .binding_types
+                .get(binding.index())
+                .cloned()
+                .unwrap_or_else(Type::dynamic)
+        }
+        None => match pcl_hir::lookup_root(db, file.program(db), &pcl_hir::Name::new(first)) {
+            Some(target) => {
+                pcl_ty::infer_nodes(db, &[target]);
+                docs_of = Some(target);
+                pcl_ty::node_type(db, target)
+            }
+            None => return Vec::new(),
+        },
+    };
+    for part in rest {
+        docs_of = None;
+        ty = if part == "[]" {
+            match element(&ty) {
+                Some(e) => e,
+                None => return Vec::new(),
+            }
+        } else {
+            match strip(&ty).kind() {
+                TypeKind::Object(object) => match object.property(part) {
+                    Some(p) => p,
+                    None => return Vec::new(),
+                },
+                _ => return Vec::new(),
+            }
+        };
+    }
+    let outputs_doc = docs_of.and_then(|n| schema::resource_of_node(db, n));
+    object_properties(Some(ty))
+        .into_iter()
+        .map(|(name, ty)| {
+            let documentation = outputs_doc.as_ref().and_then(|def| {
+                def.outputs
+                    .iter()
+                    .find(|p| p.name == name)
+                    .and_then(|p| p.description.as_deref())
+                    .map(schema::summary)
+            });
+            item(
+                name.clone(),
+                CompletionKind::Property,
+                Some(pcl_ty::one_line_type(&ty)),
+                documentation,
+                range,
+                name,
+                "0",
+            )
+        })
+        .collect()
+}
+
+/// The values of an enum-typed property, inside the string given to it.
+fn enum_values(
+    db: &RootDatabase,
+    node: Node<'_>,
+    attr: &str,
+    range: TextRange,
+) -> Vec<CompletionItem> {
+    let Some(ty) = crate::hover::input_property_type(db, node, attr) else {
+        return Vec::new();
+    };
+    let mut values = Vec::new();
+    collect_enum_values(&ty, &mut values, 0);
+    values.sort();
+    values.dedup();
+    values
+        .into_iter()
+        .map(|value| {
+            item(
+                value.clone(),
+                CompletionKind::EnumValue,
+                Some(format!("value of {attr}")),
+                None,
+                range,
+                value,
+                "0",
+            )
+        })
+        .collect()
+}
+
+fn collect_enum_values(ty: &Type, out: &mut Vec<String>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    match ty.kind() {
+        TypeKind::Enum(e) => {
+            for value in e.values.iter() {
+                if let pcl_types::ConstValue::String(s) = value {
+                    out.push(s.to_string());
+                }
+            }
+        }
+        TypeKind::Union(members) => {
+            for member in members.iter() {
+                collect_enum_values(member, out, depth + 1);
+            }
+        }
+        TypeKind::Output(inner) | TypeKind::Promise(inner) => {
+            collect_enum_values(inner, out, depth + 1)
+        }
+        _ => {}
+    }
+}
+
+/// Names in scope and builtin functions.
+fn expression_completions(
+    db: &RootDatabase,
+    file: ProgramFile<'_>,
+    node: Node<'_>,
+    offset: TextSize,
+    range: TextRange,
+) -> Vec<CompletionItem> {
+    let mut out = Vec::new();
+    let body = node.body(db);
+    let map = &node.source_map(db).body;
+    // Local variables whose `for` encloses the cursor; `range` in ranged nodes.
+    for (id, binding) in body.bindings() {
+        let in_scope = match binding.kind {
+            pcl_hir::BindingKind::Range => true,
+            _ => body.exprs().any(|(e, expr)| {
+                matches!(expr, Expr::For { key_var, value_var, .. } if *value_var == id || *key_var == Some(id))
+                    && map.expr(e).contains_inclusive(offset)
+            }) || map.binding(id).is_empty(),
+        };
+        if in_scope
+            && !out
+                .iter()
+                .any(|i: &CompletionItem| i.label == binding.name.as_str())
+        {
+            out.push(item(
+                binding.name.to_string(),
+                CompletionKind::Variable,
+                None,
+                None,
+                range,
+                binding.name.to_string(),
+                "0",
+            ));
+        }
+    }
+    for other in semantics::program_nodes(db, file.program(db)) {
+        if other == node
+            || matches!(
+                other.kind(db),
+                NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
+            )
+        {
+            continue;
+        }
+        let name = other.name(db).to_string();
+        out.push(item(
+            name.clone(),
+            CompletionKind::Variable,
+            Some(other.kind(db).keyword().to_string()),
+            None,
+            range,
+            name,
+            "1",
+        ));
+    }
+    for builtin in pcl_ty::BUILTINS {
+        out.push(CompletionItem {
+            snippet: true,
+            ..item(
+                builtin.name.to_string(),
+                CompletionKind::Function,
+                Some(builtin.signature.to_string()),
+                Some(builtin.doc.to_string()),
+                range,
+                format!("{}($0)", builtin.name),
+                "2",
+            )
+        });
+    }
+    for keyword in ["true", "false", "null", "for"] {
+        out.push(item(
+            keyword.into(),
+            CompletionKind::Keyword,
+            None,
+            None,
+            range,
+            keyword.into(),
+            "3",
+        ));
+    }
+    out
+}

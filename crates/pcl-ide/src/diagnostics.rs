@@ -1,0 +1,38 @@
+//! Diagnostics of one file, as `pcl check` reports them.
+
+use std::path::Path;
+
+use pcl_db::RootDatabase;
+use pcl_diagnostics::Diagnostic;
+
+use crate::semantics;
+
+pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic> {
+    let Some(file) = semantics::program_file(db, path) else {
+        return Vec::new();
+    };
+    let program = file.program(db);
+    // Dependencies first, so that no query recurses through a long chain of references.
+    pcl_ty::infer_nodes(db, &semantics::program_nodes(db, program));
+    pcl_ty::program_report(db, program, pcl_ty::NodeTypes::Omitted)
+        .files
+        .into_iter()
+        .find(|f| f.path == path)
+        .map(|f| f.diagnostics)
+        .unwrap_or_default()
+}
+
+pub(crate) fn workspace_diagnostics(
+    db: &RootDatabase,
+) -> Vec<(std::path::PathBuf, Vec<Diagnostic>)> {
+    let mut out = Vec::new();
+    for program in semantics::programs(db) {
+        pcl_ty::infer_program_parallel(db, program, &|_| {});
+        for file in pcl_ty::program_report(db, program, pcl_ty::NodeTypes::Omitted).files {
+            out.push((file.path, file.diagnostics));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}

@@ -1,0 +1,236 @@
+//! The analysis API an editor stands on.
+//!
+//! This crate owns the IDE layer over the semantic queries, in the shape of rust-analyzer's
+//! `ide` crate: an [`AnalysisHost`] owns the database and applies [`Change`]s; an [`Analysis`]
+//! is a snapshot that answers requests (diagnostics, hover, definitions, references, rename,
+//! completion, symbols, highlighting, hints, folding, formatting, quick fixes) on any thread.
+//! When the host applies a change, every outstanding snapshot is cancelled: its requests
+//! return `Err(Cancelled)` (salsa unwinds the query in progress; [`Analysis`] catches it).
+//!
+//! Positions are byte offsets into the file's text; the language server converts them to
+//! the protocol's UTF-16 positions. Nothing here prints or talks to a client.
+
+mod completion;
+mod diagnostics;
+mod fixes;
+mod folding;
+mod format;
+mod hints;
+mod host;
+mod hover;
+mod navigation;
+mod rename;
+mod schema;
+mod semantics;
+mod signature;
+mod symbols;
+mod tokens;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use pcl_diagnostics::{Diagnostic, TextRange, TextSize};
+pub use salsa::Cancelled;
+
+pub use completion::{CompletionItem, CompletionKind};
+pub use fixes::{Assist, AssistKind};
+pub use folding::{Fold, FoldKind};
+pub use hints::{InlayHint, InlayKind};
+pub use host::{AnalysisHost, Change};
+pub use hover::HoverResult;
+pub use rename::RenameError;
+pub use signature::SignatureHelp;
+pub use symbols::{DocumentSymbol, SymbolKind};
+pub use tokens::{HighlightKind, HighlightModifier, SemanticToken};
+
+/// The result of a request on a snapshot that a change may have cancelled.
+pub type Cancellable<T> = Result<T, Cancelled>;
+
+/// A position in a file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FilePosition {
+    pub file: PathBuf,
+    pub offset: TextSize,
+}
+
+/// A range in a file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileRange {
+    pub file: PathBuf,
+    pub range: TextRange,
+}
+
+impl FileRange {
+    /// Files by path, then ranges by position.
+    pub(crate) fn key(&self) -> (&Path, TextSize, TextSize) {
+        (&self.file, self.range.start(), self.range.end())
+    }
+}
+
+/// Replace `range` (bytes of the file's current text) with `insert`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TextEdit {
+    pub range: TextRange,
+    pub insert: String,
+}
+
+/// Edits of several files; each file's edits are sorted and do not overlap.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceChange {
+    pub edits: Vec<(PathBuf, Vec<TextEdit>)>,
+}
+
+impl SourceChange {
+    fn from_ranges(ranges: Vec<FileRange>, insert: &str) -> SourceChange {
+        let mut by_file: std::collections::BTreeMap<PathBuf, Vec<TextEdit>> = Default::default();
+        for FileRange { file, range } in ranges {
+            by_file.entry(file).or_default().push(TextEdit {
+                range,
+                insert: insert.to_string(),
+            });
+        }
+        let edits = by_file
+            .into_iter()
+            .map(|(file, mut edits)| {
+                edits.sort_by_key(|e| (e.range.start(), e.range.end()));
+                edits.dedup();
+                (file, edits)
+            })
+            .collect();
+        SourceChange { edits }
+    }
+}
+
+/// Where a definition is: the whole construct and the part to put the cursor on (its name).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NavigationTarget {
+    pub file: PathBuf,
+    pub full_range: TextRange,
+    pub focus_range: TextRange,
+    pub name: String,
+    pub kind: SymbolKind,
+}
+
+/// A snapshot of the database that answers requests. Cheap to create; `Send`, so requests
+/// can run on other threads. Every method returns `Err(Cancelled)` once the host has applied
+/// a change after this snapshot was taken.
+pub struct Analysis {
+    db: pcl_db::RootDatabase,
+}
+
+impl std::panic::UnwindSafe for Analysis {}
+
+impl Analysis {
+    /// Runs `f` on the snapshot, turning salsa's cancellation unwinding into `Err`. Any
+    /// other panic is not caught here.
+    fn with_db<T>(&self, f: impl FnOnce(&pcl_db::RootDatabase) -> T) -> Cancellable<T> {
+        let db = &self.db;
+        Cancelled::catch(std::panic::AssertUnwindSafe(|| f(db)))
+    }
+
+    /// Every file of every loaded program.
+    pub fn files(&self) -> Cancellable<Vec<PathBuf>> {
+        self.with_db(semantics::all_files)
+    }
+
+    /// The text the analysis sees for `file` (an open buffer's, else the file's on disk).
+    pub fn file_text(&self, file: &Path) -> Cancellable<Option<Arc<str>>> {
+        self.with_db(|db| db.files().get(file).map(|f| Arc::from(f.text(db).as_str())))
+    }
+
+    /// Every diagnostic of `file`: exactly what `pcl check` reports for it.
+    pub fn diagnostics(&self, file: &Path) -> Cancellable<Vec<Diagnostic>> {
+        self.with_db(|db| diagnostics::file_diagnostics(db, file))
+    }
+
+    /// Every diagnostic of every file of every program, files sorted by path. Cold programs
+    /// are inferred on all cores (and the work is cancelled like any other request).
+    pub fn workspace_diagnostics(&self) -> Cancellable<Vec<(PathBuf, Vec<Diagnostic>)>> {
+        self.with_db(diagnostics::workspace_diagnostics)
+    }
+
+    pub fn hover(&self, position: &FilePosition) -> Cancellable<Option<HoverResult>> {
+        self.with_db(|db| hover::hover(db, position))
+    }
+
+    pub fn goto_definition(&self, position: &FilePosition) -> Cancellable<Vec<NavigationTarget>> {
+        self.with_db(|db| navigation::goto_definition(db, position))
+    }
+
+    pub fn find_references(
+        &self,
+        position: &FilePosition,
+        include_declaration: bool,
+    ) -> Cancellable<Vec<FileRange>> {
+        self.with_db(|db| navigation::find_references(db, position, include_declaration))
+    }
+
+    /// The range of the name that would be renamed at `position`, or why nothing can be.
+    pub fn prepare_rename(
+        &self,
+        position: &FilePosition,
+    ) -> Cancellable<Result<TextRange, RenameError>> {
+        self.with_db(|db| rename::prepare_rename(db, position))
+    }
+
+    pub fn rename(
+        &self,
+        position: &FilePosition,
+        new_name: &str,
+    ) -> Cancellable<Result<SourceChange, RenameError>> {
+        self.with_db(|db| rename::rename(db, position, new_name))
+    }
+
+    pub fn completions(&self, position: &FilePosition) -> Cancellable<Vec<CompletionItem>> {
+        self.with_db(|db| completion::completions(db, position))
+    }
+
+    pub fn signature_help(&self, position: &FilePosition) -> Cancellable<Option<SignatureHelp>> {
+        self.with_db(|db| signature::signature_help(db, position))
+    }
+
+    pub fn document_symbols(&self, file: &Path) -> Cancellable<Vec<DocumentSymbol>> {
+        self.with_db(|db| symbols::document_symbols(db, file))
+    }
+
+    /// Top-level names of every program whose name contains `query` (case-insensitively).
+    pub fn workspace_symbols(&self, query: &str) -> Cancellable<Vec<NavigationTarget>> {
+        self.with_db(|db| symbols::workspace_symbols(db, query))
+    }
+
+    pub fn semantic_tokens(&self, file: &Path) -> Cancellable<Vec<SemanticToken>> {
+        self.with_db(|db| tokens::semantic_tokens(db, file))
+    }
+
+    /// Inferred types of locals and `for` variables, in `range` (the whole file if `None`).
+    pub fn inlay_hints(
+        &self,
+        file: &Path,
+        range: Option<TextRange>,
+    ) -> Cancellable<Vec<InlayHint>> {
+        self.with_db(|db| hints::inlay_hints(db, file, range))
+    }
+
+    pub fn folding_ranges(&self, file: &Path) -> Cancellable<Vec<Fold>> {
+        self.with_db(|db| folding::folding_ranges(db, file))
+    }
+
+    /// The edits that format `file` (`None`: unknown file, or it cannot be formatted).
+    pub fn format(&self, file: &Path) -> Cancellable<Option<Vec<TextEdit>>> {
+        self.with_db(|db| format::format(db, file, None))
+    }
+
+    /// The formatting edits on the lines `range` touches (also for on-type formatting).
+    pub fn format_range(
+        &self,
+        file: &Path,
+        range: TextRange,
+    ) -> Cancellable<Option<Vec<TextEdit>>> {
+        self.with_db(|db| format::format(db, file, Some(range)))
+    }
+
+    /// Quick fixes for the diagnostics that overlap `range`.
+    pub fn code_actions(&self, file: &Path, range: TextRange) -> Cancellable<Vec<Assist>> {
+        self.with_db(|db| fixes::code_actions(db, file, range))
+    }
+}

@@ -1,0 +1,371 @@
+//! Go to definition and find references, within a program and across component boundaries
+//! (a component block's attributes set its program's configs; its attributes read the
+//! program's outputs).
+
+use pcl_db::{Program, RootDatabase};
+use pcl_diagnostics::{TextRange, TextSize};
+use pcl_hir::{BindingKind, Expr, ExprId, Node, NodeKind, ProgramFile};
+
+use crate::semantics::{self, Definition, Located};
+use crate::symbols::SymbolKind;
+use crate::{FilePosition, FileRange, NavigationTarget};
+
+pub(crate) fn node_target(db: &RootDatabase, node: Node<'_>) -> NavigationTarget {
+    let map = node.source_map(db);
+    NavigationTarget {
+        file: semantics::path_of(db, node.file(db).file(db)),
+        full_range: map.range,
+        focus_range: semantics::name_range(db, node),
+        name: node.name(db).to_string(),
+        kind: SymbolKind::of_node(node.kind(db)),
+    }
+}
+
+fn binding_target(db: &RootDatabase, node: Node<'_>, id: pcl_hir::BindingId) -> NavigationTarget {
+    let map = node.source_map(db);
+    let file = semantics::path_of(db, node.file(db).file(db));
+    if semantics::binding_kind(db, node, id) == BindingKind::Range {
+        // `range` is defined by the `range` option.
+        if let Some(attr) = semantics::range_option(db, node) {
+            return NavigationTarget {
+                file,
+                full_range: map.body.attr(attr),
+                focus_range: map.body.attr_name(attr),
+                name: "range".to_string(),
+                kind: SymbolKind::Variable,
+            };
+        }
+    }
+    let range = map.body.binding(id);
+    NavigationTarget {
+        file,
+        full_range: range,
+        focus_range: range,
+        name: semantics::binding_name(db, node, id).to_string(),
+        kind: SymbolKind::Variable,
+    }
+}
+
+/// The program a component block includes.
+pub(crate) fn component_program(db: &RootDatabase, node: Node<'_>) -> Option<Program> {
+    if node.kind(db) != NodeKind::Component {
+        return None;
+    }
+    let source = node.signature(db).label(1)?;
+    let dir = pcl_ty::component::component_dir(db, node.file(db).program(db), source);
+    pcl_ty::component::program_at(db, &dir)
+}
+
+/// The config of a component's program that the component's attribute `name` sets.
+pub(crate) fn component_config<'db>(
+    db: &'db RootDatabase,
+    node: Node<'db>,
+    name: &str,
+) -> Option<Node<'db>> {
+    let program = component_program(db, node)?;
+    pcl_hir::program_scope(db, program)
+        .nodes
+        .iter()
+        .copied()
+        .find(|n| n.kind(db) == NodeKind::Config && n.name(db).as_str() == name)
+}
+
+/// The output of a component's program named `name`.
+fn component_output<'db>(db: &'db RootDatabase, node: Node<'db>, name: &str) -> Option<Node<'db>> {
+    let program = component_program(db, node)?;
+    pcl_hir::program_scope(db, program)
+        .nodes
+        .iter()
+        .copied()
+        .find(|n| n.kind(db) == NodeKind::Output && n.name(db).as_str() == name)
+}
+
+/// Every component block, in every program, that includes `program`.
+fn component_users<'db>(db: &'db RootDatabase, program: Program) -> Vec<Node<'db>> {
+    let mut out = Vec::new();
+    for user in semantics::programs(db) {
+        for node in semantics::program_nodes(db, user) {
+            if node.kind(db) == NodeKind::Component && component_program(db, node) == Some(program)
+            {
+                out.push(node);
+            }
+        }
+    }
+    out
+}
+
+/// The node a variable expression's receiver names, for `receiver.name`.
+fn receiver_node<'db>(
+    db: &'db RootDatabase,
+    file: ProgramFile<'db>,
+    node: Node<'db>,
+    receiver: ExprId,
+) -> Option<Node<'db>> {
+    match semantics::definition(db, file, Located::Expr(node, receiver))? {
+        Definition::Node(target) => Some(target),
+        Definition::Binding(..) => None,
+    }
+}
+
+/// For `receiver.name` under the cursor: the accessor's name range.
+fn accessor_at(
+    db: &RootDatabase,
+    node: Node<'_>,
+    id: ExprId,
+    offset: TextSize,
+) -> Option<(ExprId, pcl_hir::Name, TextRange)> {
+    let Expr::GetAttr { receiver, name } = node.body(db).expr(id) else {
+        return None;
+    };
+    let map = &node.source_map(db).body;
+    let whole = map.expr(id);
+    let start = map.expr(*receiver).end();
+    if start >= whole.end() {
+        return None;
+    }
+    let range = TextRange::new(start, whole.end());
+    range
+        .contains_inclusive(offset)
+        .then(|| (*receiver, name.clone(), name_part(db, node, range)))
+}
+
+/// The name in an accessor's range (`.name`, or `["name"]`).
+fn name_part(db: &RootDatabase, node: Node<'_>, range: TextRange) -> TextRange {
+    let text = node.file(db).file(db).text(db);
+    let slice = &text[usize::from(range.start())..usize::from(range.end())];
+    let leading = slice.len() - slice.trim_start_matches(['.', '[', '"', ' ']).len();
+    let trailing = slice.len() - slice.trim_end_matches([']', '"', ' ']).len();
+    if leading + trailing >= slice.len() {
+        return range;
+    }
+    TextRange::new(
+        range.start() + TextSize::from(leading as u32),
+        range.end() - TextSize::from(trailing as u32),
+    )
+}
+
+pub(crate) fn goto_definition(db: &RootDatabase, position: &FilePosition) -> Vec<NavigationTarget> {
+    let Some(file) = semantics::program_file(db, &position.file) else {
+        return Vec::new();
+    };
+    let Some(located) = semantics::locate(db, file, position.offset) else {
+        return Vec::new();
+    };
+    match located {
+        Located::Label(node, 1) if node.kind(db) == NodeKind::Component => {
+            component_program(db, node)
+                .map(|program| program_entry(db, program))
+                .into_iter()
+                .collect()
+        }
+        Located::Label(node, 1) if matches!(node.kind(db), NodeKind::Resource | NodeKind::Read) => {
+            crate::schema::resource_location(db, node, None)
+                .into_iter()
+                .collect()
+        }
+        Located::AttrName(node, attr) => {
+            let body = node.body(db);
+            let attribute = body.attr(attr);
+            if attribute.block.is_some() {
+                return Vec::new();
+            }
+            match node.kind(db) {
+                NodeKind::Component => component_config(db, node, attribute.name.as_str())
+                    .map(|n| node_target(db, n))
+                    .into_iter()
+                    .collect(),
+                NodeKind::Resource | NodeKind::Read => {
+                    crate::schema::resource_location(db, node, Some(attribute.name.as_str()))
+                        .into_iter()
+                        .collect()
+                }
+                _ => Vec::new(),
+            }
+        }
+        Located::Expr(node, id) => {
+            if let Some((receiver, name, _)) = accessor_at(db, node, id, position.offset) {
+                if let Some(target) = receiver_node(db, file, node, receiver) {
+                    if target.kind(db) == NodeKind::Component {
+                        return component_output(db, target, name.as_str())
+                            .map(|n| node_target(db, n))
+                            .into_iter()
+                            .collect();
+                    }
+                }
+                return Vec::new();
+            }
+            match semantics::definition(db, file, located) {
+                Some(Definition::Node(target)) => vec![node_target(db, target)],
+                Some(Definition::Binding(node, binding)) => vec![binding_target(db, node, binding)],
+                None => Vec::new(),
+            }
+        }
+        _ => match semantics::definition(db, file, located) {
+            Some(Definition::Node(target)) => vec![node_target(db, target)],
+            Some(Definition::Binding(node, binding)) => vec![binding_target(db, node, binding)],
+            None => Vec::new(),
+        },
+    }
+}
+
+/// The first file of a program (where "go to the component" lands).
+fn program_entry(db: &RootDatabase, program: Program) -> NavigationTarget {
+    let files = program.files(db);
+    let (file, len) = files
+        .iter()
+        .find(|f| f.path(db).file_name().is_some_and(|n| n == "main.pp"))
+        .or_else(|| files.first())
+        .map(|f| (f.path(db).clone(), TextSize::of(f.text(db).as_str())))
+        .unwrap_or_else(|| (program.root(db).clone(), TextSize::from(0)));
+    let name = program
+        .root(db)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    NavigationTarget {
+        file,
+        full_range: TextRange::new(TextSize::from(0), len),
+        focus_range: TextRange::empty(TextSize::from(0)),
+        name,
+        kind: SymbolKind::Component,
+    }
+}
+
+/// What references are collected for: a definition inside a program, or a component's
+/// config or output reached from a component block.
+pub(crate) fn target_at<'db>(
+    db: &'db RootDatabase,
+    position: &FilePosition,
+) -> Option<Definition<'db>> {
+    let file = semantics::program_file(db, &position.file)?;
+    let located = semantics::locate(db, file, position.offset)?;
+    match located {
+        Located::AttrName(node, attr) if node.kind(db) == NodeKind::Component => {
+            let name = node.body(db).attr(attr).name.clone();
+            component_config(db, node, name.as_str()).map(Definition::Node)
+        }
+        Located::Expr(node, id) => {
+            if let Some((receiver, name, _)) = accessor_at(db, node, id, position.offset) {
+                let target = receiver_node(db, file, node, receiver)?;
+                return component_output(db, target, name.as_str()).map(Definition::Node);
+            }
+            semantics::definition(db, file, located)
+        }
+        _ => semantics::definition(db, file, located),
+    }
+}
+
+/// Every range that names `definition`: its declaration (if asked for) and its uses, in the
+/// definition's program and, for configs and outputs, in the component blocks that include
+/// the program.
+pub(crate) fn reference_ranges(
+    db: &RootDatabase,
+    definition: &Definition<'_>,
+    include_declaration: bool,
+) -> Vec<FileRange> {
+    let mut out = Vec::new();
+    let path = |node: Node<'_>| semantics::path_of(db, node.file(db).file(db));
+    match definition {
+        Definition::Node(target) => {
+            if include_declaration {
+                out.push(FileRange {
+                    file: path(*target),
+                    range: semantics::name_range(db, *target),
+                });
+            }
+            for (node, id) in semantics::uses(db, definition) {
+                out.push(FileRange {
+                    file: path(node),
+                    range: node.source_map(db).body.expr(id),
+                });
+            }
+            let program = target.file(db).program(db);
+            match target.kind(db) {
+                NodeKind::Config => {
+                    for user in component_users(db, program) {
+                        let body = user.body(db);
+                        if let Some((attr, _)) = body.find_attr(None, target.name(db).as_str()) {
+                            out.push(FileRange {
+                                file: path(user),
+                                range: user.source_map(db).body.attr_name(attr),
+                            });
+                        }
+                    }
+                }
+                NodeKind::Output => {
+                    for user in component_users(db, program) {
+                        out.extend(output_reads(db, user, target.name(db).as_str()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Definition::Binding(node, binding) => {
+            if include_declaration {
+                let target = binding_target(db, *node, *binding);
+                let range = if target.name == "range"
+                    && semantics::binding_kind(db, *node, *binding) == BindingKind::Range
+                {
+                    // `range` is declared by the option, which is not renamed with it.
+                    None
+                } else {
+                    Some(target.focus_range)
+                };
+                if let Some(range) = range {
+                    out.push(FileRange {
+                        file: target.file,
+                        range,
+                    });
+                }
+            }
+            for (node, id) in semantics::uses(db, definition) {
+                out.push(FileRange {
+                    file: path(node),
+                    range: node.source_map(db).body.expr(id),
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.key().cmp(&b.key()));
+    out.dedup();
+    out
+}
+
+/// `component.name` reads in the program of `component`: the name parts of the accessors.
+fn output_reads(db: &RootDatabase, component: Node<'_>, name: &str) -> Vec<FileRange> {
+    let mut out = Vec::new();
+    for (node, variable) in semantics::uses(db, &Definition::Node(component)) {
+        let body = node.body(db);
+        for (id, expr) in body.exprs() {
+            if let Expr::GetAttr {
+                receiver,
+                name: read,
+            } = expr
+            {
+                if *receiver == variable && read.as_str() == name {
+                    let map = &node.source_map(db).body;
+                    let whole = map.expr(id);
+                    let start = map.expr(*receiver).end();
+                    if start < whole.end() {
+                        out.push(FileRange {
+                            file: semantics::path_of(db, node.file(db).file(db)),
+                            range: name_part(db, node, TextRange::new(start, whole.end())),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn find_references(
+    db: &RootDatabase,
+    position: &FilePosition,
+    include_declaration: bool,
+) -> Vec<FileRange> {
+    match target_at(db, position) {
+        Some(definition) => reference_ranges(db, &definition, include_declaration),
+        None => Vec::new(),
+    }
+}

@@ -1,0 +1,164 @@
+//! What the IDE reads of package schemas: the definitions behind resource tokens, invoke
+//! tokens and properties, for descriptions and completion.
+
+use std::sync::Arc;
+
+use pcl_db::{Program, RootDatabase};
+use pcl_hir::{Node, NodeKind};
+use pcl_schema::spec::PropertySpec;
+use pcl_schema::Package;
+
+/// The package a token belongs to, as the program's `package` blocks pin it.
+pub(crate) fn package_of(db: &RootDatabase, program: Program, token: &str) -> Option<Arc<Package>> {
+    let name = pcl_schema::token::package_of_token(token)?;
+    package_named(db, program, name)
+}
+
+pub(crate) fn package_named(
+    db: &RootDatabase,
+    program: Program,
+    name: &str,
+) -> Option<Arc<Package>> {
+    let request = pcl_ty::packages::package_request(db, program, name);
+    pcl_ty::packages::package_schema(db, request)
+        .as_ref()
+        .ok()
+        .map(|p| p.0.clone())
+}
+
+/// A resource's definition: description and properties.
+pub(crate) struct ResourceDef {
+    pub(crate) token: String,
+    pub(crate) description: Option<String>,
+    pub(crate) inputs: Vec<PropertySpec>,
+    pub(crate) outputs: Vec<PropertySpec>,
+}
+
+/// The definition of the resource type a `resource` or `read` block names.
+pub(crate) fn resource_of_node(db: &RootDatabase, node: Node<'_>) -> Option<ResourceDef> {
+    if !matches!(node.kind(db), NodeKind::Resource | NodeKind::Read) {
+        return None;
+    }
+    let token = node.signature(db).label(1)?.to_string();
+    resource_def(db, node.file(db).program(db), &token)
+}
+
+pub(crate) fn resource_def(
+    db: &RootDatabase,
+    program: Program,
+    token: &str,
+) -> Option<ResourceDef> {
+    let package = package_of(db, program, token)?;
+    let found = package.lookup_resource(token).ok()?;
+    let spec = &package.resource(&found).spec;
+    Some(ResourceDef {
+        token: found.canonical_token.clone(),
+        description: spec.description.clone(),
+        inputs: spec.inputs.clone(),
+        outputs: spec.outputs.clone(),
+    })
+}
+
+/// A function's definition, for `invoke("token", ...)`.
+pub(crate) struct FunctionDef {
+    pub(crate) token: String,
+    pub(crate) description: Option<String>,
+    pub(crate) inputs: Vec<PropertySpec>,
+}
+
+pub(crate) fn function_def(
+    db: &RootDatabase,
+    program: Program,
+    token: &str,
+) -> Option<FunctionDef> {
+    let package = package_of(db, program, token)?;
+    let found = package.lookup_function(token).ok()?;
+    let spec = &package.function(&found)?.spec;
+    Some(FunctionDef {
+        token: found.canonical_token.clone(),
+        description: spec.description.clone(),
+        inputs: spec.inputs.clone().unwrap_or_default(),
+    })
+}
+
+/// Every resource token of every package whose schema is available, as a program writes it.
+pub(crate) fn all_resource_tokens(
+    db: &RootDatabase,
+    program: Program,
+) -> Vec<(String, Arc<Package>)> {
+    let mut names: Vec<String> = pcl_db::workspace(db)
+        .schema_files(db)
+        .iter()
+        .map(|f| f.package(db).clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    let mut out = Vec::new();
+    for name in names {
+        let Some(package) = package_named(db, program, &name) else {
+            continue;
+        };
+        for token in package.resource_tokens() {
+            out.push((token.clone(), package.clone()));
+        }
+    }
+    out
+}
+
+/// The first paragraph of a schema description, trimmed: enough for a completion item.
+pub(crate) fn summary(description: &str) -> String {
+    description
+        .split("\n\n")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+/// Where a resource type (or one of its input properties) is defined in its schema file,
+/// when the schema is a file on disk.
+pub(crate) fn resource_location(
+    db: &RootDatabase,
+    node: Node<'_>,
+    property: Option<&str>,
+) -> Option<crate::NavigationTarget> {
+    let token = node.signature(db).label(1)?;
+    let program = node.file(db).program(db);
+    let package = package_of(db, program, token)?;
+    let found = package.lookup_resource(token).ok()?;
+    let path = std::path::PathBuf::from(package.file().as_ref());
+    if !path.is_file() {
+        return None;
+    }
+    let text = package.text();
+    let section = text.find("\"resources\"")?;
+    let key = format!("\"{}\"", found.schema_token);
+    let at = section + text[section..].find(&key)?;
+    let (start, len, name) = match property {
+        None => (at, key.len(), found.canonical_token.clone()),
+        Some(property) => {
+            let inputs = at + text[at..].find("\"inputProperties\"")?;
+            let key = format!("\"{property}\"");
+            (
+                inputs + text[inputs..].find(&key)?,
+                key.len(),
+                property.to_string(),
+            )
+        }
+    };
+    let range = pcl_diagnostics::TextRange::at(
+        pcl_diagnostics::TextSize::from(start as u32),
+        pcl_diagnostics::TextSize::from(len as u32),
+    );
+    Some(crate::NavigationTarget {
+        file: path,
+        full_range: range,
+        focus_range: range,
+        name,
+        kind: if property.is_some() {
+            crate::SymbolKind::Property
+        } else {
+            crate::SymbolKind::Resource
+        },
+    })
+}

@@ -1,0 +1,327 @@
+//! The two-way source map: from a byte offset to the innermost item, name or expression it
+//! lies in, and from what a name means back to ranges. Built on the lowered nodes and their
+//! source maps (`pcl-hir`), so no request parses a file a second time.
+
+use std::path::{Path, PathBuf};
+
+use pcl_db::{Program, RootDatabase, SourceFile};
+use pcl_diagnostics::{TextRange, TextSize};
+use pcl_hir::{
+    file_nodes, lookup_root, AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, Name, Node,
+    NodeKind, ProgramFile, Resolution,
+};
+
+/// Every file of every program, sorted, without duplicates.
+pub(crate) fn all_files(db: &RootDatabase) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = programs(db)
+        .into_iter()
+        .flat_map(|p| p.files(db).iter().map(|f| f.path(db).clone()))
+        .collect();
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// Every program of the workspace (each once, though a program may have several names).
+pub(crate) fn programs(db: &RootDatabase) -> Vec<Program> {
+    let mut programs: Vec<Program> = pcl_db::workspace(db)
+        .programs(db)
+        .iter()
+        .map(|(_, p)| *p)
+        .collect();
+    programs.sort_by(|a, b| a.root(db).cmp(b.root(db)));
+    programs.dedup();
+    programs
+}
+
+/// The file at `path` in the first program that has it (programs by root).
+pub(crate) fn program_file<'db>(db: &'db RootDatabase, path: &Path) -> Option<ProgramFile<'db>> {
+    let file = db.files().get(path)?;
+    let program = programs(db)
+        .into_iter()
+        .find(|p| p.files(db).contains(&file))?;
+    Some(ProgramFile::new(db, program, file))
+}
+
+pub(crate) fn path_of(db: &RootDatabase, file: SourceFile) -> PathBuf {
+    file.path(db).clone()
+}
+
+/// The node whose block or attribute contains `offset` (end inclusive, so that a cursor just
+/// after a name still finds it).
+pub(crate) fn node_at<'db>(
+    db: &'db RootDatabase,
+    file: ProgramFile<'db>,
+    offset: TextSize,
+) -> Option<Node<'db>> {
+    file_nodes(db, file)
+        .iter()
+        .copied()
+        .find(|n| n.source_map(db).range.contains_inclusive(offset))
+}
+
+/// What is at a position, from the innermost construct out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Located<'db> {
+    /// The name of a node (its label, or a local's attribute name).
+    NodeName(Node<'db>),
+    /// The block keyword of a node.
+    Keyword(Node<'db>),
+    /// Another label of a node (a resource's type token, a component's source).
+    Label(Node<'db>, usize),
+    /// The name of an attribute of the node's body or of a nested block.
+    AttrName(Node<'db>, AttrId),
+    /// The type keyword of a nested block (`options`).
+    BlockType(Node<'db>, BlockId),
+    /// Where a local variable is introduced (`for k, v in ...`).
+    Binding(Node<'db>, BindingId),
+    /// The innermost expression.
+    Expr(Node<'db>, ExprId),
+}
+
+impl<'db> Located<'db> {
+    pub(crate) fn node(self) -> Node<'db> {
+        match self {
+            Located::NodeName(n)
+            | Located::Keyword(n)
+            | Located::Label(n, _)
+            | Located::AttrName(n, _)
+            | Located::BlockType(n, _)
+            | Located::Binding(n, _)
+            | Located::Expr(n, _) => n,
+        }
+    }
+}
+
+/// What is at `offset` in `file`.
+pub(crate) fn locate<'db>(
+    db: &'db RootDatabase,
+    file: ProgramFile<'db>,
+    offset: TextSize,
+) -> Option<Located<'db>> {
+    let node = node_at(db, file, offset)?;
+    let map = node.source_map(db);
+    let body = node.body(db);
+    let within = |range: TextRange| range.contains_inclusive(offset);
+    if within(map.name) {
+        return Some(Located::NodeName(node));
+    }
+    if within(map.keyword) {
+        return Some(Located::Keyword(node));
+    }
+    if let Some(index) = map.labels.iter().position(|r| within(*r)) {
+        return Some(Located::Label(node, index));
+    }
+    // The innermost of the body's parts that contains the offset.
+    let mut best: Option<(TextRange, Located<'db>)> = None;
+    let mut consider = |range: TextRange, located: Located<'db>| {
+        if within(range) && best.as_ref().is_none_or(|(r, _)| r.len() >= range.len()) {
+            best = Some((range, located));
+        }
+    };
+    for (id, _) in body.exprs() {
+        consider(map.body.expr(id), Located::Expr(node, id));
+    }
+    for (id, _) in body.bindings() {
+        consider(map.body.binding(id), Located::Binding(node, id));
+    }
+    for id in body.attr_ids() {
+        consider(map.body.attr_name(id), Located::AttrName(node, id));
+    }
+    for id in all_blocks(body) {
+        consider(map.body.block_type(id), Located::BlockType(node, id));
+    }
+    best.map(|(_, l)| l)
+}
+
+/// Every nested block of a body, parents before children.
+pub(crate) fn all_blocks(body: &pcl_hir::Body) -> Vec<BlockId> {
+    let mut out = Vec::new();
+    let mut pending = vec![None];
+    while let Some(parent) = pending.pop() {
+        for (id, _) in body.blocks_in(parent) {
+            out.push(id);
+            pending.push(Some(id));
+        }
+    }
+    out
+}
+
+/// What a name means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Definition<'db> {
+    /// A top-level node (config, local, resource, component, output, ...).
+    Node(Node<'db>),
+    /// A local variable of a node's body.
+    Binding(Node<'db>, BindingId),
+}
+
+/// The definition the thing at a position names, if any.
+pub(crate) fn definition<'db>(
+    db: &'db RootDatabase,
+    file: ProgramFile<'db>,
+    located: Located<'db>,
+) -> Option<Definition<'db>> {
+    match located {
+        Located::NodeName(node) => Some(Definition::Node(node)),
+        Located::Binding(node, id) => Some(Definition::Binding(node, id)),
+        Located::Expr(node, id) => match node.body(db).expr(id) {
+            Expr::Variable {
+                name,
+                resolution: Resolution::Local(binding),
+            } => {
+                let _ = name;
+                Some(Definition::Binding(node, *binding))
+            }
+            Expr::Variable {
+                name,
+                resolution: Resolution::Root,
+            } => lookup_root(db, file.program(db), name).map(Definition::Node),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The nodes of a program in file order.
+pub(crate) fn program_nodes<'db>(db: &'db RootDatabase, program: Program) -> Vec<Node<'db>> {
+    pcl_hir::program_scope(db, program).nodes.clone()
+}
+
+/// Every expression that refers to `definition` (variables, by their ranges), in the
+/// definition's program.
+pub(crate) fn uses<'db>(
+    db: &'db RootDatabase,
+    definition: &Definition<'db>,
+) -> Vec<(Node<'db>, ExprId)> {
+    match definition {
+        Definition::Binding(node, binding) => {
+            let body = node.body(db);
+            body.exprs()
+                .filter(|(_, e)| {
+                    matches!(e, Expr::Variable { resolution: Resolution::Local(b), .. } if b == binding)
+                })
+                .map(|(id, _)| (*node, id))
+                .collect()
+        }
+        Definition::Node(target) => {
+            if target.kind(db) == NodeKind::Output {
+                // Outputs live in their own namespace: nothing in the program refers to them
+                // by name (a program that includes this one reads them as attributes).
+                return Vec::new();
+            }
+            let program = target.file(db).program(db);
+            let name = target.name(db);
+            let mut out = Vec::new();
+            for node in program_nodes(db, program) {
+                let body = node.body(db);
+                for (id, expr) in body.exprs() {
+                    if let Expr::Variable {
+                        name: used,
+                        resolution: Resolution::Root,
+                    } = expr
+                    {
+                        if used == name && lookup_root(db, program, used) == Some(*target) {
+                            out.push((node, id));
+                        }
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The name range of a node, without the quotes of a quoted label.
+pub(crate) fn name_range(db: &RootDatabase, node: Node<'_>) -> TextRange {
+    let range = node.source_map(db).name;
+    unquoted(db, node.file(db).file(db), range)
+}
+
+/// `range` without its surrounding quotes, if the text there is a quoted string.
+pub(crate) fn unquoted(db: &RootDatabase, file: SourceFile, range: TextRange) -> TextRange {
+    let text = file.text(db);
+    let start = usize::from(range.start());
+    let end = usize::from(range.end());
+    match text.get(start..end) {
+        Some(s) if s.len() >= 2 && s.starts_with('"') && s.ends_with('"') => TextRange::new(
+            range.start() + TextSize::from(1),
+            range.end() - TextSize::from(1),
+        ),
+        _ => range,
+    }
+}
+
+pub(crate) fn binding_kind(db: &RootDatabase, node: Node<'_>, id: BindingId) -> BindingKind {
+    node.body(db).binding(id).kind.clone()
+}
+
+pub(crate) fn binding_name(db: &RootDatabase, node: Node<'_>, id: BindingId) -> Name {
+    node.body(db).binding(id).name.clone()
+}
+
+/// The `range` option attribute of a node (`options { range = ... }`), if written.
+pub(crate) fn range_option(db: &RootDatabase, node: Node<'_>) -> Option<AttrId> {
+    let body = node.body(db);
+    body.blocks_in(None)
+        .filter(|(_, b)| b.type_name.as_str() == "options")
+        .find_map(|(id, _)| body.find_attr(Some(id), "range").map(|(a, _)| a))
+}
+
+/// Reading files from disk for the host. Kept to what the editor needs: the files of a
+/// directory, a file's text, a project's `main:`, the schema search path.
+pub(crate) mod disk {
+    use std::path::{Path, PathBuf};
+
+    /// The `.pp` files directly in `dir` that are regular files, sorted.
+    pub(crate) fn pp_files(dir: &Path) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pp") && p.is_file())
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// A source file's text (invalid UTF-8 read lossily), if it is a readable regular file.
+    pub(crate) fn read_source(path: &Path) -> Option<String> {
+        let metadata = std::fs::metadata(path).ok()?;
+        if !metadata.is_file() || metadata.len() > pcl_syntax::MAX_SOURCE_LEN {
+            return None;
+        }
+        let bytes = std::fs::read(path).ok()?;
+        Some(match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+
+    /// The directory of the program in `dir`: `dir` itself, or where its `Pulumi.yaml`'s
+    /// `main:` points.
+    pub(crate) fn program_dir(dir: &Path) -> Result<PathBuf, String> {
+        if !dir.is_dir() {
+            return Err(format!("{}: not a directory", dir.display()));
+        }
+        Ok(dir.to_path_buf())
+    }
+
+    /// The schema directories: those given, then `$PCL_SCHEMA_PATH`, then `~/.pcl/schemas`.
+    pub(crate) fn schema_search_path(given: &[PathBuf]) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = given.iter().filter(|d| d.is_dir()).cloned().collect();
+        if let Some(path) = std::env::var_os("PCL_SCHEMA_PATH") {
+            dirs.extend(std::env::split_paths(&path).filter(|d| d.is_dir()));
+        }
+        if let Some(home) = std::env::var_os("HOME") {
+            let default = Path::new(&home).join(".pcl").join("schemas");
+            if default.is_dir() {
+                dirs.push(default);
+            }
+        }
+        dirs
+    }
+}

@@ -1,0 +1,857 @@
+//! Every IDE feature on `$0` fixtures, snapshot-tested.
+
+mod common;
+
+use common::{fixture, relative, render_diagnostics, span, Fixture};
+use expect_test::{expect, Expect};
+use pcl_ide::{FileRange, TextRange};
+
+const PROGRAM: &str = r#"
+#- main.pp
+config prefix string {
+  default = "site"
+  description = "Prefix of every name"
+}
+
+bucket_name = "${prefix}-bucket"
+
+resource bucket "aws:s3/bucket:Bucket" {
+  bucket = bucket_name
+  acl    = "private"
+}
+
+resource files "aws:s3/bucketObject:BucketObject" {
+  bucket = bucket.bucket
+  key    = "index-${range.value}.html"
+  options {
+    range = ["a", "b"]
+  }
+}
+
+names = [for name in ["x", "y"] : "${name}!"]
+
+component web "./web" {
+  title = bucket_name
+}
+
+output url {
+  value = web.endpoint
+}
+#- web/main.pp
+config title string {
+}
+
+output endpoint {
+  value = "https://${title}"
+}
+"#;
+
+/// `PROGRAM` with `$0` placed at the first occurrence of `needle` (shifted by `delta`
+/// bytes) in `file`.
+fn at(file: &str, needle: &str, delta: usize) -> Fixture {
+    let mut out = String::new();
+    let mut in_file = false;
+    let mut placed = false;
+    for line in PROGRAM.split_inclusive('\n') {
+        if let Some(name) = line.strip_prefix("#- ") {
+            in_file = name.trim() == file;
+            out.push_str(line);
+            continue;
+        }
+        if in_file && !placed {
+            if let Some(i) = line.find(needle) {
+                out.push_str(&line[..i + delta]);
+                out.push_str("$0");
+                out.push_str(&line[i + delta..]);
+                placed = true;
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    assert!(placed, "{needle} not found in {file}");
+    fixture(&out)
+}
+
+fn check_hover(file: &str, needle: &str, delta: usize, expect: Expect) {
+    let f = at(file, needle, delta);
+    let hover = f.analysis().hover(&f.position()).unwrap();
+    let actual = match hover {
+        Some(h) => format!(
+            "{}\n{}\n",
+            f.show(&FileRange {
+                file: f.position().file,
+                range: h.range
+            }),
+            h.markdown
+        ),
+        None => "no hover\n".to_string(),
+    };
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn hover_local_shows_its_type() {
+    check_hover(
+        "main.pp",
+        "bucket_name\n",
+        2,
+        expect![[r#"
+            main.pp:9:12-9:23 "bucket_name"
+            ```pcl
+            bucket_name: string
+            ```
+        "#]],
+    );
+}
+
+#[test]
+fn hover_config_shows_default_and_description() {
+    check_hover(
+        "main.pp",
+        "prefix}",
+        1,
+        expect![[r#"
+            main.pp:6:18-6:24 "prefix"
+            ```pcl
+            config prefix: string
+            ```
+
+            default: `"site"`
+
+            Prefix of every name
+        "#]],
+    );
+}
+
+#[test]
+fn hover_resource_token_shows_schema_description() {
+    check_hover(
+        "main.pp",
+        "aws:s3/bucket:Bucket",
+        3,
+        expect![[r#"
+            main.pp:8:17-8:39 "\"aws:s3/bucket:Bucket\""
+            ```pcl
+            resource "aws:s3:Bucket"
+            ```
+
+            Provides a S3 bucket resource.
+        "#]],
+    );
+}
+
+#[test]
+fn hover_property_shows_type_and_description() {
+    check_hover(
+        "main.pp",
+        "acl ",
+        1,
+        expect![[r#"
+            main.pp:10:3-10:6 "acl"
+            ```pcl
+            acl: enum("private" | "public-read" | "public-read-write" | "aws-exec-read" | "authenticated-read" | "log-delivery-write")?
+            ```
+
+            The canned ACL to apply. Defaults to `private`.
+        "#]],
+    );
+}
+
+#[test]
+fn hover_output_property_read() {
+    check_hover(
+        "main.pp",
+        "bucket.bucket",
+        9,
+        expect![[r#"
+            main.pp:14:18-14:25 ".bucket"
+            ```pcl
+            bucket: output(string)
+            ```
+
+            The name of the bucket.
+        "#]],
+    );
+}
+
+#[test]
+fn hover_for_variable_and_builtin() {
+    check_hover(
+        "main.pp",
+        "name in",
+        1,
+        expect![[r#"
+            main.pp:21:14-21:18 "name"
+            ```pcl
+            name: "x" | "y"
+            ```
+        "#]],
+    );
+    check_hover(
+        "main.pp",
+        "range = [",
+        2,
+        expect![[r#"
+            main.pp:17:5-17:10 "range"
+            ```pcl
+            option range
+            ```
+
+            Creates one resource per element: a number (count), a list or a map; the body reads `range.key` and `range.value`.
+        "#]],
+    );
+}
+
+fn check_definition(file: &str, needle: &str, delta: usize, expect: Expect) {
+    let f = at(file, needle, delta);
+    let targets = f.analysis().goto_definition(&f.position()).unwrap();
+    let actual: String = targets
+        .iter()
+        .map(|t| {
+            let text = f.text(&t.file);
+            let focus = &text[usize::from(t.focus_range.start())..usize::from(t.focus_range.end())];
+            format!(
+                "{} {:?} {:?} {}\n",
+                relative(&t.file),
+                t.kind,
+                focus,
+                span(text, t.full_range)
+            )
+        })
+        .collect();
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn definition_of_names_across_the_program() {
+    check_definition(
+        "main.pp",
+        "bucket_name\n",
+        0,
+        expect![[r#"
+            main.pp Local "bucket_name" 6:1-6:33
+        "#]],
+    );
+    check_definition(
+        "main.pp",
+        "bucket.bucket",
+        2,
+        expect![[r#"
+            main.pp Resource "bucket" 8:1-11:2
+        "#]],
+    );
+    check_definition(
+        "main.pp",
+        "name}!",
+        1,
+        expect![[r#"
+            main.pp Variable "name" 21:14-21:18
+        "#]],
+    );
+}
+
+#[test]
+fn definition_of_range_is_the_range_option() {
+    check_definition(
+        "main.pp",
+        "range.value",
+        1,
+        expect![[r#"
+            main.pp Variable "range" 17:5-17:23
+        "#]],
+    );
+}
+
+#[test]
+fn definition_across_a_component() {
+    // The component's source label: its program.
+    check_definition(
+        "main.pp",
+        "./web",
+        2,
+        expect![[r#"
+            web/main.pp Component "" 1:1-7:1
+        "#]],
+    );
+    // An attribute of the component block: the config it sets.
+    check_definition(
+        "main.pp",
+        "title =",
+        1,
+        expect![[r#"
+            web/main.pp Config "title" 1:1-2:2
+        "#]],
+    );
+    // An attribute read from the component: its output.
+    check_definition(
+        "main.pp",
+        "web.endpoint",
+        6,
+        expect![[r#"
+            web/main.pp Output "endpoint" 4:1-6:2
+        "#]],
+    );
+}
+
+fn check_references(file: &str, needle: &str, delta: usize, expect: Expect) {
+    let f = at(file, needle, delta);
+    let refs = f.analysis().find_references(&f.position(), true).unwrap();
+    let actual: String = refs.iter().map(|r| format!("{}\n", f.show(r))).collect();
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn references_of_a_local_and_of_a_component_config() {
+    check_references(
+        "main.pp",
+        "bucket_name =",
+        1,
+        expect![[r#"
+            main.pp:6:1-6:12 "bucket_name"
+            main.pp:9:12-9:23 "bucket_name"
+            main.pp:24:11-24:22 "bucket_name"
+        "#]],
+    );
+    check_references(
+        "web/main.pp",
+        "title string",
+        1,
+        expect![[r#"
+            main.pp:24:3-24:8 "title"
+            web/main.pp:1:8-1:13 "title"
+            web/main.pp:5:22-5:27 "title"
+        "#]],
+    );
+    check_references(
+        "web/main.pp",
+        "endpoint {",
+        1,
+        expect![[r#"
+            main.pp:28:15-28:23 "endpoint"
+            web/main.pp:4:8-4:16 "endpoint"
+        "#]],
+    );
+}
+
+fn check_rename(file: &str, needle: &str, delta: usize, new_name: &str, expect: Expect) {
+    let f = at(file, needle, delta);
+    let actual = match f.analysis().rename(&f.position(), new_name).unwrap() {
+        Ok(change) => {
+            let mut out = String::new();
+            for (path, edits) in &change.edits {
+                // Apply the edits back to front and show the changed lines.
+                let mut text = f.text(path).to_string();
+                for edit in edits.iter().rev() {
+                    text.replace_range(
+                        usize::from(edit.range.start())..usize::from(edit.range.end()),
+                        &edit.insert,
+                    );
+                }
+                out.push_str(&format!("--- {}\n", relative(path)));
+                for (old, new) in f.text(path).lines().zip(text.lines()) {
+                    if old != new {
+                        out.push_str(new);
+                        out.push('\n');
+                    }
+                }
+            }
+            out
+        }
+        Err(e) => format!("error: {e}\n"),
+    };
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn rename_a_resource_across_files() {
+    check_rename(
+        "main.pp",
+        "bucket \"aws",
+        0,
+        "site",
+        expect![[r#"
+            --- main.pp
+            resource site "aws:s3/bucket:Bucket" {
+              bucket = site.bucket
+        "#]],
+    );
+}
+
+#[test]
+fn rename_a_component_config_renames_the_attributes_that_set_it() {
+    check_rename(
+        "web/main.pp",
+        "title}",
+        0,
+        "heading",
+        expect![[r#"
+            --- main.pp
+              heading = bucket_name
+            --- web/main.pp
+            config heading string {
+              value = "https://${heading}"
+        "#]],
+    );
+}
+
+#[test]
+fn rename_refuses_bad_names_and_collisions() {
+    check_rename(
+        "main.pp",
+        "bucket_name =",
+        0,
+        "2fast",
+        expect![[r#"
+            error: '2fast' is not a valid name: a name starts with a letter or '_' and goes on with letters, digits, '_' or '-'
+        "#]],
+    );
+    check_rename(
+        "main.pp",
+        "bucket_name =",
+        0,
+        "bucket",
+        expect![[r#"
+            error: the program already has a resource named 'bucket'
+        "#]],
+    );
+    check_rename(
+        "main.pp",
+        "\"private\"",
+        1,
+        "x",
+        expect![[r#"
+            error: no name to rename here
+        "#]],
+    );
+}
+
+fn check_completions(text: &str, expect: Expect) {
+    let f = fixture(text);
+    let items = f.analysis().completions(&f.position()).unwrap();
+    let mut items: Vec<_> = items.into_iter().collect();
+    items.sort_by(|a, b| a.sort_text.cmp(&b.sort_text));
+    let actual: String = items
+        .iter()
+        .take(12)
+        .map(|i| {
+            format!(
+                "{:?} {} {}\n",
+                i.kind,
+                i.label,
+                i.detail.as_deref().unwrap_or("")
+            )
+        })
+        .collect();
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn complete_resource_tokens() {
+    check_completions(
+        r#"resource b "aws:s3$0" {
+}
+"#,
+        expect![[r#"
+            ResourceType aws:s3/bucket:Bucket resource of aws
+            ResourceType aws:s3/bucketObject:BucketObject resource of aws
+        "#]],
+    );
+}
+
+#[test]
+fn complete_input_properties_required_first() {
+    check_completions(
+        r#"resource o "aws:s3/bucketObject:BucketObject" {
+  key = "a"
+  $0
+}
+"#,
+        expect![[r#"
+            Property bucket string (required)
+            Property cacheControl string?
+            Property content string?
+            Property contentType string?
+            Property source Archive | Asset?
+            Property tags map(string)?
+            Keyword options resource options block
+        "#]],
+    );
+}
+
+#[test]
+fn complete_options() {
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  options {
+    prot$0
+  }
+}
+"#,
+        expect![[r#"
+            Option additionalSecretOutputs 
+            Option aliases list({ name: string?, noParent: bool?, parent: dynamic, type: string? } | string)
+            Option customTimeouts { create: string?, delete: string?, read: string?, update: string? }
+            Option deleteBeforeReplace bool
+            Option deletedWith dynamic
+            Option dependsOn list(dynamic)
+            Option envVarMappings map(string)
+            Option hideDiffs 
+            Option hooks 
+            Option ignoreChanges 
+            Option import string
+            Option parent dynamic
+        "#]],
+    );
+}
+
+#[test]
+fn complete_members_of_a_resource_and_of_range() {
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+}
+x = b.$0
+"#,
+        expect![[r#"
+            Property acl output(enum("private" | "public-read" | "public-read-write" | "aws-exec-read" | "authenticated-read" | "log-delivery-write")?)
+            Property arn output(string)
+            Property bucket output(string)
+            Property bucketDomainName output(string)
+            Property bucketRegionalDomainName output(string)
+            Property corsRules output(list(aws:s3:BucketCorsRule)?)
+            Property forceDestroy output(bool?)
+            Property hostedZoneId output(string)
+            Property id output(string)
+            Property region output(string)
+            Property tags output(map(string)?)
+            Property tagsAll output(map(string))
+        "#]],
+    );
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  bucket = range.$0
+  options {
+    range = 2
+  }
+}
+"#,
+        expect![[r#"
+            Property key the element's key
+            Property value the element's value
+        "#]],
+    );
+}
+
+#[test]
+fn complete_names_and_builtins_in_expressions_and_templates() {
+    check_completions(
+        r#"config region string {
+}
+x = "${reg$0}"
+"#,
+        expect![[r#"
+            Variable region config
+            Function assetArchive assetArchive(assets: map(Asset | Archive)) -> Archive
+            Function call call(self: resource, method: string, args: object) -> output(T)
+            Function can can(value) -> bool
+            Function cwd cwd() -> string
+            Function element element(list: list(T), index: int) -> T
+            Function entries entries(collection: list(T) | map(T)) -> list({key, value})
+            Function fileArchive fileArchive(path: string) -> Archive
+            Function fileAsset fileAsset(path: string) -> Asset
+            Function filebase64 filebase64(path: string) -> string
+            Function filebase64sha256 filebase64sha256(path: string) -> string
+            Function fromBase64 fromBase64(value: string) -> string
+        "#]],
+    );
+}
+
+#[test]
+fn complete_enum_values() {
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  acl = "$0"
+}
+"#,
+        expect![[r#"
+            EnumValue authenticated-read value of acl
+            EnumValue aws-exec-read value of acl
+            EnumValue log-delivery-write value of acl
+            EnumValue private value of acl
+            EnumValue public-read value of acl
+            EnumValue public-read-write value of acl
+        "#]],
+    );
+}
+
+#[test]
+fn signature_help_of_builtins() {
+    let f = fixture("x = join(\",\", $0)\n");
+    let help = f.analysis().signature_help(&f.position()).unwrap().unwrap();
+    let params: Vec<&str> = help
+        .parameters
+        .iter()
+        .map(|(s, e)| &help.label[*s as usize..*e as usize])
+        .collect();
+    expect![[r#"
+        join(separator: string, strings: list(string)) -> string
+        ["separator: string", "strings: list(string)"]
+        active: Some(1)
+    "#]]
+    .assert_eq(&format!(
+        "{}\n{params:?}\nactive: {:?}\n",
+        help.label, help.active_parameter
+    ));
+}
+
+#[test]
+fn document_symbols_outline_a_file() {
+    let f = fixture(PROGRAM);
+    let symbols = f.analysis().document_symbols(&f.files[0].0).unwrap();
+    let actual: String = symbols
+        .iter()
+        .map(|s| {
+            format!(
+                "{:?} {} {:?} [{}]\n",
+                s.kind,
+                s.name,
+                s.detail,
+                s.children
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect();
+    expect![[r#"
+        Config prefix Some("string") [default, description]
+        Local bucket_name None []
+        Resource bucket Some("aws:s3/bucket:Bucket") [bucket, acl]
+        Resource files Some("aws:s3/bucketObject:BucketObject") [bucket, key]
+        Local names None []
+        Component web Some("./web") [title]
+        Output url None [value]
+    "#]]
+    .assert_eq(&actual);
+    let found = f.analysis().workspace_symbols("END").unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].name, "endpoint");
+}
+
+#[test]
+fn inlay_hints_show_inferred_types() {
+    let f = fixture(PROGRAM);
+    let path = &f.files[0].0;
+    let text = f.text(path);
+    let hints = f.analysis().inlay_hints(path, None).unwrap();
+    let actual: String = hints
+        .iter()
+        .map(|h| {
+            let (line, col) = common::line_col(text, h.offset.into());
+            format!("{line}:{col} {}\n", h.label)
+        })
+        .collect();
+    expect![[r#"
+        6:12 : string
+        21:6 : list(string)
+        21:18 : "x" | "y"
+    "#]]
+    .assert_eq(&actual);
+}
+
+#[test]
+fn folding_ranges_of_blocks_and_comments() {
+    let f = fixture(
+        "# one\n# two\nresource b \"aws:s3/bucket:Bucket\" {\n  tags = {\n    a = \"b\"\n  }\n}\n",
+    );
+    let path = &f.files[0].0;
+    let folds = f.analysis().folding_ranges(path).unwrap();
+    let actual: String = folds
+        .iter()
+        .map(|fold| format!("{:?} {}\n", fold.kind, span(f.text(path), fold.range)))
+        .collect();
+    expect![[r#"
+        Comment 1:1-2:6
+        Region 3:1-7:2
+        Region 4:10-6:4
+    "#]]
+    .assert_eq(&actual);
+}
+
+#[test]
+fn semantic_tokens_classify_names() {
+    let f = fixture("config c string {\n}\nresource b \"aws:s3/bucket:Bucket\" {\n  bucket = join(\"-\", [c])\n}\n");
+    let path = &f.files[0].0;
+    let text = f.text(path);
+    let tokens = f.analysis().semantic_tokens(path).unwrap();
+    let actual: String = tokens
+        .iter()
+        .map(|t| {
+            format!(
+                "{:?} {:?} {}\n",
+                &text[usize::from(t.range.start())..usize::from(t.range.end())],
+                t.kind,
+                t.modifiers
+            )
+        })
+        .collect();
+    expect![[r#"
+        "config" Keyword 0
+        "c" Variable 1
+        "string" Type 0
+        "resource" Keyword 0
+        "b" Variable 1
+        "\"" Type 0
+        "aws:s3/bucket:Bucket" Type 0
+        "\"" Type 0
+        "bucket" Property 0
+        "join" Function 4
+        "\"" String 0
+        "-" String 0
+        "\"" String 0
+        "c" Parameter 2
+    "#]]
+    .assert_eq(&actual);
+}
+
+#[test]
+fn formatting_returns_edits() {
+    let f = fixture("x   =  1\nyy = 2\n");
+    let path = &f.files[0].0;
+    let edits = f.analysis().format(path).unwrap().unwrap();
+    let mut text = f.text(path).to_string();
+    for edit in edits.iter().rev() {
+        text.replace_range(
+            usize::from(edit.range.start())..usize::from(edit.range.end()),
+            &edit.insert,
+        );
+    }
+    expect![[r#"
+        x  = 1
+        yy = 2
+    "#]]
+    .assert_eq(&text);
+    let range = f
+        .analysis()
+        .format_range(path, TextRange::new(0.into(), 3.into()))
+        .unwrap()
+        .unwrap();
+    assert!(!range.is_empty());
+}
+
+fn check_fixes(text: &str, expect: Expect) {
+    let f = fixture(text);
+    let range = f
+        .range
+        .clone()
+        .map(|r| r.range)
+        .unwrap_or_else(|| TextRange::empty(f.position().offset));
+    let path = f.position().file;
+    let assists = f.analysis().code_actions(&path, range).unwrap();
+    let mut out = String::new();
+    for assist in assists {
+        out.push_str(&format!("{}\n", assist.label));
+        for (file, edits) in &assist.edit.edits {
+            let mut text = f.text(file).to_string();
+            for edit in edits.iter().rev() {
+                text.replace_range(
+                    usize::from(edit.range.start())..usize::from(edit.range.end()),
+                    &edit.insert,
+                );
+            }
+            out.push_str(&text);
+        }
+    }
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn quick_fix_did_you_mean() {
+    check_fixes(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  $0buckt = "x"
+}
+"#,
+        expect![[r#"
+            replace with 'bucket'
+            resource b "aws:s3/bucket:Bucket" {
+              bucket = "x"
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn quick_fix_adds_missing_required_attributes() {
+    check_fixes(
+        r#"resource o "aws:s3/bucketObject:BucketObject" $0{
+  key = "a"
+}
+"#,
+        expect![[r#"
+            add the required attribute 'bucket'
+            resource o "aws:s3/bucketObject:BucketObject" {
+              key = "a"
+              bucket = ""
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn quick_fix_wraps_json_in_to_json() {
+    check_fixes(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  bucket = $0{ a = 1 }
+}
+"#,
+        expect![[r#"
+            wrap the value of 'bucket' in toJSON(...)
+            resource b "aws:s3/bucket:Bucket" {
+              bucket = toJSON({ a = 1 })
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn diagnostics_of_every_file() {
+    let f = fixture(
+        r#"#- main.pp
+x = undefined_name
+#- other.pp
+resource b "aws:s3/bucket:Bucket" {
+  acl = "nope"
+}
+"#,
+    );
+    expect![[r#"
+        main.pp:1:5-1:19 error[E0301] undefined variable undefined_name
+        other.pp:2:9-2:15 error[E0304] the attribute acl of resource type aws:s3:Bucket: "nope" is not a valid value of the enum aws:s3:CannedAcl; valid values are "private", "public-read", "public-read-write", "aws-exec-read", "authenticated-read", "log-delivery-write"
+    "#]].assert_eq(&render_diagnostics(&f));
+    let all = f.analysis().workspace_diagnostics().unwrap();
+    let count: usize = all.iter().map(|(_, d)| d.len()).sum();
+    assert_eq!(count, render_diagnostics(&f).lines().count());
+}
+
+#[test]
+fn unknown_files_and_positions_out_of_range_answer_nothing() {
+    let f = fixture("x = 1\n");
+    let analysis = f.analysis();
+    let nowhere = pcl_ide::FilePosition {
+        file: "/nowhere.pp".into(),
+        offset: 0.into(),
+    };
+    assert!(analysis.hover(&nowhere).unwrap().is_none());
+    assert!(analysis.completions(&nowhere).unwrap().is_empty());
+    assert!(analysis.diagnostics(&nowhere.file).unwrap().is_empty());
+    let past_end = pcl_ide::FilePosition {
+        file: f.files[0].0.clone(),
+        offset: 10_000.into(),
+    };
+    assert!(analysis.hover(&past_end).unwrap().is_none());
+    assert!(analysis.goto_definition(&past_end).unwrap().is_empty());
+    analysis.completions(&past_end).unwrap();
+    assert!(analysis.signature_help(&past_end).unwrap().is_none());
+}

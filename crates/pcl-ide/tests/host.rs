@@ -1,0 +1,179 @@
+//! The host: changes, programs loaded from disk, buffers that win over disk, and the
+//! cancellation of snapshots by a change.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use pcl_ide::{AnalysisHost, Cancelled, Change};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pcl-ide-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn codes(host: &AnalysisHost, file: &Path) -> Vec<String> {
+    host.analysis()
+        .diagnostics(file)
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {}", d.code.as_str(), d.message))
+        .collect()
+}
+
+#[test]
+fn programs_load_from_disk_with_their_components() {
+    let dir = temp_dir("load");
+    std::fs::write(
+        dir.join("main.pp"),
+        "component c \"./comp\" {\n  size = 2\n}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("other.pp"), "x = c.result\n").unwrap();
+    std::fs::create_dir(dir.join("comp")).unwrap();
+    std::fs::write(
+        dir.join("comp/main.pp"),
+        "config size int {\n}\noutput result {\n  value = size * 2\n}\n",
+    )
+    .unwrap();
+    let mut host = AnalysisHost::new();
+    assert!(host.load_program(&dir).is_empty());
+    let files = host.analysis().files().unwrap();
+    assert_eq!(
+        files,
+        vec![
+            dir.join("comp/main.pp"),
+            dir.join("main.pp"),
+            dir.join("other.pp")
+        ]
+    );
+    assert!(codes(&host, &dir.join("main.pp")).is_empty());
+    let hover = host
+        .analysis()
+        .hover(&pcl_ide::FilePosition {
+            file: dir.join("other.pp"),
+            offset: 0.into(),
+        })
+        .unwrap()
+        .unwrap();
+    assert!(
+        hover.markdown.contains("x: output(int)"),
+        "{}",
+        hover.markdown
+    );
+
+    // A buffer's text wins over the disk; closing it goes back to the disk.
+    let mut change = Change::new();
+    change.set_file_text(dir.join("other.pp"), "x = c.missing\n".to_string());
+    host.apply_change(change);
+    assert_eq!(codes(&host, &dir.join("other.pp")).len(), 1);
+    let mut change = Change::new();
+    change.close_file(dir.join("other.pp"));
+    host.apply_change(change);
+    assert!(codes(&host, &dir.join("other.pp")).is_empty());
+
+    // A file created on disk joins its program; a deleted one leaves it.
+    std::fs::write(dir.join("third.pp"), "y = undefined\n").unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("third.pp"));
+    host.apply_change(change);
+    assert_eq!(codes(&host, &dir.join("third.pp")).len(), 1);
+    std::fs::remove_file(dir.join("third.pp")).unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("third.pp"));
+    host.apply_change(change);
+    assert!(!host
+        .analysis()
+        .files()
+        .unwrap()
+        .contains(&dir.join("third.pp")));
+
+    // A component's file changed on disk re-checks its users.
+    std::fs::write(
+        dir.join("comp/main.pp"),
+        "config size int {\n}\noutput total {\n  value = size * 2\n}\n",
+    )
+    .unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("comp/main.pp"));
+    host.apply_change(change);
+    assert_eq!(codes(&host, &dir.join("other.pp")).len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_buffer_outside_any_loaded_program_is_checked() {
+    let dir = temp_dir("adopt");
+    let mut host = AnalysisHost::new();
+    let mut change = Change::new();
+    change.set_file_text(dir.join("new.pp"), "x = nope\n".to_string());
+    host.apply_change(change);
+    assert_eq!(codes(&host, &dir.join("new.pp")).len(), 1);
+    // A buffer in a directory that does not exist on disk (an embedder's, an unsaved file).
+    let mut change = Change::new();
+    change.set_file_text(
+        PathBuf::from("/no/such/dir/a.pp"),
+        "a = 1\nb = a\n".to_string(),
+    );
+    change.set_file_text(
+        PathBuf::from("/no/such/dir/b.pp"),
+        "c = b + a\n".to_string(),
+    );
+    host.apply_change(change);
+    assert!(codes(&host, Path::new("/no/such/dir/b.pp")).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A program big enough that checking it takes a while in a debug build.
+fn large_program(nodes: usize) -> String {
+    let mut text = String::from("x0 = 0\n");
+    for i in 1..nodes {
+        text.push_str(&format!("x{i} = [for v in range(3) : x{} + v][0]\n", i - 1));
+    }
+    text
+}
+
+/// A request in flight when the host applies a change returns `Err(Cancelled)` (and the
+/// change goes through once the snapshot is dropped), on the sequential path and on the
+/// parallel one.
+#[test]
+fn a_change_cancels_requests_in_flight() {
+    for parallel in [false, true] {
+        let mut host = AnalysisHost::new();
+        let path = PathBuf::from("/big/main.pp");
+        let mut change = Change::new();
+        change.set_file_text(path.clone(), large_program(20_000));
+        change.set_program(PathBuf::from("/big"), vec![path.clone()]);
+        host.apply_change(change);
+        let analysis = host.analysis();
+        let (started, wait) = mpsc::channel();
+        let worker_path = path.clone();
+        let worker = std::thread::spawn(move || {
+            started.send(()).unwrap();
+            let result: Result<usize, Cancelled> = if parallel {
+                analysis
+                    .workspace_diagnostics()
+                    .map(|all| all.iter().map(|(_, d)| d.len()).sum())
+            } else {
+                analysis.diagnostics(&worker_path).map(|d| d.len())
+            };
+            drop(analysis);
+            result
+        });
+        wait.recv().unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        let mut change = Change::new();
+        change.set_file_text(path.clone(), "x0 = 1\n".to_string());
+        // Blocks until the worker has dropped its snapshot.
+        host.apply_change(change);
+        let result = worker.join().expect("the worker must not panic");
+        assert!(
+            result.is_err(),
+            "parallel={parallel}: expected Cancelled, got {result:?}"
+        );
+        // The host goes on answering.
+        assert!(codes(&host, &path).is_empty());
+    }
+}
