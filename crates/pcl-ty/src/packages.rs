@@ -120,52 +120,42 @@ fn builtin_pulumi() -> &'static PackageRef {
     BUILTIN.get_or_init(|| PackageRef(Arc::new(pcl_schema::pulumi_builtin_package())))
 }
 
-/// The schema of a package: the highest version available (or exactly the one asked for),
-/// the first directory winning between files of one version. `pulumi` is built in.
+/// The schema of a package, from the file [`pcl_schema::choose_version`] chooses (exactly the
+/// version asked for, or the highest). `pulumi` is built in.
 #[salsa::tracked(returns(ref))]
 pub fn package_schema<'db>(
     db: &'db dyn pcl_db::Db,
     request: PackageRequest<'db>,
 ) -> Result<PackageRef, PackageError> {
     let name = request.name(db);
-    let wanted = request
-        .version(db)
-        .as_deref()
-        .map(|v| v.strip_prefix('v').unwrap_or(v))
-        .and_then(|v| semver::Version::parse(v).ok());
     let workspace = workspace(db);
-    let mut best: Option<(Option<semver::Version>, SchemaFile)> = None;
-    let mut available = Vec::new();
-    for &file in workspace.schema_files(db) {
-        if file.package(db) != name {
-            continue;
-        }
-        let version = file
-            .version(db)
-            .as_deref()
-            .and_then(|v| semver::Version::parse(v).ok());
-        if let Some(v) = &version {
-            available.push(v.clone());
-        }
-        if request.version(db).is_some() && version != wanted {
-            continue;
-        }
-        if best.as_ref().is_none_or(|(b, _)| version > *b) {
-            best = Some((version, file));
-        }
-    }
-    let Some((_, file)) = best else {
-        if name == "pulumi" && request.version(db).is_none() {
+    let files: Vec<SchemaFile> = workspace
+        .schema_files(db)
+        .iter()
+        .copied()
+        .filter(|file| file.package(db) == name)
+        .collect();
+    let versions: Vec<Option<semver::Version>> = files
+        .iter()
+        .map(|file| {
+            file.version(db)
+                .as_deref()
+                .and_then(|v| semver::Version::parse(v).ok())
+        })
+        .collect();
+    let file = match pcl_schema::choose_version(&versions, request.version(db).as_deref()) {
+        Ok(i) => files[i],
+        Err(_) if name == "pulumi" && request.version(db).is_none() => {
             return Ok(builtin_pulumi().clone());
         }
-        available.sort();
-        available.dedup();
-        return Err(PackageError::NotFound {
-            name: name.clone(),
-            version: request.version(db).clone(),
-            available: available.iter().rev().map(|v| v.to_string()).collect(),
-            dirs: workspace.schema_dirs(db).clone(),
-        });
+        Err(missing) => {
+            return Err(PackageError::NotFound {
+                name: name.clone(),
+                version: request.version(db).clone(),
+                available: missing.available,
+                dirs: workspace.schema_dirs(db).clone(),
+            })
+        }
     };
     match parsed_schema(db, file) {
         Ok(package) if package.0.name() != name => Err(PackageError::Invalid {
