@@ -223,7 +223,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         let message = format!("unknown package '{}': {error}", error.package());
         let help = match error {
             PackageError::NotFound { name, .. } => Some(format!(
-                "add a schema file named {name}-VERSION.json to a --schemas directory (`pulumi package get-schema {name} > {name}-VERSION.json` writes one)"
+                "add a schema file named {name}-VERSION.json to a schema directory (`pulumi package get-schema {name} > {name}-VERSION.json` writes one)"
             )),
             PackageError::Invalid { .. } => None,
         };

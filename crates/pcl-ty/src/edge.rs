@@ -57,6 +57,13 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         out.push(cycle_diagnostic(db, file, cycle));
     }
     pcl_diagnostics::sort(&mut out);
+    // Bytes that were not UTF-8 explain whatever else looks wrong: first, wherever they are.
+    if let Some(range) = file.file(db).encoding_error(db) {
+        out.insert(
+            0,
+            pcl_syntax::SyntaxError::invalid_encoding(range).to_diagnostic(),
+        );
+    }
     out
 }
 
