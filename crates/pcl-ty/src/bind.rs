@@ -228,6 +228,9 @@ impl<'a, 'db> Infer<'a, 'db> {
             PackageError::Invalid { .. } => None,
         };
         self.report_strict(Code::UnknownPackage, target, message, help, None);
+        if let Some(reported) = self.diagnostics.last_mut() {
+            reported.package = Some(error.package().to_string());
+        }
     }
 
     /// Infers every attribute of the body (a node with no schema to check them against).

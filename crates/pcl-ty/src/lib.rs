@@ -34,7 +34,7 @@ pub use check::{
     check_program, infer_program_parallel, lower_program_parallel, node_count, program_report,
     CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
 };
-pub use edge::file_diagnostics;
+pub use edge::{file_diagnostics, missing_package_uses, FirstUse, MissingPackageUses};
 pub use graph::{node_references, program_cycles, ProgramCycles};
 pub use infer::widen_literals;
 
@@ -71,6 +71,10 @@ pub struct InferDiagnostic {
     pub help: Option<String>,
     /// A replacement for the target's text (a did-you-mean).
     pub fix: Option<String>,
+    /// The package whose schema is missing or unusable, when that is the problem: such
+    /// problems are reported once per program, at the package's first use
+    /// ([`missing_package_uses`]).
+    pub package: Option<String>,
 }
 
 /// Everything inference knows about one node.
