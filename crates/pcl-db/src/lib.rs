@@ -48,6 +48,13 @@ pub struct SourceFile {
     #[default]
     #[returns(copy)]
     pub encoding_error: Option<TextRange>,
+    /// Open in an editor: lowering then shares the memoized tree of [`parse`] with the
+    /// editor's requests (highlighting, folding), so the file is parsed once per edit. Files
+    /// nobody has open are parsed by lowering alone and their trees dropped, so that a large
+    /// check keeps no tree alive.
+    #[default]
+    #[returns(copy)]
+    pub open: bool,
 }
 
 /// A program: the files that share one root scope (a directory of `.pp` files, or one file).
@@ -243,6 +250,17 @@ impl RootDatabase {
             .new(self);
         self.files.lock().insert(path.to_path_buf(), file);
         file
+    }
+
+    /// Marks the file at `path` as open in an editor or not (see [`SourceFile::open`]).
+    pub fn set_file_open(&mut self, path: &Path, open: bool) {
+        if let Some(file) = self.files.get(path) {
+            if file.open(self) != open {
+                file.set_open(self)
+                    .with_durability(Durability::LOW)
+                    .to(open);
+            }
+        }
     }
 
     /// The program rooted at `root`, creating it on first use, with these files (sorted by path

@@ -130,6 +130,7 @@ impl AnalysisHost {
                     let known = self.db.files().get(&path).is_some();
                     // A buffer is text already: any encoding error of the file on disk is gone.
                     self.db.set_file_source(&path, text.clone(), None);
+                    self.db.set_file_open(&path, true);
                     self.buffers.insert(path.clone(), text);
                     if !known || !self.in_some_program(&path) {
                         self.adopt(&path);
@@ -137,6 +138,7 @@ impl AnalysisHost {
                 }
                 FileChange::Closed => {
                     self.buffers.remove(&path);
+                    self.db.set_file_open(&path, false);
                     match pcl_project::files::read_source(&path) {
                         Ok(source) => {
                             self.db
