@@ -23,6 +23,7 @@ mod rename;
 mod schema;
 mod semantics;
 mod signature;
+mod snapshot;
 mod symbols;
 mod tokens;
 
@@ -126,6 +127,13 @@ impl Analysis {
     fn with_db<T>(&self, f: impl FnOnce(&pcl_db::RootDatabase) -> T) -> Cancellable<T> {
         let db = &self.db;
         Cancelled::catch(std::panic::AssertUnwindSafe(|| f(db)))
+    }
+
+    /// A stable text rendering of every program: each diagnostic with its line and column
+    /// range, then each top-level node's type; paths relative to `relative_to`. Meant for
+    /// snapshot tests (`docs/embedding.md`).
+    pub fn render_snapshot(&self, relative_to: &Path) -> Cancellable<String> {
+        self.with_db(|db| snapshot::render(db, relative_to))
     }
 
     /// Every file of every loaded program.
@@ -234,3 +242,7 @@ impl Analysis {
         self.with_db(|db| fixes::code_actions(db, file, range))
     }
 }
+
+/// The embedding guide (`docs/embedding.md`), whose example runs as a doc test.
+#[doc = include_str!("../../../docs/embedding.md")]
+pub mod embedding {}
