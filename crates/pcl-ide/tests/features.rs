@@ -855,3 +855,27 @@ fn unknown_files_and_positions_out_of_range_answer_nothing() {
     analysis.completions(&past_end).unwrap();
     assert!(analysis.signature_help(&past_end).unwrap().is_none());
 }
+
+#[test]
+fn quick_fix_unknown_name_and_token() {
+    check_fixes(
+        r#"bucket_name = "a"
+x = $0bucket_nme
+"#,
+        expect![[r#"
+            replace with 'bucket_name'
+            bucket_name = "a"
+            x = bucket_name
+        "#]],
+    );
+    check_fixes(
+        r#"resource b $0"aws:s3/bucket:Buckt" {
+}
+"#,
+        expect![[r#"
+            replace with '"aws:s3/bucket:Bucket"'
+            resource b "aws:s3/bucket:Bucket" {
+            }
+        "#]],
+    );
+}
