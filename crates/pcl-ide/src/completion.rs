@@ -650,14 +650,20 @@ fn enum_values(
     collect_enum_values(&ty, &mut values, 0);
     values.sort();
     values.dedup();
+    let program = node.file(db).program(db);
+    let tokens = schema::enum_tokens(&ty);
     values
         .into_iter()
         .map(|value| {
+            let documentation = tokens
+                .iter()
+                .find_map(|t| schema::enum_value_doc(db, program, t, &value))
+                .and_then(|(_, description)| description);
             item(
                 value.clone(),
                 CompletionKind::EnumValue,
                 Some(format!("value of {attr}")),
-                None,
+                documentation,
                 range,
                 value,
                 "0",

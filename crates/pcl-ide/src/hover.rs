@@ -286,6 +286,10 @@ fn expr_hover(
             }
         }
         Expr::Literal(pcl_types::ConstValue::String(token)) => {
+            // A value of an enum property: what the schema says of it.
+            if let Some(markdown) = enum_value_hover(db, node, id, token) {
+                return Some(HoverResult { range, markdown });
+            }
             // The token of `invoke("pkg:mod:fn", ...)`.
             if let Some(def) = invoke_token(db, file, node, id, token) {
                 return Some(HoverResult {
@@ -302,6 +306,25 @@ fn expr_hover(
     Some(HoverResult {
         range,
         markdown: code_block(&pcl_ty::one_line_type(&ty)),
+    })
+}
+
+/// A string given to a resource property of enum type: the enum value's name and description.
+fn enum_value_hover(db: &RootDatabase, node: Node<'_>, id: ExprId, value: &str) -> Option<String> {
+    if node.kind(db) != NodeKind::Resource {
+        return None;
+    }
+    let body = node.body(db);
+    let (_, attr) = body.attrs_in(None).find(|(_, a)| a.value == id)?;
+    let ty = input_property_type(db, node, attr.name.as_str())?;
+    let program = node.file(db).program(db);
+    schema::enum_tokens(&ty).iter().find_map(|token| {
+        let (name, description) = schema::enum_value_doc(db, program, token, value)?;
+        let shown = match name {
+            Some(name) => format!("{token}.{name} = \"{value}\""),
+            None => format!("{token} \"{value}\""),
+        };
+        Some(with_doc(code_block(&shown), description.as_deref()))
     })
 }
 

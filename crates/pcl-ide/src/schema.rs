@@ -162,3 +162,43 @@ pub(crate) fn resource_location(
         },
     })
 }
+
+/// The enum tokens a type admits (through unions, outputs and optionality).
+pub(crate) fn enum_tokens(ty: &pcl_types::Type) -> Vec<String> {
+    fn walk(ty: &pcl_types::Type, out: &mut Vec<String>, depth: usize) {
+        use pcl_types::TypeKind;
+        if depth > 8 {
+            return;
+        }
+        match ty.kind() {
+            TypeKind::Enum(e) => out.push(e.token.to_string()),
+            TypeKind::Union(members) => members.iter().for_each(|m| walk(m, out, depth + 1)),
+            TypeKind::Output(inner) | TypeKind::Promise(inner) => walk(inner, out, depth + 1),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(ty, &mut out, 0);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The name and description the schema gives an enum value.
+pub(crate) fn enum_value_doc(
+    db: &RootDatabase,
+    program: Program,
+    enum_token: &str,
+    value: &str,
+) -> Option<(Option<String>, Option<String>)> {
+    let package = package_of(db, program, enum_token)?;
+    let found = package.lookup_type(enum_token).ok()?;
+    match package.type_def(&found)? {
+        pcl_schema::spec::TypeDefSpec::Enum(spec) => spec
+            .values
+            .iter()
+            .find(|v| v.value.as_str() == Some(value))
+            .map(|v| (v.name.clone(), v.description.clone())),
+        pcl_schema::spec::TypeDefSpec::Object(_) => None,
+    }
+}

@@ -879,3 +879,20 @@ x = $0bucket_nme
         "#]],
     );
 }
+
+#[test]
+fn hover_enum_value_shows_its_description() {
+    check_hover(
+        "main.pp",
+        "\"private\"",
+        2,
+        expect![[r#"
+            main.pp:10:12-10:21 "\"private\""
+            ```pcl
+            aws:s3:CannedAcl.Private = "private"
+            ```
+
+            Owner gets FULL_CONTROL. No one else has access rights.
+        "#]],
+    );
+}
