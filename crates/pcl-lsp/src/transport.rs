@@ -23,10 +23,16 @@ pub(crate) struct Out(Sender<String>);
 
 impl Out {
     pub(crate) fn send(&self, message: impl Into<Message>) {
-        match serde_json::to_string(&message.into()) {
-            Ok(text) => {
-                let _ = self.0.send(text);
+        // lsp-server's `Message` serializes without the `jsonrpc` member (its own writer adds
+        // it); add it here.
+        match serde_json::to_value(message.into()) {
+            Ok(Value::Object(members)) => {
+                let mut object = serde_json::Map::with_capacity(members.len() + 1);
+                object.insert("jsonrpc".to_owned(), Value::from("2.0"));
+                object.extend(members);
+                let _ = self.0.send(Value::Object(object).to_string());
             }
+            Ok(other) => log(&format!("not a message: {other}")),
             Err(err) => log(&format!("cannot serialize a message: {err}")),
         }
     }

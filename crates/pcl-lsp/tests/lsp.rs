@@ -134,6 +134,9 @@ fn hostile_input_never_kills_the_server() {
     // JSON that is not a message.
     client.send(json!([1, 2, 3]));
     client.recv_where(|m| m["error"]["code"] == -32600);
+    // Every message the server writes is JSON-RPC 2.0.
+    let response = client.request("pcl/noSuchMethod", json!({}));
+    assert_eq!(response["jsonrpc"], "2.0", "{response}");
     // An unknown method.
     let response = client.request("pcl/noSuchMethod", json!({}));
     assert_eq!(response["error"]["code"], -32601, "{response}");
