@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::files::{read_limited_with_metadata, read_stream};
+use pcl_project::files::{read_limited_with_metadata, read_stream};
 
 #[derive(Args)]
 pub struct FmtArgs {

@@ -11,10 +11,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
 mod check;
-mod files;
 mod fmt;
 mod parse;
-mod project;
 mod render;
 mod replace;
 mod schema;

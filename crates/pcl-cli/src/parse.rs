@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use pcl_diagnostics::Diagnostic;
-use pcl_syntax::{SyntaxError, SyntaxErrorKind};
+use pcl_syntax::SyntaxError;
 
-use crate::files::{read_source, Source};
 use crate::render::Renderer;
+use pcl_project::files::{read_source, Source};
 
 #[derive(Args)]
 pub struct ParseArgs {
@@ -121,12 +121,7 @@ fn parse_one(
     };
     let mut diagnostics = parse.diagnostics();
     if let Some(range) = source.encoding_error {
-        let error = SyntaxError::new(
-            SyntaxErrorKind::InvalidEncoding,
-            range,
-            "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
-        );
-        diagnostics.insert(0, error.to_diagnostic());
+        diagnostics.insert(0, SyntaxError::invalid_encoding(range).to_diagnostic());
     }
     let mut renderer = Renderer::new(path, &source.text).with_other_files(&lookup);
     let rendered: String = diagnostics.iter().map(|d| renderer.render(d)).collect();

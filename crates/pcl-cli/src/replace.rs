@@ -14,7 +14,7 @@ use std::fs::{File, Metadata};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::files::io_reason;
+use pcl_project::files::io_reason;
 
 /// A file as `pcl fmt` read it.
 pub struct Original {
@@ -75,7 +75,7 @@ fn still_as_read(target: &Path, original: &Original) -> std::io::Result<bool> {
     if !same_stat(&now, &original.metadata) {
         return Ok(false);
     }
-    let (bytes, _) = match crate::files::read_limited_with_metadata(
+    let (bytes, _) = match pcl_project::files::read_limited_with_metadata(
         target,
         original.metadata.len().max(original.bytes.len() as u64),
     ) {
@@ -397,7 +397,7 @@ mod tests {
 
     fn read(path: &Path) -> Original {
         let (bytes, metadata) =
-            crate::files::read_limited_with_metadata(path, 1 << 20).expect("read");
+            pcl_project::files::read_limited_with_metadata(path, 1 << 20).expect("read");
         Original { bytes, metadata }
     }
 

@@ -30,7 +30,7 @@ impl Walk {
                     .extension()
                     .is_some_and(|e| extensions.iter().any(|x| e == *x))
                 {
-                    match crate::files::regular_entry(&path) {
+                    match pcl_project::files::regular_entry(&path) {
                         Ok(true) => self.files.push(path),
                         Ok(false) => {}
                         Err(warning) => self.warnings.push(warning),

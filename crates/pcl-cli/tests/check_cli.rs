@@ -211,11 +211,11 @@ fn lenient_mode_turns_missing_schemas_into_warnings() {
     let (status, _, err) = pcl_check(&dir, &["main.pp"]);
     assert_eq!(status, 1);
     expect![[r#"
-        main.pp:1:12: error[E0502]: unknown package 'aws': no schema for package 'aws'; no schema directories were given (use --schemas DIR)
+        main.pp:1:12: error[E0502]: unknown package 'aws': no schema for package 'aws'; no schema directories are configured (set $PCL_SCHEMA_PATH or create ~/.pcl/schemas)
           |
         1 | resource a "aws:s3/bucket:Bucket" {
           |            ^^^^^^^^^^^^^^^^^^^^^^
-        help: add a schema file named aws-VERSION.json to a --schemas directory (`pulumi package get-schema aws > aws-VERSION.json` writes one)
+        help: add a schema file named aws-VERSION.json to a schema directory (`pulumi package get-schema aws > aws-VERSION.json` writes one)
         help: 1 other use of package 'aws' is not reported
         1 error
     "#]]

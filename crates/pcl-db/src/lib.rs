@@ -1,10 +1,13 @@
 //! The salsa database of the pcl frontend.
 //!
 //! This crate owns the incremental inputs (one [`SourceFile`] per file, text set by the host) and
-//! the per-file [`parse`] query, and the [`Program`] input (which files share a root scope). Semantic crates layer their own queries on the [`Db`] trait.
+//! the per-file [`parse`] query, and the [`Program`] input (which files share a root scope).
+//! Semantic crates layer their own queries on the [`Db`] trait.
 //! Hosts (the CLI, the language server) use [`RootDatabase`] and its [`Files`] registry, which
 //! turns "this path now has this text" into an input write, skipping writes that change nothing
-//! (salsa setters do not compare, and a needless write would invalidate every reader).
+//! (salsa setters do not compare, and a needless write would invalidate every reader). The
+//! database does no I/O itself: schema files left to be read on first use are read by the
+//! [`SchemaReader`] a host installs.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -13,10 +16,24 @@ use rustc_hash::FxHashMap;
 use salsa::{Durability, Setter};
 
 pub use pcl_syntax::Parse;
+use pcl_syntax::TextRange;
 
 /// The database trait every pcl query takes.
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// The text of a schema file that was given no text ([`SchemaFile::text`] is `None`),
+    /// read by the host's [`SchemaReader`]. The error says why, without the file's name.
+    fn read_schema_file(&self, path: &Path) -> Result<String, String> {
+        let _ = path;
+        Err(NO_SCHEMA_READER.to_string())
+    }
+}
+
+/// A host's way of reading a schema file on first use (`pcl-project` installs one that reads
+/// regular files only, up to a size limit). The error says why, without the file's name.
+pub type SchemaReader = Arc<dyn Fn(&Path) -> Result<String, String> + Send + Sync>;
+
+const NO_SCHEMA_READER: &str = "not loaded: the host installed no schema reader";
 
 /// One source file. Its path never changes (a renamed file is a new input); its text is set by
 /// the host on every edit.
@@ -26,6 +43,18 @@ pub struct SourceFile {
     pub path: PathBuf,
     #[returns(ref)]
     pub text: String,
+    /// Where the first invalid UTF-8 byte was, when the host read bytes that were not UTF-8
+    /// (the text then holds them as U+FFFD): reported as the file's first diagnostic.
+    #[default]
+    #[returns(copy)]
+    pub encoding_error: Option<TextRange>,
+    /// Open in an editor: lowering then shares the memoized tree of [`parse`] with the
+    /// editor's requests (highlighting, folding), so the file is parsed once per edit. Files
+    /// nobody has open are parsed by lowering alone and their trees dropped, so that a large
+    /// check keeps no tree alive.
+    #[default]
+    #[returns(copy)]
+    pub open: bool,
 }
 
 /// A program: the files that share one root scope (a directory of `.pp` files, or one file).
@@ -139,6 +168,7 @@ pub struct RootDatabase {
     files: Files,
     programs: Arc<Mutex<FxHashMap<PathBuf, Program>>>,
     schema_files: Arc<Mutex<FxHashMap<PathBuf, SchemaFile>>>,
+    schema_reader: Option<SchemaReader>,
     executed: EventLog,
 }
 
@@ -159,6 +189,7 @@ impl Default for RootDatabase {
             files: Files::default(),
             programs: Arc::default(),
             schema_files: Arc::default(),
+            schema_reader: None,
             executed,
         };
         let _workspace =
@@ -176,7 +207,14 @@ impl Default for RootDatabase {
 impl salsa::Database for RootDatabase {}
 
 #[salsa::db]
-impl Db for RootDatabase {}
+impl Db for RootDatabase {
+    fn read_schema_file(&self, path: &Path) -> Result<String, String> {
+        match &self.schema_reader {
+            Some(read) => read(path),
+            None => Err(NO_SCHEMA_READER.to_string()),
+        }
+    }
+}
 
 impl RootDatabase {
     pub fn files(&self) -> &Files {
@@ -186,17 +224,43 @@ impl RootDatabase {
     /// Sets the text of the file at `path`, creating its input on first use. Returns the input.
     /// Writing the text a file already has is a no-op, so it invalidates nothing.
     pub fn set_file_text(&mut self, path: &Path, text: String) -> SourceFile {
+        self.set_file_source(path, text, None)
+    }
+
+    /// [`set_file_text`](Self::set_file_text) for text decoded from bytes that were not all
+    /// UTF-8: `encoding_error` is where the first bad byte was.
+    pub fn set_file_source(
+        &mut self,
+        path: &Path,
+        text: String,
+        encoding_error: Option<TextRange>,
+    ) -> SourceFile {
         if let Some(file) = self.files.get(path) {
             if file.text(self) != &text {
                 file.set_text(self).to(text);
             }
+            if file.encoding_error(self) != encoding_error {
+                file.set_encoding_error(self).to(encoding_error);
+            }
             return file;
         }
         let file = SourceFile::builder(path.to_path_buf(), text)
+            .encoding_error(encoding_error)
             .path_durability(Durability::NEVER_CHANGE)
             .new(self);
         self.files.lock().insert(path.to_path_buf(), file);
         file
+    }
+
+    /// Marks the file at `path` as open in an editor or not (see [`SourceFile::open`]).
+    pub fn set_file_open(&mut self, path: &Path, open: bool) {
+        if let Some(file) = self.files.get(path) {
+            if file.open(self) != open {
+                file.set_open(self)
+                    .with_durability(Durability::LOW)
+                    .to(open);
+            }
+        }
     }
 
     /// The program rooted at `root`, creating it on first use, with these files (sorted by path
@@ -248,6 +312,31 @@ impl RootDatabase {
             Err(i) => programs.insert(i, (root.to_path_buf(), program)),
         }
         workspace.set_programs(self).to(programs);
+    }
+
+    /// Forgets the program rooted at `root` (its directory no longer holds one): components
+    /// naming it find nothing, as in a database where it was never set. Other names of it
+    /// ([`set_program_alias`](Self::set_program_alias)) are forgotten too. Its inputs remain
+    /// (salsa never deletes inputs); setting it again creates a new one.
+    pub fn remove_program(&mut self, root: &Path) {
+        let removed = self
+            .programs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(root);
+        let Some(program) = removed else {
+            return;
+        };
+        let workspace = workspace(self);
+        let mut programs = workspace.programs(self).clone();
+        programs.retain(|(_, p)| *p != program);
+        workspace.set_programs(self).to(programs);
+    }
+
+    /// Installs the host's [`SchemaReader`], which reads schema files given no text. Install it
+    /// before checking: schemas parsed already are not read again.
+    pub fn set_schema_reader(&mut self, reader: SchemaReader) {
+        self.schema_reader = Some(reader);
     }
 
     /// The program rooted at `root`, if one was set.

@@ -19,10 +19,18 @@ use crate::name::Name;
 use crate::options::ResourceOption;
 
 pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> LoweredFile<'db> {
-    // Parsed here rather than through the `parse` query: lowering re-runs exactly when the
-    // text changes, and a memoized tree would keep every file's tree alive (about 40% of a
-    // large check's memory) for nothing; tools that need trees ask `pcl_db::parse`.
-    let parse = pcl_syntax::parse(pf.file(db).text(db));
+    // A file open in an editor is parsed through the `parse` query, whose tree the editor's
+    // requests share. Other files are parsed here and their trees dropped when done: salsa
+    // evicts least-recently-used trees only between revisions, so memoizing the tree of every
+    // file would keep them all alive through a large check (about 40% of its memory).
+    let file = pf.file(db);
+    let owned;
+    let parse = if file.open(db) {
+        pcl_db::parse(db, file)
+    } else {
+        owned = pcl_syntax::parse(file.text(db));
+        &owned
+    };
     let mut nodes = Vec::new();
     // Syntax errors first: the edge reads them from here.
     let mut diagnostics = parse.diagnostics();

@@ -14,12 +14,7 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic
     let program = file.program(db);
     // Dependencies first, so that no query recurses through a long chain of references.
     pcl_ty::infer_nodes(db, &semantics::program_nodes(db, program));
-    pcl_ty::program_report(db, program, pcl_ty::NodeTypes::Omitted)
-        .files
-        .into_iter()
-        .find(|f| f.path == path)
-        .map(|f| f.diagnostics)
-        .unwrap_or_default()
+    pcl_ty::file_diagnostics(db, file).clone()
 }
 
 pub(crate) fn workspace_diagnostics(

@@ -70,8 +70,9 @@ impl Change {
 /// until they are dropped.
 pub struct AnalysisHost {
     db: RootDatabase,
-    /// Files whose text comes from an editor's buffer.
-    open: FxHashSet<PathBuf>,
+    /// Files whose text comes from an editor's buffer, with that text (restored after a
+    /// reload from disk).
+    buffers: FxHashMap<PathBuf, String>,
     /// Programs loaded from disk, by the directory asked for (their files are re-listed
     /// when a file appears or disappears).
     disk_programs: FxHashSet<PathBuf>,
@@ -91,7 +92,7 @@ impl AnalysisHost {
     pub fn new() -> AnalysisHost {
         AnalysisHost {
             db: RootDatabase::default(),
-            open: FxHashSet::default(),
+            buffers: FxHashMap::default(),
             disk_programs: FxHashSet::default(),
             memory_programs: FxHashMap::default(),
             schema_dirs_given: Vec::new(),
@@ -116,7 +117,7 @@ impl AnalysisHost {
             self.db.set_options(options);
         }
         if let Some((dirs, files)) = change.schema_files {
-            self.db.set_schema_files(dirs, files);
+            pcl_project::use_schema_files(&mut self.db, dirs, files);
         }
         for (root, files) in change.programs {
             self.memory_programs.insert(root.clone(), files);
@@ -127,19 +128,23 @@ impl AnalysisHost {
             match what {
                 FileChange::Text(text) => {
                     let known = self.db.files().get(&path).is_some();
-                    self.db.set_file_text(&path, text);
-                    self.open.insert(path.clone());
+                    // A buffer is text already: any encoding error of the file on disk is gone.
+                    self.db.set_file_source(&path, text.clone(), None);
+                    self.db.set_file_open(&path, true);
+                    self.buffers.insert(path.clone(), text);
                     if !known || !self.in_some_program(&path) {
                         self.adopt(&path);
                     }
                 }
                 FileChange::Closed => {
-                    self.open.remove(&path);
-                    match crate::semantics::disk::read_source(&path) {
-                        Some(text) => {
-                            self.db.set_file_text(&path, text);
+                    self.buffers.remove(&path);
+                    self.db.set_file_open(&path, false);
+                    match pcl_project::files::read_source(&path) {
+                        Ok(source) => {
+                            self.db
+                                .set_file_source(&path, source.text, source.encoding_error);
                         }
-                        None => {
+                        Err(_) => {
                             if let Some(dir) = path.parent() {
                                 relist.insert(dir.to_path_buf());
                             }
@@ -155,34 +160,46 @@ impl AnalysisHost {
     }
 
     /// Loads the program in `dir` (a directory of `.pp` files; a `Pulumi.yaml`'s `main:` is
-    /// honoured) and the programs of its components. Open buffers win over the files on disk.
-    /// Returns the problems met (an unreadable directory, an invalid `Pulumi.yaml`).
+    /// honoured) and the programs of its components, with `pcl check`'s loader. Loading
+    /// again reloads: only what changed on disk is written. Open buffers win over the files
+    /// on disk. Returns the problems met (an unreadable directory, an invalid `Pulumi.yaml`,
+    /// a FIFO named `*.pp`).
     pub fn load_program(&mut self, dir: &Path) -> Vec<String> {
-        let mut problems = Vec::new();
-        let mut pending = vec![dir.to_path_buf()];
-        let mut seen: FxHashSet<PathBuf> = FxHashSet::default();
-        while let Some(dir) = pending.pop() {
-            if !seen.insert(dir.clone()) {
-                continue;
-            }
-            let root = match crate::semantics::disk::program_dir(&dir) {
-                Ok(root) => root,
-                Err(problem) => {
-                    problems.push(problem);
-                    continue;
-                }
-            };
+        let loaded = pcl_project::Loader::new().load(&mut self.db, dir);
+        for program in &loaded.programs {
+            let root = program.root(&self.db).clone();
             self.disk_programs.insert(root.clone());
-            let Some(program) = self.relist(&root) else {
+            self.keep_buffers(&root);
+        }
+        loaded.errors.into_iter().chain(loaded.warnings).collect()
+    }
+
+    /// After a load from disk: open buffers keep their text, and buffers of files that are
+    /// not on disk (yet) stay in their directory's program.
+    fn keep_buffers(&mut self, root: &Path) {
+        let Some(program) = self.db.program(root) else {
+            return;
+        };
+        let mut files = program.files(&self.db).clone();
+        let mut changed = false;
+        let open: Vec<PathBuf> = self.buffers.keys().cloned().collect();
+        for path in open {
+            let Some(file) = self.db.files().get(&path) else {
                 continue;
             };
-            for component in pcl_ty::component::component_dirs(&self.db, program) {
-                if self.db.program(&component).is_none() && component.is_dir() {
-                    pending.push(component);
+            if path.parent() == Some(root) && !files.contains(&file) {
+                files.push(file);
+                changed = true;
+            }
+            if files.contains(&file) {
+                if let Some(text) = self.buffers.get(&path).cloned() {
+                    self.db.set_file_source(&path, text, None);
                 }
             }
         }
-        problems
+        if changed {
+            self.db.set_program_files(root, files);
+        }
     }
 
     /// The schema search path: `dirs` (a client's settings), then `$PCL_SCHEMA_PATH`, then
@@ -193,9 +210,17 @@ impl AnalysisHost {
     }
 
     fn rescan_schemas(&mut self) {
-        let dirs = crate::semantics::disk::schema_search_path(&self.schema_dirs_given);
-        let specs = pcl_ty::packages::schema_files_in(&dirs);
-        self.db.set_schema_files(dirs, specs);
+        // Directories a client names that do not exist are skipped: it may create them later.
+        let given: Vec<PathBuf> = self
+            .schema_dirs_given
+            .iter()
+            .filter(|d| d.is_dir())
+            .cloned()
+            .collect();
+        let dirs = pcl_project::SchemaSearch::new(given)
+            .dirs()
+            .unwrap_or_default();
+        pcl_project::use_schema_dirs(&mut self.db, dirs);
     }
 
     fn in_some_program(&self, path: &Path) -> bool {
@@ -231,15 +256,18 @@ impl AnalysisHost {
         }
         if dir.is_dir() {
             self.load_program(&dir);
-            if !self.in_some_program(path) {
-                // The directory's Pulumi.yaml points elsewhere: the buffer is a program of
-                // its own directory all the same, so that it is checked.
-                self.disk_programs.insert(dir.clone());
-                self.relist(&dir);
-            }
-        } else {
-            self.memory_programs
-                .insert(dir.clone(), vec![path.to_path_buf()]);
+        }
+        if !self.in_some_program(path) {
+            // A directory that does not exist (an unsaved file, an embedder's buffer), or
+            // whose Pulumi.yaml points elsewhere: the buffers of the directory form a program
+            // all the same, so that they are checked.
+            let files: Vec<PathBuf> = self
+                .buffers
+                .keys()
+                .filter(|p| p.parent() == Some(dir.as_path()))
+                .cloned()
+                .collect();
+            self.memory_programs.insert(dir.clone(), files);
             self.sync_memory_program(&dir);
         }
     }
@@ -285,49 +313,27 @@ impl AnalysisHost {
         if !name.ends_with(".pp") {
             return;
         }
-        if !self.open.contains(path) {
-            if let Some(text) = crate::semantics::disk::read_source(path) {
-                self.db.set_file_text(path, text);
-            }
-        }
         if let Some(dir) = path.parent() {
             relist.insert(dir.to_path_buf());
         }
     }
 
-    /// Lists the files of the disk program rooted at `root` again (files on disk and open
-    /// buffers in that directory). Returns the program.
-    fn relist(&mut self, root: &Path) -> Option<pcl_db::Program> {
+    /// Reads the program rooted at `root` again: a program from disk is reloaded (a file
+    /// created in a directory no program was loaded from starts one); a program in memory
+    /// keeps only the files that are still open.
+    fn relist(&mut self, root: &Path) {
         if let Some(files) = self.memory_programs.get(root) {
             let keep: Vec<PathBuf> = files
                 .iter()
-                .filter(|p| self.open.contains(*p))
+                .filter(|p| self.buffers.contains_key(*p))
                 .cloned()
                 .collect();
             self.memory_programs.insert(root.to_path_buf(), keep);
             self.sync_memory_program(root);
-            return self.db.program(root);
+            return;
         }
-        if !self.disk_programs.contains(root) {
-            return None;
+        if self.disk_programs.contains(root) || root.is_dir() {
+            self.load_program(root);
         }
-        let mut paths = crate::semantics::disk::pp_files(root);
-        for open in &self.open {
-            if open.parent() == Some(root) && !paths.contains(open) {
-                paths.push(open.clone());
-            }
-        }
-        let mut files = Vec::with_capacity(paths.len());
-        for path in paths {
-            let file = match (self.open.contains(&path), self.db.files().get(&path)) {
-                (true, Some(file)) => file,
-                _ => match crate::semantics::disk::read_source(&path) {
-                    Some(text) => self.db.set_file_text(&path, text),
-                    None => continue,
-                },
-            };
-            files.push(file);
-        }
-        Some(self.db.set_program_files(root, files))
     }
 }

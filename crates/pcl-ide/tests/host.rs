@@ -177,3 +177,46 @@ fn a_change_cancels_requests_in_flight() {
         assert!(codes(&host, &path).is_empty());
     }
 }
+
+/// An open file is parsed once per edit: lowering and the editor's requests share the tree of
+/// the `parse` query. A file nobody has open is parsed by lowering alone (its tree is not kept).
+#[test]
+fn an_open_file_is_parsed_once_per_edit() {
+    let mut host = AnalysisHost::new();
+    let open = PathBuf::from("/p/open.pp");
+    let closed = PathBuf::from("/p/closed.pp");
+    let mut change = Change::new();
+    change.set_program(PathBuf::from("/p"), vec![open.clone(), closed.clone()]);
+    change.set_file_text(open.clone(), "a = 1\n".to_string());
+    change.set_file_text(closed.clone(), "b = a\n".to_string());
+    host.apply_change(change);
+    let mut change = Change::new();
+    change.close_file(closed.clone());
+    host.apply_change(change);
+    let analysis = host.analysis();
+    analysis.diagnostics(&open).unwrap();
+    analysis.diagnostics(&closed).unwrap();
+    drop(analysis);
+
+    host.raw_database().start_logging();
+    let mut change = Change::new();
+    change.set_file_text(open.clone(), "a = 2 # edited\n".to_string());
+    host.apply_change(change);
+    let parses = |host: &AnalysisHost| {
+        host.raw_database()
+            .take_executed()
+            .into_iter()
+            .filter(|q| q.starts_with("parse("))
+            .count()
+    };
+    let analysis = host.analysis();
+    // Lowering parses the edited file through the query...
+    analysis.diagnostics(&open).unwrap();
+    assert_eq!(parses(&host), 1);
+    // ... and the editor's requests reuse that tree.
+    analysis.semantic_tokens(&open).unwrap();
+    analysis.folding_ranges(&open).unwrap();
+    assert_eq!(parses(&host), 0);
+    // The files nobody has open never go through it (the snapshots of
+    // crates/pcl-ty/tests/incremental.rs list no `parse`).
+}

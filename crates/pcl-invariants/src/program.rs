@@ -48,12 +48,7 @@ impl ProgramInput {
             })
             .collect();
         db.set_schema_files(vec![PathBuf::from("/schemas")], specs);
-        let inputs = self
-            .files
-            .iter()
-            .map(|(path, text)| db.set_file_text(path, text.clone()))
-            .collect();
-        let program = db.set_program_files(Path::new(ROOT), inputs);
+        let program = pcl_project::load_in_memory(&mut db, Path::new(ROOT), &self.files);
         (db, program)
     }
 }

@@ -22,6 +22,9 @@ use crate::uri::path_to_uri;
 #[derive(Default)]
 pub(crate) struct DiagnosticsState {
     published: HashMap<PathBuf, (Arc<str>, Vec<Diagnostic>)>,
+    /// Files opened or edited whose first answer (even an empty one) is not published yet; kept
+    /// across runs, since a run can be cancelled before it gets to them.
+    owed: std::collections::HashSet<PathBuf>,
 }
 
 /// Computes and publishes what changed. Stops early (`Err`) when a change cancels the snapshot;
@@ -33,6 +36,11 @@ pub(crate) fn publish_diagnostics(
     state: &Mutex<DiagnosticsState>,
     out: &Out,
 ) -> Cancellable<()> {
+    state
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .owed
+        .extend(first.iter().cloned());
     let files = analysis.files()?;
     let mut order: Vec<PathBuf> = first
         .iter()
@@ -50,7 +58,7 @@ pub(crate) fn publish_diagnostics(
                 *old == diagnostics && (Arc::ptr_eq(old_text, &text) || **old_text == *text)
             }
             // Files just opened or edited get an answer even when clean.
-            None => diagnostics.is_empty() && !first.contains(file),
+            None => diagnostics.is_empty() && !state.owed.contains(file),
         };
         if unchanged {
             continue;
@@ -61,6 +69,7 @@ pub(crate) fn publish_diagnostics(
             converted.push(to_lsp(diagnostic, file, &index, &mut indexes)?);
         }
         out.send(notification(file, converted, versions.get(file).copied()));
+        state.owed.remove(file);
         state.published.insert(file.clone(), (text, diagnostics));
     }
     // Files no longer in any program: clear what was published for them.

@@ -2,8 +2,9 @@
 //!
 //! This crate owns everything between a package schema file and the PCL types a program sees:
 //!
-//! * [`SchemaRegistry`]: finding `NAME-VERSION.json` files, choosing a version, loading each file
-//!   once, and the built-in `pulumi` package.
+//! * [`SchemaRegistry`]: finding `NAME-VERSION.json` files, loading each file once, and the
+//!   built-in `pulumi` package; [`choose_version`], the one rule for which file provides a
+//!   package (used by the registry and by the checker's queries).
 //! * [`Package`]: one schema, parsed once into an index from token to raw definition; each
 //!   resource, function or type is decoded on first use ([`spec`]) and memoized.
 //! * [`token`]: token forms (`pkg:mod:Member`, `pkg::Member`, `pkg:Member`), module formats,
@@ -22,6 +23,7 @@ mod registry;
 pub mod spec;
 pub mod token;
 mod types;
+mod version;
 
 pub use check::{check_package, has_errors};
 pub use describe::describe;
@@ -33,3 +35,4 @@ pub use registry::{
     PackageLoader, SchemaFile, SchemaRegistry, MAX_SCHEMA_LEN,
 };
 pub use types::{FunctionSignature, MethodError, MethodSignature, Shape, TypeMapper};
+pub use version::{choose_version, VersionNotFound};

@@ -175,7 +175,8 @@ impl PackageLoader for SchemaRegistry {
 /// all packages of a program so that cross-package references reuse the same loaded schemas.
 #[derive(Default)]
 pub struct SchemaRegistry {
-    /// Package name → its files, lowest version first (`None` sorts first).
+    /// Package name → its files, lowest version first (`None` sorts first), files of one
+    /// version in search order.
     files: BTreeMap<String, Vec<SchemaFile>>,
     scan_diagnostics: Vec<SchemaDiagnostic>,
     loaded: Mutex<FxHashMap<PathBuf, LoadResult>>,
@@ -259,31 +260,19 @@ impl SchemaRegistry {
         self.files.values().flatten()
     }
 
-    /// The file that provides `name` at `version` (exact), or at the highest version available
-    /// when no version is asked for. A version requested but not available is an error, as in
-    /// Pulumi (which never substitutes another version).
+    /// The file that provides `name` at `version`, by [`choose_version`](crate::choose_version)'s
+    /// rule: exactly the version asked for, or the highest when none is.
     pub fn choose_file(&self, name: &str, version: Option<&str>) -> Result<&SchemaFile, LoadError> {
         let candidates = self.files.get(name).map(Vec::as_slice).unwrap_or_default();
-        let not_found = || LoadError::NotFound {
-            name: name.to_string(),
-            version: version.map(str::to_string),
-            available: candidates
-                .iter()
-                .rev()
-                .filter_map(|f| f.version.as_ref().map(|v| v.to_string()))
-                .collect(),
-        };
-        match version {
-            None => candidates.last().ok_or_else(not_found),
-            Some(requested) => {
-                let requested = requested.strip_prefix('v').unwrap_or(requested);
-                let parsed = semver::Version::parse(requested).ok();
-                candidates
-                    .iter()
-                    .rev()
-                    .find(|f| parsed.is_some() && f.version == parsed)
-                    .ok_or_else(not_found)
-            }
+        let versions: Vec<Option<semver::Version>> =
+            candidates.iter().map(|f| f.version.clone()).collect();
+        match crate::version::choose_version(&versions, version) {
+            Ok(i) => Ok(&candidates[i]),
+            Err(missing) => Err(LoadError::NotFound {
+                name: name.to_string(),
+                version: version.map(str::to_string),
+                available: missing.available,
+            }),
         }
     }
 

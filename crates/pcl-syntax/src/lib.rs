@@ -59,6 +59,16 @@ impl SyntaxError {
         }
     }
 
+    /// A file whose bytes were not all UTF-8, at the first bad byte (hosts read files lossily,
+    /// so that one bad byte does not hide the file's other diagnostics).
+    pub fn invalid_encoding(range: TextRange) -> SyntaxError {
+        SyntaxError::new(
+            SyntaxErrorKind::InvalidEncoding,
+            range,
+            "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
+        )
+    }
+
     /// The stable diagnostic code of this error's kind.
     pub fn code(&self) -> pcl_diagnostics::Code {
         self.kind.code()

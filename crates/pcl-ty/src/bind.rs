@@ -223,11 +223,14 @@ impl<'a, 'db> Infer<'a, 'db> {
         let message = format!("unknown package '{}': {error}", error.package());
         let help = match error {
             PackageError::NotFound { name, .. } => Some(format!(
-                "add a schema file named {name}-VERSION.json to a --schemas directory (`pulumi package get-schema {name} > {name}-VERSION.json` writes one)"
+                "add a schema file named {name}-VERSION.json to a schema directory (`pulumi package get-schema {name} > {name}-VERSION.json` writes one)"
             )),
             PackageError::Invalid { .. } => None,
         };
         self.report_strict(Code::UnknownPackage, target, message, help, None);
+        if let Some(reported) = self.diagnostics.last_mut() {
+            reported.package = Some(error.package().to_string());
+        }
     }
 
     /// Infers every attribute of the body (a node with no schema to check them against).

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use rustc_hash::FxHashMap;
 
 use pcl_db::Program;
-use pcl_diagnostics::{Code, Diagnostic};
+use pcl_diagnostics::Diagnostic;
 use pcl_hir::{program_scope, Node, NodeKind, ProgramFile};
 
 use crate::{file_diagnostics, infer_node, node_references, node_type};
@@ -77,7 +77,7 @@ pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
 /// `types` says whether it lists the type of each node.
 pub fn program_report(db: &dyn pcl_db::Db, program: Program, types: NodeTypes) -> ProgramReport {
     let scope = program_scope(db, program);
-    let mut files: Vec<CheckedFile> = program
+    let files: Vec<CheckedFile> = program
         .files(db)
         .iter()
         .map(|&file| CheckedFile {
@@ -85,7 +85,6 @@ pub fn program_report(db: &dyn pcl_db::Db, program: Program, types: NodeTypes) -
             diagnostics: file_diagnostics(db, ProgramFile::new(db, program, file)).clone(),
         })
         .collect();
-    report_each_missing_package_once(&mut files);
     if types == NodeTypes::Omitted {
         return ProgramReport {
             files,
@@ -108,45 +107,6 @@ pub fn program_report(db: &dyn pcl_db::Db, program: Program, types: NodeTypes) -
         })
         .collect();
     ProgramReport { files, types }
-}
-
-/// A package without a schema is reported once per program, at its first use, with the
-/// number of other uses: not once per resource.
-fn report_each_missing_package_once(files: &mut [CheckedFile]) {
-    let mut first: FxHashMap<String, (usize, usize, usize)> = FxHashMap::default();
-    for (f, file) in files.iter_mut().enumerate() {
-        let mut kept = Vec::with_capacity(file.diagnostics.len());
-        for diagnostic in file.diagnostics.drain(..) {
-            let package = (diagnostic.code == Code::UnknownPackage)
-                .then(|| diagnostic.message.split('\'').nth(1).map(str::to_string))
-                .flatten();
-            match package {
-                Some(package) => match first.get_mut(&package) {
-                    Some((_, _, more)) => *more += 1,
-                    None => {
-                        first.insert(package, (f, kept.len(), 0));
-                        kept.push(diagnostic);
-                    }
-                },
-                None => kept.push(diagnostic),
-            }
-        }
-        file.diagnostics = kept;
-    }
-    for (package, (f, index, more)) in first {
-        if more > 0 {
-            let diagnostic = &mut files[f].diagnostics[index];
-            let uses = if more == 1 {
-                "use of package"
-            } else {
-                "uses of package"
-            };
-            let verb = if more == 1 { "is" } else { "are" };
-            *diagnostic = diagnostic.clone().with_help(format!(
-                "{more} other {uses} '{package}' {verb} not reported"
-            ));
-        }
-    }
 }
 
 /// The number of nodes of a program (for progress reporting).

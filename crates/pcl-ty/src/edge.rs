@@ -19,8 +19,29 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
     let mut out: Vec<Diagnostic> = lowered.diagnostics.clone();
     for &node in &lowered.nodes {
         let map = node.source_map(db);
-        for problem in &infer_node(db, node).diagnostics {
-            out.push(convert(db, node, map, problem));
+        for (index, problem) in infer_node(db, node).diagnostics.iter().enumerate() {
+            let mut diagnostic = convert(db, node, map, problem);
+            if let Some(package) = &problem.package {
+                // Read only by files that use a missing package.
+                let uses = missing_package_uses(db, program);
+                let Some(first) = uses.first.iter().find(|f| f.package == *package) else {
+                    continue;
+                };
+                if (first.node, first.index) != (node, index) {
+                    continue;
+                }
+                if first.others > 0 {
+                    let (uses, verb) = match first.others {
+                        1 => ("use of package", "is"),
+                        _ => ("uses of package", "are"),
+                    };
+                    diagnostic = diagnostic.with_help(format!(
+                        "{} other {uses} '{package}' {verb} not reported",
+                        first.others
+                    ));
+                }
+            }
+            out.push(diagnostic);
         }
     }
     let scope = program_scope(db, program);
@@ -57,7 +78,87 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         out.push(cycle_diagnostic(db, file, cycle));
     }
     pcl_diagnostics::sort(&mut out);
+    // Bytes that were not UTF-8 explain whatever else looks wrong: first, wherever they are.
+    if let Some(range) = file.file(db).encoding_error(db) {
+        out.insert(
+            0,
+            pcl_syntax::SyntaxError::invalid_encoding(range).to_diagnostic(),
+        );
+    }
     out
+}
+
+/// The first use of each package a program cannot load (files in path order, then by
+/// position), and how many other uses it has: a missing package is reported once per program,
+/// not once per resource, and each file's [`file_diagnostics`] are final.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub struct MissingPackageUses<'db> {
+    pub first: Vec<FirstUse<'db>>,
+}
+
+/// Where a missing package is first used: the node and the index of the problem among its
+/// [`NodeInference::diagnostics`](crate::NodeInference::diagnostics) (no positions, so this
+/// backdates while the uses stay as they are).
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct FirstUse<'db> {
+    pub package: String,
+    pub node: Node<'db>,
+    pub index: usize,
+    /// The number of the program's other uses of the package.
+    pub others: usize,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn missing_package_uses<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: pcl_db::Program,
+) -> MissingPackageUses<'db> {
+    let scope = program_scope(db, program);
+    let mut first: Vec<FirstUse<'db>> = Vec::new();
+    // Program order: files in path order, nodes in source order, so the first node that uses
+    // a package holds its first use.
+    for &node in &scope.nodes {
+        let diagnostics = &infer_node(db, node).diagnostics;
+        let mut in_node: Vec<(&str, usize)> = Vec::new();
+        for (index, problem) in diagnostics.iter().enumerate() {
+            let Some(package) = problem.package.as_deref() else {
+                continue;
+            };
+            match first.iter_mut().find(|f| f.package == package) {
+                Some(seen) if seen.node != node => seen.others += 1,
+                Some(seen) => {
+                    seen.others += 1;
+                    in_node.push((package, index));
+                }
+                None => {
+                    first.push(FirstUse {
+                        package: package.to_string(),
+                        node,
+                        index,
+                        others: 0,
+                    });
+                    in_node.push((package, index));
+                }
+            }
+        }
+        // Several uses in one node (rare): the first by position, as the file shows them.
+        for entry in first.iter_mut().filter(|f| f.node == node && f.others > 0) {
+            let map = node.source_map(db);
+            let body = node.body(db);
+            let position = |index: usize| {
+                let range = target_range(map, body, &diagnostics[index].target);
+                (range.start(), range.end())
+            };
+            if let Some(&(_, index)) = in_node
+                .iter()
+                .filter(|(p, _)| *p == entry.package)
+                .min_by_key(|(_, index)| position(*index))
+            {
+                entry.index = index;
+            }
+        }
+    }
+    MissingPackageUses { first }
 }
 
 fn path_of(db: &dyn pcl_db::Db, node: Node<'_>) -> Arc<str> {

@@ -193,6 +193,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             target,
             help,
             fix,
+            package: None,
         });
     }
 

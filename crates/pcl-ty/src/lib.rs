@@ -35,7 +35,7 @@ pub use check::{
     check_program, infer_nodes, infer_program_parallel, lower_program_parallel, node_count,
     program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
 };
-pub use edge::file_diagnostics;
+pub use edge::{file_diagnostics, missing_package_uses, FirstUse, MissingPackageUses};
 pub use graph::{node_references, program_cycles, ProgramCycles};
 pub use infer::{one_line_type, widen_literals};
 
@@ -72,6 +72,10 @@ pub struct InferDiagnostic {
     pub help: Option<String>,
     /// A replacement for the target's text (a did-you-mean).
     pub fix: Option<String>,
+    /// The package whose schema is missing or unusable, when that is the problem: such
+    /// problems are reported once per program, at the package's first use
+    /// ([`missing_package_uses`]).
+    pub package: Option<String>,
 }
 
 /// Everything inference knows about one node.

@@ -9,7 +9,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use pcl_db::{workspace, SchemaFile};
-use pcl_schema::{FunctionSignature, LoadError, Package, PackageLoader, TypeMapper, UnknownToken};
+use pcl_schema::{
+    FunctionSignature, JsonPath, LoadError, Package, PackageLoader, SchemaDiagnostic, TypeMapper,
+    UnknownToken,
+};
 use pcl_types::Type;
 
 /// A parsed schema, compared by identity: its namespace hashes its name, version and text.
@@ -42,8 +45,12 @@ pub enum PackageError {
         /// Where schemas were looked for.
         dirs: Vec<PathBuf>,
     },
-    /// Its schema file could not be read or is not a valid schema.
-    Invalid { name: String, message: String },
+    /// Its schema file could not be read or is not a valid schema: the errors, each naming
+    /// the file and the JSON pointer of the problem.
+    Invalid {
+        name: String,
+        problems: Vec<SchemaDiagnostic>,
+    },
 }
 
 impl PackageError {
@@ -71,37 +78,56 @@ impl std::fmt::Display for PackageError {
                     write!(f, " (available: {})", available.join(", "))?;
                 }
                 if dirs.is_empty() {
-                    f.write_str("; no schema directories were given (use --schemas DIR)")
+                    f.write_str(
+                        "; no schema directories are configured (set $PCL_SCHEMA_PATH or create ~/.pcl/schemas)",
+                    )
                 } else {
                     let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
                     write!(f, "; looked in {}", dirs.join(", "))
                 }
             }
-            PackageError::Invalid { message, .. } => f.write_str(message),
+            PackageError::Invalid { problems, .. } => {
+                for (i, problem) in problems.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{problem}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
 
-/// The schema in one file, parsed once per text.
+/// The schema in one file, parsed once per text; or the errors that make it unusable.
 #[salsa::tracked(returns(ref))]
-pub fn parsed_schema(db: &dyn pcl_db::Db, file: SchemaFile) -> Result<PackageRef, String> {
+pub fn parsed_schema(
+    db: &dyn pcl_db::Db,
+    file: SchemaFile,
+) -> Result<PackageRef, Vec<SchemaDiagnostic>> {
     let _stamp = file.stamp(db);
     let label: Arc<str> = file.path(db).display().to_string().into();
     let text: Arc<str> = match file.text(db) {
         Some(text) => text.clone(),
-        None => match pcl_schema::read_schema_text(file.path(db)) {
+        // Read by the host's reader: queries do no I/O of their own.
+        None => match db.read_schema_file(file.path(db)) {
             Ok(text) => text.into(),
-            Err(message) => return Err(format!("{label}: {message}")),
+            Err(message) => {
+                return Err(vec![SchemaDiagnostic {
+                    severity: pcl_schema::Severity::Error,
+                    file: label,
+                    path: JsonPath::root(),
+                    message,
+                }])
+            }
         },
     };
     match Package::parse(label, text) {
         Ok(package) => Ok(PackageRef(Arc::new(package))),
-        Err(diagnostics) => Err(diagnostics
-            .iter()
-            .filter(|d| d.severity == pcl_schema::Severity::Error)
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("; ")),
+        Err(mut diagnostics) => {
+            diagnostics.retain(|d| d.severity == pcl_schema::Severity::Error);
+            Err(diagnostics)
+        }
     }
 }
 
@@ -120,66 +146,60 @@ fn builtin_pulumi() -> &'static PackageRef {
     BUILTIN.get_or_init(|| PackageRef(Arc::new(pcl_schema::pulumi_builtin_package())))
 }
 
-/// The schema of a package: the highest version available (or exactly the one asked for),
-/// the first directory winning between files of one version. `pulumi` is built in.
+/// The schema of a package, from the file [`pcl_schema::choose_version`] chooses (exactly the
+/// version asked for, or the highest). `pulumi` is built in.
 #[salsa::tracked(returns(ref))]
 pub fn package_schema<'db>(
     db: &'db dyn pcl_db::Db,
     request: PackageRequest<'db>,
 ) -> Result<PackageRef, PackageError> {
     let name = request.name(db);
-    let wanted = request
-        .version(db)
-        .as_deref()
-        .map(|v| v.strip_prefix('v').unwrap_or(v))
-        .and_then(|v| semver::Version::parse(v).ok());
     let workspace = workspace(db);
-    let mut best: Option<(Option<semver::Version>, SchemaFile)> = None;
-    let mut available = Vec::new();
-    for &file in workspace.schema_files(db) {
-        if file.package(db) != name {
-            continue;
-        }
-        let version = file
-            .version(db)
-            .as_deref()
-            .and_then(|v| semver::Version::parse(v).ok());
-        if let Some(v) = &version {
-            available.push(v.clone());
-        }
-        if request.version(db).is_some() && version != wanted {
-            continue;
-        }
-        if best.as_ref().is_none_or(|(b, _)| version > *b) {
-            best = Some((version, file));
-        }
-    }
-    let Some((_, file)) = best else {
-        if name == "pulumi" && request.version(db).is_none() {
+    let files: Vec<SchemaFile> = workspace
+        .schema_files(db)
+        .iter()
+        .copied()
+        .filter(|file| file.package(db) == name)
+        .collect();
+    let versions: Vec<Option<semver::Version>> = files
+        .iter()
+        .map(|file| {
+            file.version(db)
+                .as_deref()
+                .and_then(|v| semver::Version::parse(v).ok())
+        })
+        .collect();
+    let file = match pcl_schema::choose_version(&versions, request.version(db).as_deref()) {
+        Ok(i) => files[i],
+        Err(_) if name == "pulumi" && request.version(db).is_none() => {
             return Ok(builtin_pulumi().clone());
         }
-        available.sort();
-        available.dedup();
-        return Err(PackageError::NotFound {
-            name: name.clone(),
-            version: request.version(db).clone(),
-            available: available.iter().rev().map(|v| v.to_string()).collect(),
-            dirs: workspace.schema_dirs(db).clone(),
-        });
+        Err(missing) => {
+            return Err(PackageError::NotFound {
+                name: name.clone(),
+                version: request.version(db).clone(),
+                available: missing.available,
+                dirs: workspace.schema_dirs(db).clone(),
+            })
+        }
     };
     match parsed_schema(db, file) {
         Ok(package) if package.0.name() != name => Err(PackageError::Invalid {
             name: name.clone(),
-            message: format!(
-                "{}: /name: the schema declares package '{}', not '{name}'",
-                file.path(db).display(),
-                package.0.name()
-            ),
+            problems: vec![SchemaDiagnostic {
+                severity: pcl_schema::Severity::Error,
+                file: file.path(db).display().to_string().into(),
+                path: JsonPath::root().key("name"),
+                message: format!(
+                    "the schema declares package '{}', not '{name}'",
+                    package.0.name()
+                ),
+            }],
         }),
         Ok(package) => Ok(package.clone()),
-        Err(message) => Err(PackageError::Invalid {
+        Err(problems) => Err(PackageError::Invalid {
             name: name.clone(),
-            message: message.clone(),
+            problems: problems.clone(),
         }),
     }
 }
@@ -205,7 +225,9 @@ impl PackageLoader for DbLoader<'_> {
                 version: version.clone(),
                 available: available.clone(),
             }),
-            Err(PackageError::Invalid { .. }) => Err(LoadError::Invalid(Vec::new())),
+            Err(PackageError::Invalid { problems, .. }) => {
+                Err(LoadError::Invalid(problems.clone()))
+            }
         }
     }
 }
@@ -395,36 +417,4 @@ pub fn package_request<'db>(
         .find(|(n, _)| n == name)
         .and_then(|(_, v)| v.clone());
     PackageRequest::new(db, name.to_string(), version)
-}
-
-/// Every `NAME-VERSION.json` file directly in each of `dirs`, in search order (directories as
-/// given, files by name), to be read on first use: what a host gives
-/// [`pcl_db::RootDatabase::set_schema_files`]. Unreadable directories are skipped.
-pub fn schema_files_in(dirs: &[PathBuf]) -> Vec<pcl_db::SchemaFileSpec> {
-    let mut specs = Vec::new();
-    for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        for path in paths {
-            let Some((package, version)) = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(pcl_schema::parse_schema_file_name)
-            else {
-                continue;
-            };
-            if path.is_file() {
-                specs.push(pcl_db::SchemaFileSpec {
-                    path,
-                    package,
-                    version: version.map(|v| v.to_string()),
-                    text: None,
-                });
-            }
-        }
-    }
-    specs
 }

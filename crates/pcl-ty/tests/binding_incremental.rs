@@ -44,13 +44,11 @@ impl Session {
         let programs = programs
             .iter()
             .map(|(root, files)| {
-                let inputs = files
+                let files: Vec<(PathBuf, String)> = files
                     .iter()
-                    .map(|(name, text)| {
-                        db.set_file_text(&Path::new(root).join(name), text.to_string())
-                    })
+                    .map(|(name, text)| (Path::new(root).join(name), text.to_string()))
                     .collect();
-                db.set_program_files(Path::new(root), inputs)
+                pcl_project::load_in_memory(&mut db, Path::new(root), &files)
             })
             .collect();
         let s = Session { db, programs };

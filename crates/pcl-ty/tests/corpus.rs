@@ -59,7 +59,7 @@ fn corpus_programs_bind_as_the_manifest_expects() {
                 }
             })
             .collect();
-        db.set_schema_files(vec![root.join("schemas")], specs);
+        pcl_project::use_schema_files(&mut db, vec![root.join("schemas")], specs);
         let programs = common::load_program_dir(&mut db, &dir);
         assert!(!programs.is_empty(), "{}: no program", dir.display());
         let mut errors = Vec::new();

@@ -5,7 +5,7 @@
 mod common;
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pcl_db::RootDatabase;
 
@@ -18,8 +18,8 @@ fn a_long_chain_of_locals_checks_and_rechecks_without_deep_recursion() {
         let _ = writeln!(text, "a{i} = a{} + 1", i - 1);
     }
     let mut db = RootDatabase::default();
-    let file = db.set_file_text(Path::new("chain.pp"), text.clone());
-    let program = db.set_program_files(Path::new("/chain"), vec![file]);
+    let files = [(PathBuf::from("chain.pp"), text.clone())];
+    let program = pcl_project::load_in_memory(&mut db, Path::new("/chain"), &files);
     let report = pcl_ty::check_program(&db, program);
     assert_eq!(report.error_count(), 0);
     assert_eq!(report.types.last().map(|t| t.ty.as_str()), Some("int"));
@@ -39,8 +39,8 @@ fn a_long_cycle_is_reported_once() {
         let _ = writeln!(text, "c{i} = c{}", (i + 1) % N);
     }
     let mut db = RootDatabase::default();
-    let file = db.set_file_text(Path::new("cycle.pp"), text);
-    let program = db.set_program_files(Path::new("/cycle"), vec![file]);
+    let program =
+        pcl_project::load_in_memory(&mut db, Path::new("/cycle"), &[("cycle.pp".into(), text)]);
     let report = pcl_ty::check_program(&db, program);
     let diagnostics = &report.files[0].diagnostics;
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
@@ -71,8 +71,8 @@ fn chain(text: &mut String, name: &str, first: &str, wrap: &str) {
 
 fn check(text: &str) -> (RootDatabase, pcl_db::Program, pcl_ty::ProgramReport) {
     let mut db = RootDatabase::default();
-    let file = db.set_file_text(Path::new("shared.pp"), text.to_string());
-    let program = db.set_program_files(Path::new("/shared"), vec![file]);
+    let files = [(PathBuf::from("shared.pp"), text.to_string())];
+    let program = pcl_project::load_in_memory(&mut db, Path::new("/shared"), &files);
     let report = pcl_ty::check_program(&db, program);
     (db, program, report)
 }

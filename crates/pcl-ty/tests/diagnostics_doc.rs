@@ -1,7 +1,7 @@
 //! The examples of `docs/diagnostics.md` for codes `02xx` to `05xx` produce their code with
 //! exactly the message shown (`05xx` with the `demo` schema of `test_data/schemas/binding`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pcl_db::{RootDatabase, SchemaFileSpec};
 
@@ -27,7 +27,8 @@ fn semantic_examples_produce_their_code_and_message() {
         let schema_dir = Path::new("test_data/schemas/binding");
         let schema = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../test_data/schemas/binding/demo-1.0.0.json");
-        db.set_schema_files(
+        pcl_project::use_schema_files(
+            &mut db,
             vec![schema_dir.to_path_buf()],
             vec![SchemaFileSpec {
                 path: schema,
@@ -36,8 +37,8 @@ fn semantic_examples_produce_their_code_and_message() {
                 text: None,
             }],
         );
-        let file = db.set_file_text(Path::new("main.pp"), example.clone());
-        let program = db.set_program_files(Path::new("/doc"), vec![file]);
+        let files = [(PathBuf::from("main.pp"), example.clone())];
+        let program = pcl_project::load_in_memory(&mut db, Path::new("/doc"), &files);
         let report = pcl_ty::check_program(&db, program);
         let found = report.files[0]
             .diagnostics

@@ -42,11 +42,7 @@ fn load(files: &[(PathBuf, String)], schema_dirs: &[PathBuf]) -> (RootDatabase, 
     let mut db = RootDatabase::default();
     let dirs: Vec<&Path> = schema_dirs.iter().map(PathBuf::as_path).collect();
     common::schema_dir(&mut db, &dirs);
-    let inputs: Vec<_> = files
-        .iter()
-        .map(|(p, t)| db.set_file_text(p, t.clone()))
-        .collect();
-    let program = db.set_program_files(Path::new("/program"), inputs);
+    let program = pcl_project::load_in_memory(&mut db, Path::new("/program"), files);
     (db, program)
 }
 
@@ -162,19 +158,19 @@ fn fixtures_incremental_equals_fresh() {
     }
 }
 
-/// The `.pp` files directly in `dir`, with their texts, by path.
+/// The files of the program in `dir` as the loader finds them, with their texts, by path
+/// (none when the directory holds no program).
 fn pp_files(dir: &Path) -> Vec<(PathBuf, String)> {
-    let mut files: Vec<(PathBuf, String)> = fs::read_dir(dir)
-        .expect("program directory")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"))
-        .map(|p| {
-            let text = fs::read_to_string(&p).expect("UTF-8");
-            (p, text)
-        })
-        .collect();
-    files.sort();
-    files
+    let mut db = RootDatabase::default();
+    let loaded = pcl_project::Loader::new().load(&mut db, dir);
+    let Some(&program) = loaded.programs.first() else {
+        return Vec::new();
+    };
+    program
+        .files(&db)
+        .iter()
+        .map(|f| (f.path(&db).clone(), f.text(&db).clone()))
+        .collect()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pcl_db::{Program, RootDatabase};
 use pcl_diagnostics::{Diagnostic, TextRange};
@@ -36,12 +36,14 @@ pub fn split_fixture(text: &str) -> Vec<(String, String)> {
     files
 }
 
+/// A fixture's files as the program `/program` (in memory: file paths as the fixture names
+/// them).
 pub fn load(db: &mut RootDatabase, files: &[(String, String)]) -> Program {
-    let inputs: Vec<_> = files
+    let files: Vec<(PathBuf, String)> = files
         .iter()
-        .map(|(name, text)| db.set_file_text(Path::new(name), text.clone()))
+        .map(|(name, text)| (PathBuf::from(name), text.clone()))
         .collect();
-    db.set_program_files(Path::new("/program"), inputs)
+    pcl_project::load_in_memory(db, Path::new("/program"), &files)
 }
 
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -147,40 +149,16 @@ pub fn dump(db: &RootDatabase, program: Program, with_exprs: bool) -> String {
     out
 }
 
-/// Loads the `.pp` files of `dir` as a program, and the programs of its components (their
-/// directories, transitively). The program itself comes first.
+/// Loads the program in `dir` from disk, and the programs of its components (transitively),
+/// as `pcl check` does. The program itself comes first. Panics on a load error.
 pub fn load_program_dir(db: &mut RootDatabase, dir: &Path) -> Vec<Program> {
-    let mut programs = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        if db.program(&dir).is_some() {
-            continue;
-        }
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut files: Vec<_> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "pp"))
-            .collect();
-        if files.is_empty() {
-            continue;
-        }
-        files.sort();
-        let inputs: Vec<_> = files
-            .iter()
-            .map(|p| db.set_file_text(p, std::fs::read_to_string(p).expect("UTF-8 program")))
-            .collect();
-        let program = db.set_program_files(&dir, inputs);
-        pending.extend(pcl_ty::component::component_dirs(db, program));
-        programs.push(program);
-    }
-    programs
+    let loaded = pcl_project::Loader::new().load(db, dir);
+    assert!(loaded.errors.is_empty(), "{dir:?}: {:?}", loaded.errors);
+    loaded.programs
 }
 
 /// Registers every `NAME-VERSION.json` of `dirs` (read on first use).
 pub fn schema_dir(db: &mut RootDatabase, dirs: &[&Path]) {
-    let dirs: Vec<std::path::PathBuf> = dirs.iter().map(|d| d.to_path_buf()).collect();
-    let specs = pcl_ty::packages::schema_files_in(&dirs);
-    db.set_schema_files(dirs, specs);
+    let dirs: Vec<PathBuf> = dirs.iter().map(|d| d.to_path_buf()).collect();
+    pcl_project::use_schema_dirs(db, dirs);
 }

@@ -1,6 +1,6 @@
-//! Opening the files the commands read: only regular files (a FIFO or a device named `*.pp`
-//! or `Pulumi.yaml` would hang a read or never end), without blocking on the open itself, and
-//! never more than a limit.
+//! Opening the files hosts read (sources, project files, schemas): only regular files (a FIFO
+//! or a device named `*.pp` or `Pulumi.yaml` would hang a read or never end), without blocking
+//! on the open itself, and never more than a limit. Errors are messages naming the file.
 
 use std::fs::{File, Metadata};
 use std::path::Path;
@@ -56,7 +56,12 @@ pub fn regular_entry(path: &Path) -> Result<bool, String> {
 /// (a FIFO without a writer would block it), and the kind is read from the open file, so a file
 /// swapped for a FIFO after a check is still refused.
 pub fn open_regular(path: &Path) -> Result<(File, Metadata), String> {
-    let name = path.display();
+    open_regular_unnamed(path).map_err(|reason| format!("cannot read {}: {reason}", path.display()))
+}
+
+/// [`open_regular`], whose error is only the reason ("it is a FIFO (named pipe), not a regular
+/// file"), for callers that name the file their own way.
+pub fn open_regular_unnamed(path: &Path) -> Result<(File, Metadata), String> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -64,16 +69,10 @@ pub fn open_regular(path: &Path) -> Result<(File, Metadata), String> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options
-        .open(path)
-        .map_err(|e| format!("cannot read {name}: {}", io_reason(&e)))?;
-    let metadata = file
-        .metadata()
-        .map_err(|e| format!("cannot read {name}: {}", io_reason(&e)))?;
+    let file = options.open(path).map_err(|e| io_reason(&e))?;
+    let metadata = file.metadata().map_err(|e| io_reason(&e))?;
     if let Some(kind) = irregular_kind(&metadata) {
-        return Err(format!(
-            "cannot read {name}: it is {kind}, not a regular file"
-        ));
+        return Err(format!("it is {kind}, not a regular file"));
     }
     Ok((file, metadata))
 }
@@ -93,13 +92,15 @@ pub fn io_reason(error: &std::io::Error) -> String {
     }
 }
 
+/// A source file's text as read.
 pub struct Source {
     pub text: String,
     /// Where the first invalid UTF-8 byte was, if the file is not valid UTF-8.
     pub encoding_error: Option<TextRange>,
 }
 
-/// Reads a file. Invalid UTF-8 is decoded lossily and reported by the caller, so that one bad
+/// Reads a source file of at most [`pcl_syntax::MAX_SOURCE_LEN`] bytes. Invalid UTF-8 is
+/// decoded lossily and its place returned, to be reported as a diagnostic, so that one bad
 /// byte does not hide every other diagnostic of the file.
 pub fn read_source(path: &Path) -> Result<Source, String> {
     let bytes = read_limited(path, pcl_syntax::MAX_SOURCE_LEN)?;

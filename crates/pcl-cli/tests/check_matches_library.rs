@@ -1,0 +1,95 @@
+//! What `pcl check` prints is exactly what the library reports per file: the union of
+//! `pcl_ty::file_diagnostics` over every file of every program the loader loads (as a
+//! language server would pull them), with nothing added or dropped by the command.
+
+mod common;
+
+/// 1-based line and column (in characters) of a byte offset, as `pcl check` prints them.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+#[test]
+fn check_prints_the_union_of_the_per_file_diagnostics() {
+    let dir = common::temp_dir(
+        "union",
+        &[
+            (
+                "a.pp",
+                "resource first \"nope:index:Thing\" {}\n\ncomponent part \"./part\" {\n  size = 3\n}\n",
+            ),
+            (
+                "b.pp",
+                "resource second \"nope:index:Other\" {}\nlocal = undefinedThing\n",
+            ),
+            (
+                "part/main.pp",
+                "config size int {}\nresource inner \"nope:index:Thing\" {}\noutput out {\n  value = size\n}\n",
+            ),
+        ],
+    );
+    // A Latin-1 byte: the file is not UTF-8.
+    std::fs::write(dir.join("c.pp"), b"greeting = \"caf\xE9\"\nbad = 1 +\n").expect("write");
+
+    let path = dir.display().to_string();
+    let (status, out, err) = common::pcl(&dir, "check", &["--format", "json", &path]);
+    assert_eq!((status, err.as_str()), (1, ""), "{out}");
+    let printed: Vec<serde_json::Value> = out
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+
+    // The library, loading the same path from the same directory (no schema directories:
+    // the command runs with `$PCL_SCHEMA_PATH` unset and no `~/.pcl/schemas`).
+    let mut db = pcl_db::RootDatabase::default();
+    pcl_project::use_schema_dirs(&mut db, Vec::new());
+    let loaded = pcl_project::load_paths(&mut db, std::slice::from_ref(&dir));
+    assert!(loaded.errors.is_empty() && loaded.warnings.is_empty());
+    assert_eq!(loaded.programs.len(), 2, "the program and its component");
+    let mut expected = Vec::new();
+    let mut helps = Vec::new();
+    for &program in &loaded.programs {
+        for &file in program.files(&db) {
+            let text = file.text(&db);
+            let key = pcl_hir::ProgramFile::new(&db, program, file);
+            for d in pcl_ty::file_diagnostics(&db, key) {
+                let (line, column) = line_col(text, d.range.start().into());
+                let (end_line, end_column) = line_col(text, d.range.end().into());
+                expected.push(serde_json::json!({
+                    "file": file.path(&db).display().to_string(),
+                    "line": line,
+                    "column": column,
+                    "end_line": end_line,
+                    "end_column": end_column,
+                    "severity": d.severity.to_string(),
+                    "code": d.code.as_str(),
+                    "message": d.message,
+                }));
+                helps.extend(d.help.iter().cloned());
+            }
+        }
+    }
+    assert_eq!(printed, expected);
+
+    let codes = |file: &str| -> Vec<String> {
+        let file = dir.join(file).display().to_string();
+        printed
+            .iter()
+            .filter(|d| d["file"] == file.as_str())
+            .map(|d| d["code"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    // The encoding error comes first in its file, before the syntax error after it.
+    assert_eq!(codes("c.pp").first().map(String::as_str), Some("E0001"));
+    assert!(codes("c.pp").len() > 1);
+    // The missing package: once in the program (at its first use, in a.pp), once in the
+    // component, each with a help line counting the others.
+    assert_eq!(codes("a.pp"), ["E0502"]);
+    assert!(!codes("b.pp").contains(&"E0502".to_string()));
+    assert_eq!(codes("part/main.pp"), ["E0502"]);
+    assert!(helps.contains(&"1 other use of package 'nope' is not reported".to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
+}

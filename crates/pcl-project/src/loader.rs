@@ -1,0 +1,175 @@
+//! Loading programs into a database: the program at a path (a `.pp` file, a directory of
+//! them, or the directory a `Pulumi.yaml` names), then the programs of its components,
+//! transitively.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use pcl_db::{Program, RootDatabase};
+
+use crate::files::{read_source, regular_entry};
+
+/// What a load did: the programs loaded (the one asked for first, then its components sorted
+/// by root), and what went wrong, as messages for the host to show.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub programs: Vec<Program>,
+    /// Why the program asked for could not be loaded, or not completely.
+    pub errors: Vec<String>,
+    /// What was skipped (a FIFO or a device named `*.pp`, a link that leads nowhere).
+    pub warnings: Vec<String>,
+}
+
+/// Loads programs from disk. Within one loader each directory is loaded once, whichever path
+/// reaches it: a directory reached again through a symbolic link (the same canonical path)
+/// is registered as another name of the program loaded there
+/// ([`RootDatabase::set_program_alias`]), so links that loop end at once.
+///
+/// Loading is reloading: files are read again and written to the database only where they
+/// changed (the database skips writes that change nothing), files that disappeared leave
+/// their program, and a directory that no longer holds a program is removed. So a host that
+/// sees files change calls [`Loader::load`] on a new loader again; with the disk unchanged,
+/// that writes nothing.
+#[derive(Debug, Default)]
+pub struct Loader {
+    /// The directories loaded, by canonical path: the root they were loaded under.
+    by_canonical: HashMap<PathBuf, PathBuf>,
+    /// The roots of the programs loaded.
+    loaded: HashSet<PathBuf>,
+}
+
+impl Loader {
+    pub fn new() -> Loader {
+        Loader::default()
+    }
+
+    /// Loads the program at `path` and, transitively, the programs of its components. A
+    /// program this loader loaded already is not loaded again (nor listed).
+    pub fn load(&mut self, db: &mut RootDatabase, path: &Path) -> Loaded {
+        let mut loaded = Loaded::default();
+        if let Err(message) = self.load_with_components(db, path, &mut loaded) {
+            loaded.errors.push(message);
+        }
+        if loaded.programs.len() > 1 {
+            loaded.programs[1..].sort_by(|a, b| a.root(db).cmp(b.root(db)));
+        }
+        loaded
+    }
+
+    fn load_with_components(
+        &mut self,
+        db: &mut RootDatabase,
+        path: &Path,
+        loaded: &mut Loaded,
+    ) -> Result<(), String> {
+        // A project file's `main:` says where the program in a directory is.
+        let path = &match path.is_dir() {
+            true => crate::project::pulumi_yaml_main(path)?.unwrap_or_else(|| path.to_path_buf()),
+            false => path.to_path_buf(),
+        };
+        let (root, files) = if path.is_dir() {
+            let root = path.to_path_buf();
+            let files = pp_files(&root, &mut loaded.warnings)?;
+            if files.is_empty() {
+                db.remove_program(&root);
+                return Err(format!(
+                    "{}: no .pp files in this directory",
+                    root.display()
+                ));
+            }
+            (root, files)
+        } else {
+            // A file that is missing or not a regular file is refused when it is read.
+            (path.to_path_buf(), vec![path.to_path_buf()])
+        };
+        let mut pending = vec![(root, Some(files))];
+        while let Some((root, files)) = pending.pop() {
+            if self.loaded.contains(&root) {
+                continue;
+            }
+            let canonical = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+            if let Some(first) = self.by_canonical.get(&canonical) {
+                if let Some(program) = db.program(first) {
+                    db.set_program_alias(&root, program);
+                }
+                continue;
+            }
+            let files = match files {
+                Some(files) => files,
+                // A component directory that cannot be read or holds no .pp files is reported
+                // by the binder at the component block.
+                None => match pp_files(&root, &mut loaded.warnings) {
+                    Ok(files) if !files.is_empty() => files,
+                    _ => {
+                        db.remove_program(&root);
+                        continue;
+                    }
+                },
+            };
+            self.by_canonical.insert(canonical, root.clone());
+            let program = read_program(db, &root, &files)?;
+            self.loaded.insert(root);
+            pcl_ty::lower_program_parallel(db, program);
+            for dir in pcl_ty::component::component_dirs(db, program) {
+                if !self.loaded.contains(&dir) && dir.is_dir() {
+                    pending.push((dir, None));
+                }
+            }
+            loaded.programs.push(program);
+        }
+        Ok(())
+    }
+}
+
+/// Loads each of `paths` with one [`Loader`], as `pcl check PATH...` does: the programs of
+/// every path in order, and every message.
+pub fn load_paths(db: &mut RootDatabase, paths: &[PathBuf]) -> Loaded {
+    let mut loader = Loader::new();
+    let mut all = Loaded::default();
+    for path in paths {
+        let loaded = loader.load(db, path);
+        all.programs.extend(loaded.programs);
+        all.errors.extend(loaded.errors);
+        all.warnings.extend(loaded.warnings);
+    }
+    all
+}
+
+/// Sets a program given in memory (a test's fixture, a fuzz input): `files` are `(path, text)`,
+/// set under their paths as given. Its components are not looked for; set each as a program
+/// of its own. Setting the same files again writes nothing.
+pub fn load_in_memory(db: &mut RootDatabase, root: &Path, files: &[(PathBuf, String)]) -> Program {
+    let inputs = files
+        .iter()
+        .map(|(path, text)| db.set_file_text(path, text.clone()))
+        .collect();
+    db.set_program_files(root, inputs)
+}
+
+/// The `.pp` files directly in `dir`, sorted; anything named `*.pp` that is not a regular file
+/// is skipped with a warning.
+fn pp_files(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
+        .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+    files.retain(|p| p.extension().is_some_and(|e| e == "pp"));
+    files.retain(|p| match regular_entry(p) {
+        Ok(regular) => regular,
+        Err(warning) => {
+            warnings.push(warning);
+            false
+        }
+    });
+    files.sort();
+    Ok(files)
+}
+
+/// Reads every file of a program and sets them (and their encoding errors) as its files.
+fn read_program(db: &mut RootDatabase, root: &Path, files: &[PathBuf]) -> Result<Program, String> {
+    let mut inputs = Vec::with_capacity(files.len());
+    for file in files {
+        let source = read_source(file)?;
+        inputs.push(db.set_file_source(file, source.text, source.encoding_error));
+    }
+    Ok(db.set_program_files(root, inputs))
+}
