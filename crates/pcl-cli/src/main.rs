@@ -39,6 +39,8 @@ enum Command {
     /// Load, validate and inspect Pulumi package schemas.
     #[command(subcommand)]
     Schema(schema::SchemaCommand),
+    /// Run the language server (the Language Server Protocol on standard input and output).
+    Lsp,
 }
 
 fn main() -> ExitCode {
@@ -61,5 +63,6 @@ fn main() -> ExitCode {
         Command::Fmt(args) => fmt::run(args),
         Command::Bench(cmd) => bench::run(cmd),
         Command::Schema(cmd) => schema::run(cmd),
+        Command::Lsp => ExitCode::from(pcl_lsp::run_stdio().clamp(0, 255) as u8),
     }
 }

@@ -1,0 +1,254 @@
+//! The server in-process, spoken to over framed JSON-RPC: the lifecycle, diagnostics, the
+//! main requests on a two-file program with a component, edits, and hostile input.
+
+mod common;
+
+use common::{fixture, position_of, uri, Client};
+use serde_json::{json, Value};
+
+fn has_error(diagnostics: &[Value]) -> bool {
+    diagnostics.iter().any(|d| d["severity"] == 1)
+}
+
+#[test]
+fn open_diagnose_hover_define_edit() {
+    let dir = fixture();
+    let main = dir.path().join("main.pp");
+    let other = dir.path().join("other.pp");
+    let app = dir.path().join("app/main.pp");
+    let mut client = Client::initialized(dir.path());
+    client.open(&main);
+    client.open(&other);
+    assert_eq!(client.diagnostics(&main, |_| true), Vec::<Value>::new());
+    assert_eq!(client.diagnostics(&other, |_| true), Vec::<Value>::new());
+
+    // Hover over `greeting` where the component uses it.
+    let hover = client.result(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "= greeting", 3) }),
+    );
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(markdown.contains("string"), "{hover}");
+
+    // Definition of `greeting` from the other file.
+    let definition = client.result(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": uri(&other) }, "position": position_of(&other, "greeting", 2) }),
+    );
+    let locations = definition.as_array().expect("locations");
+    assert_eq!(locations.len(), 1, "{definition}");
+    assert_eq!(locations[0]["uri"], uri(&main));
+    assert_eq!(
+        locations[0]["range"]["start"],
+        position_of(&main, "greeting =", 0)
+    );
+
+    // Definition of the component's output `url` goes into the component program.
+    let definition = client.result(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "web.url", 5) }),
+    );
+    assert!(definition.to_string().contains(&uri(&app)), "{definition}");
+
+    // References of `greeting`, with the declaration: in both files.
+    let references = client.result(
+        "textDocument/references",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "greeting =", 1),
+                "context": { "includeDeclaration": true } }),
+    );
+    let text = references.to_string();
+    assert!(
+        text.contains(&uri(&main)) && text.contains(&uri(&other)),
+        "{references}"
+    );
+
+    // An edit that breaks the other file: `greeting` → `greetin`, an unknown name.
+    let at = position_of(&other, "greeting", 7);
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri(&other), "version": 2 },
+                "contentChanges": [{ "range": { "start": at, "end": { "line": at["line"], "character": at["character"].as_u64().unwrap() + 1 } }, "text": "" }] }),
+    );
+    let diagnostics = client.diagnostics(&other, has_error);
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("greetin"),
+        "{diagnostics:?}"
+    );
+    assert_eq!(
+        diagnostics[0]["code"].as_str().unwrap().chars().next(),
+        Some('E')
+    );
+    // And the repair clears it.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri(&other), "version": 3 },
+                "contentChanges": [{ "range": { "start": at, "end": at }, "text": "g" }] }),
+    );
+    client.diagnostics(&other, |d| d.is_empty());
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn editing_a_component_updates_its_users() {
+    let dir = fixture();
+    let main = dir.path().join("main.pp");
+    let app = dir.path().join("app/main.pp");
+    let mut client = Client::initialized(dir.path());
+    client.open(&main);
+    client.open(&app);
+    client.diagnostics(&main, |d| d.is_empty());
+    // Rename the component's output `url` → `link`: `web.url` in main.pp no longer exists.
+    let at = position_of(&app, "output url", 7);
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri(&app), "version": 2 },
+                "contentChanges": [{ "range": { "start": at, "end": { "line": at["line"], "character": at["character"].as_u64().unwrap() + 3 } }, "text": "link" }] }),
+    );
+    let diagnostics = client.diagnostics(&main, has_error);
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d["message"].as_str().unwrap().contains("url")),
+        "{diagnostics:?}"
+    );
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn hostile_input_never_kills_the_server() {
+    let dir = fixture();
+    let main = dir.path().join("main.pp");
+    let mut client = Client::initialized(dir.path());
+    client.open(&main);
+
+    // A body that is not JSON: a ParseError response with id null.
+    client.send_raw(b"Content-Length: 9\r\n\r\n{not json");
+    let response = client.recv_where(|m| m["error"]["code"] == -32700);
+    assert_eq!(response["id"], Value::Null);
+    // A header line without a colon, then a frame without Content-Length.
+    client.send_raw(b"garbage header\r\nX-Other: 1\r\n\r\n");
+    client.recv_where(|m| m["error"]["code"] == -32700);
+    // JSON that is not a message.
+    client.send(json!([1, 2, 3]));
+    client.recv_where(|m| m["error"]["code"] == -32600);
+    // Every message the server writes is JSON-RPC 2.0.
+    let response = client.request("pcl/noSuchMethod", json!({}));
+    assert_eq!(response["jsonrpc"], "2.0", "{response}");
+    // An unknown method.
+    let response = client.request("pcl/noSuchMethod", json!({}));
+    assert_eq!(response["error"]["code"], -32601, "{response}");
+    // Params of the wrong shape.
+    let response = client.request("textDocument/hover", json!({ "textDocument": 3 }));
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    // A file nobody knows: an empty answer.
+    let response = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": "file:///no/such/file.pp" }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(response["result"], Value::Null, "{response}");
+    let response = client.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": "untitled:Untitled-1" } }),
+    );
+    assert!(response.get("result").is_some(), "{response}");
+    // Positions out of range are clamped.
+    for position in [
+        json!({ "line": 9999, "character": 0 }),
+        json!({ "line": 0, "character": 99999 }),
+    ] {
+        let response = client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri(&main) }, "position": position }),
+        );
+        assert!(response.get("result").is_some(), "{response}");
+    }
+    // A panicking handler: InternalError, and the server goes on.
+    let response = client.request("pcl/panic", json!({}));
+    assert_eq!(response["error"]["code"], -32603, "{response}");
+    let hover = client.result(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "greeting =", 1) }),
+    );
+    assert!(!hover.is_null());
+    // Notifications with bad params are ignored; a change of an unopened file too.
+    client.notify("textDocument/didChange", json!({ "bogus": true }));
+    client.notify("textDocument/didOpen", json!(null));
+    let response = client.request("workspace/symbol", json!({ "query": "greet" }));
+    assert!(response.to_string().contains("greeting"), "{response}");
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn two_thousand_rapid_edits() {
+    let dir = fixture();
+    let other = dir.path().join("other.pp");
+    let mut client = Client::initialized(dir.path());
+    client.open(&other);
+    client.diagnostics(&other, |d| d.is_empty());
+    // Append and remove a character at the end of the first line, 1,000 times each, the
+    // last edit leaving a broken reference.
+    let end = position_of(&other, "nameLength = length(greeting)", 29);
+    let line = end["line"].as_u64().unwrap();
+    for version in 0..2000 {
+        let change = if version % 2 == 0 {
+            json!({ "range": { "start": end, "end": end }, "text": "x" })
+        } else {
+            json!({ "range": { "start": end, "end": { "line": line, "character": 30 } }, "text": "" })
+        };
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri(&other), "version": version + 2 }, "contentChanges": [change] }),
+        );
+    }
+    // `length(greeting)` → `length(greetingz)`.
+    let at = position_of(&other, "greeting)", 8);
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri(&other), "version": 3000 },
+                "contentChanges": [{ "range": { "start": at, "end": at }, "text": "z" }] }),
+    );
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&other) }, "position": { "line": 0, "character": 2 } }),
+    );
+    assert!(hover.get("result").is_some(), "{hover}");
+    // Intermediate states may be published on the way; the last one names `greetingz` only.
+    let diagnostics = client.diagnostics(&other, |d| {
+        d.len() == 1 && d[0]["message"].as_str().unwrap().contains("greetingz")
+    });
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("greetingz"),
+        "{diagnostics:?}"
+    );
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn lifecycle_exit_statuses() {
+    // Requests before initialize are refused.
+    let mut client = Client::start();
+    let response = client.request("textDocument/hover", json!({}));
+    assert_eq!(response["error"]["code"], -32002, "{response}");
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 1);
+
+    // The end of the input without exit.
+    let mut client = Client::start();
+    assert_eq!(client.wait(), 1);
+
+    // Requests after shutdown are invalid; exit is then clean.
+    let dir = fixture();
+    let mut client = Client::initialized(dir.path());
+    let response = client.request("shutdown", Value::Null);
+    assert_eq!(response["result"], Value::Null);
+    let response = client.request("textDocument/hover", json!({}));
+    assert_eq!(response["error"]["code"], -32600, "{response}");
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+}
