@@ -11,9 +11,10 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic
     let Some(file) = semantics::program_file(db, path) else {
         return Vec::new();
     };
-    let program = file.program(db);
-    // Dependencies first, so that no query recurses through a long chain of references.
-    pcl_ty::infer_nodes(db, &semantics::program_nodes(db, program));
+    // The file's nodes and what they use, dependencies first, so that no query recurses
+    // through a long chain of references (and the nodes of other files that this file does
+    // not use are not looked at).
+    pcl_ty::infer_nodes(db, pcl_hir::file_nodes(db, file));
     pcl_ty::file_diagnostics(db, file).clone()
 }
 

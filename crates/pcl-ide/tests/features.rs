@@ -455,6 +455,7 @@ fn complete_resource_tokens() {
         expect![[r#"
             ResourceType aws:s3/bucket:Bucket resource of aws
             ResourceType aws:s3/bucketObject:BucketObject resource of aws
+            ResourceType demo:index:Database resource of demo
         "#]],
     );
 }
@@ -893,6 +894,22 @@ fn hover_enum_value_shows_its_description() {
             ```
 
             Owner gets FULL_CONTROL. No one else has access rights.
+        "#]],
+    );
+}
+
+#[test]
+fn quick_fix_wraps_a_secret_input_in_secret() {
+    check_fixes(
+        r#"resource db "demo:index:Database" {
+  password = $0"hunter2"
+}
+"#,
+        expect![[r#"
+            wrap the value of 'password' in secret(...)
+            resource db "demo:index:Database" {
+              password = secret("hunter2")
+            }
         "#]],
     );
 }

@@ -12,6 +12,24 @@ use pcl_ide::{Analysis, AnalysisHost, Change, FilePosition, FileRange, TextRange
 
 pub const ROOT: &str = "/ws";
 const SCHEMA: &str = include_str!("../../../../examples/schemas/aws-6.0.0.json");
+/// A package with what the example schema lacks: a secret input.
+const DEMO_SCHEMA: &str = r#"{
+  "name": "demo",
+  "version": "1.0.0",
+  "resources": {
+    "demo:index:Database": {
+      "description": "A database.",
+      "inputProperties": {
+        "password": {"type": "string", "secret": true, "description": "The administrator's password."},
+        "size": {"type": "integer"}
+      },
+      "requiredInputs": ["password"],
+      "properties": {
+        "endpoint": {"type": "string"}
+      }
+    }
+  }
+}"#;
 
 pub struct Fixture {
     pub host: AnalysisHost,
@@ -131,6 +149,12 @@ pub fn fixture(text: &str) -> Fixture {
             package: "aws".to_string(),
             version: Some("6.0.0".to_string()),
             text: Some(Arc::from(SCHEMA)),
+        },
+        pcl_db::SchemaFileSpec {
+            path: PathBuf::from("/schemas/demo-1.0.0.json"),
+            package: "demo".to_string(),
+            version: Some("1.0.0".to_string()),
+            text: Some(Arc::from(DEMO_SCHEMA)),
         }],
     );
     let mut programs: std::collections::BTreeMap<PathBuf, Vec<PathBuf>> = Default::default();
