@@ -47,10 +47,70 @@ pub enum CompletionKind {
     Module,
 }
 
-/// Resource and function tokens offered at most: a client filters further as the user types.
+/// Resource and function tokens looked at most.
 const MAX_TOKENS: usize = 5_000;
 
-pub(crate) fn completions(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem> {
+/// Items returned at most: a program of 100,000 names must not make every keystroke send them
+/// all. When more match, the list says it is incomplete and the client asks again as the user
+/// types.
+pub const MAX_COMPLETIONS: usize = 200;
+
+/// The completions at a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompletionList {
+    /// Those that match the word being typed, best first, at most [`MAX_COMPLETIONS`].
+    pub items: Vec<CompletionItem>,
+    /// More items match than were returned.
+    pub is_incomplete: bool,
+}
+
+pub(crate) fn completions(db: &RootDatabase, position: &FilePosition) -> CompletionList {
+    let items = candidates(db, position);
+    let Some(source) = db.files().get(&position.file) else {
+        return CompletionList::default();
+    };
+    rank(source.text(db), items)
+}
+
+/// Keeps the items that match the word their edit replaces (its characters in order, the
+/// first one at the start, ignoring case), best first: those the word starts, then by sort
+/// text and label; at most [`MAX_COMPLETIONS`].
+fn rank(text: &str, items: Vec<CompletionItem>) -> CompletionList {
+    let mut scored: Vec<(u8, CompletionItem)> = items
+        .into_iter()
+        .filter_map(|item| {
+            let range = item.edit.range;
+            let typed = text
+                .get(usize::from(range.start())..usize::from(range.end()))
+                .unwrap_or("")
+                .to_lowercase();
+            let label = item.label.to_lowercase();
+            if typed.is_empty() {
+                return Some((0, item));
+            }
+            if label.starts_with(&typed) {
+                return Some((0, item));
+            }
+            let mut chars = label.chars();
+            let first_matches = label.chars().next() == typed.chars().next();
+            let subsequence = typed.chars().all(|c| chars.any(|l| l == c));
+            (first_matches && subsequence).then_some((1, item))
+        })
+        .collect();
+    scored.sort_by(|(a, x), (b, y)| {
+        a.cmp(b)
+            .then_with(|| x.sort_text.cmp(&y.sort_text))
+            .then_with(|| x.label.cmp(&y.label))
+    });
+    let is_incomplete = scored.len() > MAX_COMPLETIONS;
+    scored.truncate(MAX_COMPLETIONS);
+    CompletionList {
+        items: scored.into_iter().map(|(_, item)| item).collect(),
+        is_incomplete,
+    }
+}
+
+fn candidates(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem> {
     let Some(source) = db.files().get(&position.file) else {
         return Vec::new();
     };
@@ -199,18 +259,26 @@ fn inside_value(node_text: &str) -> bool {
     depth.iter().any(|c| *c != '{')
 }
 
-/// The node whose body the offset is in even when the block is not closed yet.
+/// The node whose body the offset is in even when the block is not closed yet, or whose
+/// value is being typed on its last line (`x = |`: the node ends before the cursor).
 fn enclosing_node<'db>(
     db: &'db RootDatabase,
     file: ProgramFile<'db>,
     offset: TextSize,
 ) -> Option<Node<'db>> {
+    let text = file.file(db).text(db);
     file_nodes(db, file)
         .iter()
         .copied()
         .filter(|n| n.source_map(db).range.start() <= offset)
         .last()
-        .filter(|n| n.source_map(db).range.end() >= offset)
+        .filter(|n| {
+            let end = n.source_map(db).range.end();
+            end >= offset
+                || text
+                    .get(usize::from(end)..usize::from(offset))
+                    .is_some_and(|gap| !gap.contains('\n'))
+        })
 }
 
 /// `a.b[0].c` before a `.`: the names of the chain (indexes are kept as `[]`).

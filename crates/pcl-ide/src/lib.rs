@@ -33,7 +33,7 @@ use std::sync::Arc;
 pub use pcl_diagnostics::{Diagnostic, TextRange, TextSize};
 pub use salsa::Cancelled;
 
-pub use completion::{CompletionItem, CompletionKind};
+pub use completion::{CompletionItem, CompletionKind, CompletionList, MAX_COMPLETIONS};
 pub use fixes::{Assist, AssistKind};
 pub use folding::{Fold, FoldKind};
 pub use hints::{InlayHint, InlayKind};
@@ -189,7 +189,9 @@ impl Analysis {
         self.with_db(|db| rename::rename(db, position, new_name))
     }
 
-    pub fn completions(&self, position: &FilePosition) -> Cancellable<Vec<CompletionItem>> {
+    /// What may be typed at `position`: the items matching the word being typed, best first,
+    /// at most [`MAX_COMPLETIONS`].
+    pub fn completions(&self, position: &FilePosition) -> Cancellable<CompletionList> {
         self.with_db(|db| completion::completions(db, position))
     }
 

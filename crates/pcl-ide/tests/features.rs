@@ -428,10 +428,9 @@ fn rename_refuses_bad_names_and_collisions() {
 
 fn check_completions(text: &str, expect: Expect) {
     let f = fixture(text);
-    let items = f.analysis().completions(&f.position()).unwrap();
-    let mut items: Vec<_> = items.into_iter().collect();
-    items.sort_by(|a, b| a.sort_text.cmp(&b.sort_text));
-    let actual: String = items
+    let list = f.analysis().completions(&f.position()).unwrap();
+    let actual: String = list
+        .items
         .iter()
         .take(12)
         .map(|i| {
@@ -455,7 +454,6 @@ fn complete_resource_tokens() {
         expect![[r#"
             ResourceType aws:s3/bucket:Bucket resource of aws
             ResourceType aws:s3/bucketObject:BucketObject resource of aws
-            ResourceType demo:index:Database resource of demo
         "#]],
     );
 }
@@ -490,18 +488,7 @@ fn complete_options() {
 }
 "#,
         expect![[r#"
-            Option additionalSecretOutputs 
-            Option aliases list({ name: string?, noParent: bool?, parent: dynamic, type: string? } | string)
-            Option customTimeouts { create: string?, delete: string?, read: string?, update: string? }
-            Option deleteBeforeReplace bool
-            Option deletedWith dynamic
-            Option dependsOn list(dynamic)
-            Option envVarMappings map(string)
-            Option hideDiffs 
-            Option hooks 
-            Option ignoreChanges 
-            Option import string
-            Option parent dynamic
+            Option protect bool
         "#]],
     );
 }
@@ -552,17 +539,6 @@ x = "${reg$0}"
 "#,
         expect![[r#"
             Variable region config
-            Function assetArchive assetArchive(assets: map(Asset | Archive)) -> Archive
-            Function call call(self: resource, method: string, args: object) -> output(T)
-            Function can can(value) -> bool
-            Function cwd cwd() -> string
-            Function element element(list: list(T), index: int) -> T
-            Function entries entries(collection: list(T) | map(T)) -> list({key, value})
-            Function fileArchive fileArchive(path: string) -> Archive
-            Function fileAsset fileAsset(path: string) -> Asset
-            Function filebase64 filebase64(path: string) -> string
-            Function filebase64sha256 filebase64sha256(path: string) -> string
-            Function fromBase64 fromBase64(value: string) -> string
         "#]],
     );
 }
@@ -845,7 +821,7 @@ fn unknown_files_and_positions_out_of_range_answer_nothing() {
         offset: 0.into(),
     };
     assert!(analysis.hover(&nowhere).unwrap().is_none());
-    assert!(analysis.completions(&nowhere).unwrap().is_empty());
+    assert!(analysis.completions(&nowhere).unwrap().items.is_empty());
     assert!(analysis.diagnostics(&nowhere.file).unwrap().is_empty());
     let past_end = pcl_ide::FilePosition {
         file: f.files[0].0.clone(),
@@ -912,4 +888,30 @@ fn quick_fix_wraps_a_secret_input_in_secret() {
             }
         "#]],
     );
+}
+
+#[test]
+fn completion_lists_are_capped_and_say_so() {
+    let mut text: String = (0..300).map(|i| format!("name{i} = {i}\n")).collect();
+    text.push_str("x = $0\n");
+    let f = fixture(&text);
+    let list = f.analysis().completions(&f.position()).unwrap();
+    assert_eq!(list.items.len(), pcl_ide::MAX_COMPLETIONS);
+    assert!(list.is_incomplete);
+    // Typing narrows the list: the names it starts (`name29`, `name290`..`name299`) first,
+    // then those that hold its characters in order (`name129`, `name209`, ...).
+    let f = fixture(&text.replace("x = $0", "x = name29$0"));
+    let list = f.analysis().completions(&f.position()).unwrap();
+    let labels: Vec<&str> = list.items.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels.len(), 21, "{labels:?}");
+    assert_eq!(labels[0], "name29");
+    assert!(
+        labels[..11].iter().all(|l| l.starts_with("name29")),
+        "{labels:?}"
+    );
+    assert!(
+        labels[11..].iter().all(|l| !l.starts_with("name29")),
+        "{labels:?}"
+    );
+    assert!(!list.is_incomplete);
 }

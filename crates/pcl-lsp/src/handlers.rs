@@ -174,8 +174,9 @@ pub(crate) fn completion(
     let Some((pos, index)) = position(analysis, &params.text_document_position)? else {
         return Ok(None);
     };
-    let items = analysis
-        .completions(&pos)?
+    let list = analysis.completions(&pos)?;
+    let items = list
+        .items
         .into_iter()
         .map(|item| lsp::CompletionItem {
             label: item.label,
@@ -201,7 +202,7 @@ pub(crate) fn completion(
         })
         .collect();
     Ok(Some(CompletionResponse::List(lsp::CompletionList {
-        is_incomplete: false,
+        is_incomplete: list.is_incomplete,
         items,
     })))
 }

@@ -7,6 +7,8 @@ use crossbeam_channel::Sender;
 
 type Job = Box<dyn FnOnce() + Send>;
 
+const WORKER_STACK: usize = 64 << 20;
+
 pub(crate) struct Pool {
     sender: Sender<Job>,
 }
@@ -18,6 +20,9 @@ impl Pool {
             let receiver = receiver.clone();
             thread::Builder::new()
                 .name(format!("pcl-lsp-worker-{i}"))
+                // Queries recurse through the types and references of a program; a large
+                // stack (reserved, not committed, until used) keeps unusual programs safe.
+                .stack_size(WORKER_STACK)
                 .spawn(move || {
                     for job in receiver {
                         // Jobs catch their own panics; this keeps the worker alive regardless.

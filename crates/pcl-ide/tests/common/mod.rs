@@ -144,18 +144,20 @@ pub fn fixture(text: &str) -> Fixture {
     let mut change = Change::new();
     change.set_schema_files(
         vec![PathBuf::from("/schemas")],
-        vec![pcl_db::SchemaFileSpec {
-            path: PathBuf::from("/schemas/aws-6.0.0.json"),
-            package: "aws".to_string(),
-            version: Some("6.0.0".to_string()),
-            text: Some(Arc::from(SCHEMA)),
-        },
-        pcl_db::SchemaFileSpec {
-            path: PathBuf::from("/schemas/demo-1.0.0.json"),
-            package: "demo".to_string(),
-            version: Some("1.0.0".to_string()),
-            text: Some(Arc::from(DEMO_SCHEMA)),
-        }],
+        vec![
+            pcl_db::SchemaFileSpec {
+                path: PathBuf::from("/schemas/aws-6.0.0.json"),
+                package: "aws".to_string(),
+                version: Some("6.0.0".to_string()),
+                text: Some(Arc::from(SCHEMA)),
+            },
+            pcl_db::SchemaFileSpec {
+                path: PathBuf::from("/schemas/demo-1.0.0.json"),
+                package: "demo".to_string(),
+                version: Some("1.0.0".to_string()),
+                text: Some(Arc::from(DEMO_SCHEMA)),
+            },
+        ],
     );
     let mut programs: std::collections::BTreeMap<PathBuf, Vec<PathBuf>> = Default::default();
     for (path, text) in &files {
