@@ -157,7 +157,12 @@ impl Files {
     }
 }
 
-type EventLog = Arc<Mutex<Option<Vec<String>>>>;
+/// The log of executed queries: off (one atomic load per salsa event) until a test starts it.
+#[derive(Default)]
+struct EventLog {
+    enabled: std::sync::atomic::AtomicBool,
+    entries: Mutex<Vec<String>>,
+}
 
 /// The database of a host: salsa storage, the file registry, and an optional log of executed
 /// queries for incrementality tests.
@@ -169,19 +174,20 @@ pub struct RootDatabase {
     programs: Arc<Mutex<FxHashMap<PathBuf, Program>>>,
     schema_files: Arc<Mutex<FxHashMap<PathBuf, SchemaFile>>>,
     schema_reader: Option<SchemaReader>,
-    executed: EventLog,
+    executed: Arc<EventLog>,
 }
 
 impl Default for RootDatabase {
     fn default() -> Self {
-        let executed: EventLog = Arc::default();
+        let executed: Arc<EventLog> = Arc::default();
         let log = executed.clone();
         let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if !log.enabled.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
             if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(log) = log.as_mut() {
-                    log.push(format!("{database_key:?}"));
-                }
+                let mut entries = log.entries.lock().unwrap_or_else(|e| e.into_inner());
+                entries.push(format!("{database_key:?}"));
             }
         })));
         let db = RootDatabase {
@@ -428,12 +434,24 @@ impl RootDatabase {
 
     /// Starts recording which queries execute (for incrementality tests).
     pub fn start_logging(&self) {
-        *self.executed.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
+        self.executed
+            .entries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        self.executed
+            .enabled
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The queries executed since the last call, as `query(input)` strings, in execution order.
     pub fn take_executed(&self) -> Vec<String> {
-        let mut log = self.executed.lock().unwrap_or_else(|e| e.into_inner());
-        log.as_mut().map(std::mem::take).unwrap_or_default()
+        std::mem::take(
+            &mut *self
+                .executed
+                .entries
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()),
+        )
     }
 }

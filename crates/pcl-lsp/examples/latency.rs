@@ -270,6 +270,16 @@ fn main() {
         );
         assert!(!result.is_null(), "no completion");
         completions.push(took);
+        if std::env::var_os("LATENCY_DEBUG").is_some() {
+            let (again, took2) = client.request(
+                "textDocument/completion",
+                json!({ "textDocument": { "uri": file_uri }, "position": position(&text, complete_at) }),
+            );
+            eprintln!(
+                "completion {took:?} then {took2:?}, {} bytes",
+                again.to_string().len()
+            );
+        }
         let published = client.wait_diagnostics(&file_uri, version);
         diagnostics.push(published.duration_since(edited));
     }
