@@ -228,30 +228,46 @@ impl RootDatabase {
     }
 
     /// Sets the text of the file at `path`, creating its input on first use. Returns the input.
-    /// Writing the text a file already has is a no-op, so it invalidates nothing.
+    /// Writing the text a file already has is a no-op, so it invalidates nothing. The text is
+    /// one that changes often (an editor's buffer, a test's edit): `LOW` durability.
     pub fn set_file_text(&mut self, path: &Path, text: String) -> SourceFile {
-        self.set_file_source(path, text, None)
+        self.set_file(path, text, None, Durability::LOW)
     }
 
-    /// [`set_file_text`](Self::set_file_text) for text decoded from bytes that were not all
-    /// UTF-8: `encoding_error` is where the first bad byte was.
+    /// The text of a file as read from disk, decoded from bytes that were not all UTF-8 when
+    /// `encoding_error` says where the first bad byte was. Files on disk change seldom while a
+    /// user types in another: `MEDIUM` durability, so that after an edit of an open file salsa
+    /// re-validates what depends only on files on disk without walking it.
     pub fn set_file_source(
         &mut self,
         path: &Path,
         text: String,
         encoding_error: Option<TextRange>,
     ) -> SourceFile {
+        self.set_file(path, text, encoding_error, Durability::MEDIUM)
+    }
+
+    fn set_file(
+        &mut self,
+        path: &Path,
+        text: String,
+        encoding_error: Option<TextRange>,
+        durability: Durability,
+    ) -> SourceFile {
         if let Some(file) = self.files.get(path) {
             if file.text(self) != &text {
-                file.set_text(self).to(text);
+                file.set_text(self).with_durability(durability).to(text);
             }
             if file.encoding_error(self) != encoding_error {
-                file.set_encoding_error(self).to(encoding_error);
+                file.set_encoding_error(self)
+                    .with_durability(durability)
+                    .to(encoding_error);
             }
             return file;
         }
         let file = SourceFile::builder(path.to_path_buf(), text)
             .encoding_error(encoding_error)
+            .durability(durability)
             .path_durability(Durability::NEVER_CHANGE)
             .new(self);
         self.files.lock().insert(path.to_path_buf(), file);

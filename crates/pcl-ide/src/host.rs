@@ -129,7 +129,7 @@ impl AnalysisHost {
                 FileChange::Text(text) => {
                     let known = self.db.files().get(&path).is_some();
                     // A buffer is text already: any encoding error of the file on disk is gone.
-                    self.db.set_file_source(&path, text.clone(), None);
+                    self.db.set_file_text(&path, text.clone());
                     self.db.set_file_open(&path, true);
                     self.buffers.insert(path.clone(), text);
                     if !known || !self.in_some_program(&path) {
@@ -193,7 +193,7 @@ impl AnalysisHost {
             }
             if files.contains(&file) {
                 if let Some(text) = self.buffers.get(&path).cloned() {
-                    self.db.set_file_source(&path, text, None);
+                    self.db.set_file_text(&path, text);
                 }
             }
         }

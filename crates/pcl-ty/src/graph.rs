@@ -4,7 +4,10 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use pcl_db::Program;
-use pcl_hir::{lookup_root, program_scope, Body, Expr, ExprId, Node, NodeKind, Resolution};
+use pcl_hir::{
+    file_nodes, lookup_root, program_scope, Body, Expr, ExprId, Name, Node, NodeKind, ProgramFile,
+    Resolution,
+};
 
 /// Options whose values are property paths of the resource itself, not references.
 pub(crate) const PROPERTY_PATH_OPTIONS: &[&str] = &[
@@ -13,6 +16,44 @@ pub(crate) const PROPERTY_PATH_OPTIONS: &[&str] = &[
     "ignoreChanges",
     "replaceOnChanges",
 ];
+
+/// The top-level names each node of a file uses, in the order first used (what
+/// [`node_references`] resolves): the per-file summary [`program_cycles`] reads. It reads only
+/// the file's bodies, not the program's scope, so it is as durable as the file: after an edit
+/// of one file, the summaries of the files on disk are re-validated without walking their
+/// nodes, and the cycle search costs a look at each file rather than at each node. Backdates
+/// while the names used are unchanged.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct FileNameUses<'db> {
+    pub nodes: Vec<(Node<'db>, Box<[Name]>)>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn file_name_uses<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileNameUses<'db> {
+    let nodes = file_nodes(db, file)
+        .iter()
+        .map(|&node| {
+            let body = node.body(db);
+            let mut seen = FxHashSet::default();
+            let mut names = Vec::new();
+            for root in reference_roots(node.kind(db), body) {
+                walk(body, root, &mut |id| {
+                    if let Expr::Variable {
+                        name,
+                        resolution: Resolution::Root,
+                    } = body.expr(id)
+                    {
+                        if seen.insert(name.clone()) {
+                            names.push(name.clone());
+                        }
+                    }
+                });
+            }
+            (node, names.into_boxed_slice())
+        })
+        .collect();
+    FileNameUses { nodes }
+}
 
 /// The nodes whose values `node` uses, in the order first used. Names bound locally (`for`
 /// variables, `range`, ...) are not references, unlike in the reference implementation,
@@ -87,20 +128,35 @@ impl<'db> ProgramCycles<'db> {
     }
 }
 
+/// Reads the per-file summaries ([`file_name_uses`]) and the scope, not each node's
+/// references: a literal edit re-validates one summary per file.
 #[salsa::tracked(returns(ref))]
 pub fn program_cycles<'db>(db: &'db dyn pcl_db::Db, program: Program) -> ProgramCycles<'db> {
-    let nodes = &program_scope(db, program).nodes;
+    let scope = program_scope(db, program);
+    let nodes = &scope.nodes;
     let index: FxHashMap<Node<'db>, usize> =
         nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let edges: Vec<Vec<usize>> = nodes
-        .iter()
-        .map(|n| {
-            node_references(db, *n)
-                .iter()
-                .filter_map(|t| index.get(t).copied())
-                .collect()
-        })
-        .collect();
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    for &file in program.files(db) {
+        for (node, names) in &file_name_uses(db, ProgramFile::new(db, program, file)).nodes {
+            let Some(&from) = index.get(node) else {
+                continue;
+            };
+            // As `node_references` resolves them: each name through the scope, each target
+            // once, in the order first used.
+            let mut targets: Vec<usize> = Vec::with_capacity(names.len());
+            seen.clear();
+            for name in names.iter() {
+                if let Some(&to) = scope.lookup(name).and_then(|t| index.get(&t)) {
+                    if seen.insert(to) {
+                        targets.push(to);
+                    }
+                }
+            }
+            edges[from] = targets;
+        }
+    }
     let mut cycles = Vec::new();
     let mut members = FxHashSet::default();
     for component in strongly_connected(&edges) {

@@ -36,7 +36,7 @@ pub use check::{
     program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
 };
 pub use edge::{file_diagnostics, missing_package_uses, FirstUse, MissingPackageUses};
-pub use graph::{node_references, program_cycles, ProgramCycles};
+pub use graph::{file_name_uses, node_references, program_cycles, FileNameUses, ProgramCycles};
 pub use infer::{one_line_type, widen_literals};
 
 /// Where a problem is, by position-free ids.
