@@ -84,17 +84,7 @@ fn rank(text: &str, items: Vec<CompletionItem>) -> CompletionList {
                 .get(usize::from(range.start())..usize::from(range.end()))
                 .unwrap_or("")
                 .to_lowercase();
-            let label = item.label.to_lowercase();
-            if typed.is_empty() {
-                return Some((0, item));
-            }
-            if label.starts_with(&typed) {
-                return Some((0, item));
-            }
-            let mut chars = label.chars();
-            let first_matches = label.chars().next() == typed.chars().next();
-            let subsequence = typed.chars().all(|c| chars.any(|l| l == c));
-            (first_matches && subsequence).then_some((1, item))
+            match_score(&typed, &item.label).map(|score| (score, item))
         })
         .collect();
     scored.sort_by(|(a, x), (b, y)| {
@@ -108,6 +98,23 @@ fn rank(text: &str, items: Vec<CompletionItem>) -> CompletionList {
         items: scored.into_iter().map(|(_, item)| item).collect(),
         is_incomplete,
     }
+}
+
+/// How well `label` matches the word typed (lowercase): 0 when the word starts it (or nothing
+/// is typed), 1 when it holds the word's characters in order from its first one, `None`
+/// otherwise. Case is ignored.
+fn match_score(typed: &str, label: &str) -> Option<u8> {
+    if typed.is_empty() {
+        return Some(0);
+    }
+    let label = label.to_lowercase();
+    if label.starts_with(typed) {
+        return Some(0);
+    }
+    let mut chars = label.chars();
+    let first_matches = label.chars().next() == typed.chars().next();
+    let subsequence = typed.chars().all(|c| chars.any(|l| l == c));
+    (first_matches && subsequence).then_some(1)
 }
 
 fn candidates(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem> {
@@ -800,15 +807,28 @@ fn expression_completions(
             ));
         }
     }
-    for other in semantics::program_nodes(db, file.program(db)) {
-        if other == node
-            || matches!(
-                other.kind(db),
-                NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
-            )
-        {
-            continue;
-        }
+    // The program's names: only the best of those that match are made into items (a program
+    // of 100,000 names must not build 100,000 items per keystroke; `rank` keeps at most
+    // MAX_COMPLETIONS, so one more tells it the list is incomplete).
+    let text = file.file(db).text(db);
+    let typed = text
+        .get(usize::from(range.start())..usize::from(range.end()))
+        .unwrap_or("")
+        .to_lowercase();
+    let mut names: Vec<(u8, Node<'_>)> = semantics::program_nodes(db, file.program(db))
+        .into_iter()
+        .filter(|&other| {
+            other != node
+                && !matches!(
+                    other.kind(db),
+                    NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
+                )
+        })
+        .filter_map(|other| match_score(&typed, other.name(db).as_str()).map(|s| (s, other)))
+        .collect();
+    names.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.name(db).cmp(y.name(db))));
+    names.truncate(MAX_COMPLETIONS + 1);
+    for (_, other) in names {
         let name = other.name(db).to_string();
         out.push(item(
             name.clone(),
