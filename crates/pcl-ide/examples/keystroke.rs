@@ -135,6 +135,9 @@ fn main() {
         let t = Instant::now();
         analysis.diagnostics(&path).unwrap();
         diagnostics.push(t.elapsed());
+        if (edit + 1) % (args.edits / 10).max(1) == 0 {
+            eprintln!("after {} edits: {:.0} MB", edit + 1, rss_mb());
+        }
         if args.full_every > 0 && edit % args.full_every == 0 {
             let t = Instant::now();
             analysis.workspace_diagnostics().unwrap();

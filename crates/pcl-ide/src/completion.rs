@@ -815,20 +815,31 @@ fn expression_completions(
         .get(usize::from(range.start())..usize::from(range.end()))
         .unwrap_or("")
         .to_lowercase();
-    let mut names: Vec<(u8, Node<'_>)> = semantics::program_nodes(db, file.program(db))
-        .into_iter()
-        .filter(|&other| {
-            other != node
-                && !matches!(
-                    other.kind(db),
-                    NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
-                )
-        })
-        .filter_map(|other| match_score(&typed, other.name(db).as_str()).map(|s| (s, other)))
-        .collect();
-    names.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.name(db).cmp(y.name(db))));
-    names.truncate(MAX_COMPLETIONS + 1);
-    for (_, other) in names {
+    let mut names: Vec<(u8, pcl_hir::Name, Node<'_>)> =
+        semantics::program_nodes(db, file.program(db))
+            .into_iter()
+            .filter(|&other| {
+                other != node
+                    && !matches!(
+                        other.kind(db),
+                        NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
+                    )
+            })
+            .filter_map(|other| {
+                let name = other.name(db).clone();
+                match_score(&typed, name.as_str()).map(|s| (s, name, other))
+            })
+            .collect();
+    let best = |a: &(u8, pcl_hir::Name, Node<'_>), b: &(u8, pcl_hir::Name, Node<'_>)| {
+        a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1))
+    };
+    // The best MAX_COMPLETIONS + 1 without sorting them all.
+    if names.len() > MAX_COMPLETIONS + 1 {
+        names.select_nth_unstable_by(MAX_COMPLETIONS, best);
+        names.truncate(MAX_COMPLETIONS + 1);
+    }
+    names.sort_by(best);
+    for (_, _, other) in names {
         let name = other.name(db).to_string();
         out.push(item(
             name.clone(),
