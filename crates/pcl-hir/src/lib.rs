@@ -24,5 +24,6 @@ pub use item::{
     file_nodes, lookup_root, lower_file, program_scope, resolve_root, LoweredFile, Node, NodeKind,
     NodeSourceMap, ProgramFile, ProgramScope, RootName, Signature,
 };
+pub use lower::known_attributes;
 pub use name::Name;
 pub use options::ResourceOption;

@@ -156,7 +156,10 @@ fn label_rule(kind: NodeKind) -> LabelRule {
 
 /// The attributes each block kind takes, where the set is fixed (resources and components
 /// take their schema's inputs, which the binder checks).
-fn known_attributes(kind: NodeKind, hook_kind: Option<&str>) -> Option<&'static [&'static str]> {
+pub fn known_attributes(
+    kind: NodeKind,
+    hook_kind: Option<&str>,
+) -> Option<&'static [&'static str]> {
     Some(match kind {
         NodeKind::Config => &[
             "__logicalName",

@@ -143,11 +143,10 @@ fn candidates(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem>
     };
     if let Some(quote) = open_quote(line).filter(|q| !in_interpolation(*q)) {
         let word_start = line_start + quote + 1;
-        let word = &text[word_start..offset];
         let range = TextRange::new(TextSize::from(word_start as u32), position.offset);
         let prefix = line[..quote].trim_end();
         if prefix.ends_with("invoke(") {
-            return function_tokens(db, file.program(db), range, word);
+            return function_tokens(db, file.program(db), range);
         }
         if let Some(node) = node {
             let on_label = node
@@ -236,34 +235,11 @@ fn open_quote(line: &str) -> Option<usize> {
 /// Whether the text of a node up to the cursor leaves it inside a value (an unclosed
 /// bracket or parenthesis beyond the body's braces), where attribute names are not expected.
 fn inside_value(node_text: &str) -> bool {
-    let mut depth: Vec<char> = Vec::new();
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in node_text.chars() {
-        if in_string {
-            match c {
-                '\\' if !escaped => {
-                    escaped = true;
-                    continue;
-                }
-                '"' if !escaped => in_string = false,
-                _ => {}
-            }
-            escaped = false;
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '{' | '[' | '(' => depth.push(c),
-            '}' | ']' | ')' => {
-                depth.pop();
-            }
-            _ => {}
-        }
-    }
     // The body's own `{` (and those of nested blocks) leave us at attribute level; any
-    // bracket or parenthesis, or an object after `=`, means a value.
-    depth.iter().any(|c| *c != '{')
+    // bracket or parenthesis means a value.
+    crate::signature::open_brackets(node_text)
+        .iter()
+        .any(|open| open.bracket != '{')
 }
 
 /// The node whose body the offset is in even when the block is not closed yet, or whose
@@ -391,24 +367,10 @@ fn resource_tokens(db: &RootDatabase, program: Program, range: TextRange) -> Vec
     out
 }
 
-fn function_tokens(
-    db: &RootDatabase,
-    program: Program,
-    range: TextRange,
-    _word: &str,
-) -> Vec<CompletionItem> {
-    let mut names: Vec<String> = pcl_db::workspace(db)
-        .schema_files(db)
-        .iter()
-        .map(|f| f.package(db).clone())
-        .collect();
-    names.sort();
-    names.dedup();
+fn function_tokens(db: &RootDatabase, program: Program, range: TextRange) -> Vec<CompletionItem> {
     let mut out = Vec::new();
-    for name in names {
-        let Some(package) = schema::package_named(db, program, &name) else {
-            continue;
-        };
+    for package in schema::available_packages(db, program) {
+        let name = package.name().to_string();
         for token in package.function_tokens() {
             if out.len() >= MAX_TOKENS {
                 return out;
@@ -526,9 +488,15 @@ fn attribute_names(
                 }
             }
         }
-        NodeKind::Config => {
-            for name in ["default", "description", "nullable"] {
-                if !set.contains(&name) {
+        kind => {
+            // Configs, outputs, hooks, `pulumi`: the attributes the block takes (but the
+            // internal `__logicalName`).
+            let hook_kind = (kind == NodeKind::Hook)
+                .then(|| node.signature(db).label(0).map(str::to_string))
+                .flatten();
+            let known = pcl_hir::known_attributes(kind, hook_kind.as_deref()).unwrap_or(&[]);
+            for &name in known {
+                if !name.starts_with("__") && !set.contains(&name) {
                     out.push(item(
                         name.into(),
                         CompletionKind::Property,
@@ -541,22 +509,6 @@ fn attribute_names(
                 }
             }
         }
-        NodeKind::Output => {
-            for name in ["value", "description"] {
-                if !set.contains(&name) {
-                    out.push(item(
-                        name.into(),
-                        CompletionKind::Property,
-                        None,
-                        None,
-                        range,
-                        format!("{name} = "),
-                        "1",
-                    ));
-                }
-            }
-        }
-        _ => {}
     }
     if matches!(node.kind(db), NodeKind::Resource | NodeKind::Component)
         && body

@@ -81,11 +81,8 @@ pub(crate) fn function_def(
     })
 }
 
-/// Every resource token of every package whose schema is available, as a program writes it.
-pub(crate) fn all_resource_tokens(
-    db: &RootDatabase,
-    program: Program,
-) -> Vec<(String, Arc<Package>)> {
+/// Every package whose schema is available to `program` (at the version it pins), by name.
+pub(crate) fn available_packages(db: &RootDatabase, program: Program) -> Vec<Arc<Package>> {
     let mut names: Vec<String> = pcl_db::workspace(db)
         .schema_files(db)
         .iter()
@@ -93,11 +90,19 @@ pub(crate) fn all_resource_tokens(
         .collect();
     names.sort();
     names.dedup();
+    names
+        .iter()
+        .filter_map(|name| package_named(db, program, name))
+        .collect()
+}
+
+/// Every resource token of every package whose schema is available, as a program writes it.
+pub(crate) fn all_resource_tokens(
+    db: &RootDatabase,
+    program: Program,
+) -> Vec<(String, Arc<Package>)> {
     let mut out = Vec::new();
-    for name in names {
-        let Some(package) = package_named(db, program, &name) else {
-            continue;
-        };
+    for package in available_packages(db, program) {
         for token in package.resource_tokens() {
             out.push((token.clone(), package.clone()));
         }

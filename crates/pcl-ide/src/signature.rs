@@ -100,13 +100,20 @@ fn builtin_signature(builtin: &pcl_ty::BuiltinDoc, argument: usize) -> Signature
     }
 }
 
-/// The call whose argument list the end of `text` is in: its name, the index of the
-/// argument, and where its arguments start (after `(`). Strings and nested brackets are
-/// skipped.
-fn enclosing_call(text: &str) -> Option<(String, usize, usize)> {
-    // Walk forward keeping a stack of open brackets: a string-aware scan backwards is
-    // error-prone with templates, a forward one is simple.
-    let mut stack: Vec<(char, usize, usize)> = Vec::new(); // (bracket, position, commas)
+/// A bracket left open at the end of a text.
+pub(crate) struct OpenBracket {
+    pub(crate) bracket: char,
+    /// Its byte offset.
+    pub(crate) at: usize,
+    /// The commas directly inside it so far.
+    pub(crate) commas: usize,
+}
+
+/// The brackets (`(`, `[`, `{`) still open at the end of `text`, outermost first; brackets
+/// and commas inside string literals do not count. Scanned forward: a backward scan is easily
+/// confused by templates.
+pub(crate) fn open_brackets(text: &str) -> Vec<OpenBracket> {
+    let mut stack: Vec<OpenBracket> = Vec::new();
     let mut in_string = false;
     let mut escaped = false;
     for (i, c) in text.char_indices() {
@@ -125,24 +132,34 @@ fn enclosing_call(text: &str) -> Option<(String, usize, usize)> {
         }
         match c {
             '"' => in_string = true,
-            '(' | '[' | '{' => stack.push((c, i, 0)),
+            '(' | '[' | '{' => stack.push(OpenBracket {
+                bracket: c,
+                at: i,
+                commas: 0,
+            }),
             ')' | ']' | '}' => {
                 stack.pop();
             }
             ',' => {
                 if let Some(top) = stack.last_mut() {
-                    top.2 += 1;
+                    top.commas += 1;
                 }
             }
-            '#' => {}
             _ => {}
         }
     }
-    let &(bracket, at, commas) = stack.last()?;
-    if bracket != '(' {
+    stack
+}
+
+/// The call whose argument list the end of `text` is in: its name, the index of the
+/// argument, and where its arguments start (after `(`).
+fn enclosing_call(text: &str) -> Option<(String, usize, usize)> {
+    let open = open_brackets(text);
+    let innermost = open.last()?;
+    if innermost.bracket != '(' {
         return None;
     }
-    let before = &text[..at];
+    let before = &text[..innermost.at];
     let name_len = before
         .chars()
         .rev()
@@ -154,7 +171,7 @@ fn enclosing_call(text: &str) -> Option<(String, usize, usize)> {
     }
     Some((
         before[before.len() - name_len..].to_string(),
-        commas,
-        at + 1,
+        innermost.commas,
+        innermost.at + 1,
     ))
 }

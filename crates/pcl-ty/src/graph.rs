@@ -33,22 +33,13 @@ pub fn file_name_uses<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> F
     let nodes = file_nodes(db, file)
         .iter()
         .map(|&node| {
-            let body = node.body(db);
             let mut seen = FxHashSet::default();
             let mut names = Vec::new();
-            for root in reference_roots(node.kind(db), body) {
-                walk(body, root, &mut |id| {
-                    if let Expr::Variable {
-                        name,
-                        resolution: Resolution::Root,
-                    } = body.expr(id)
-                    {
-                        if seen.insert(name.clone()) {
-                            names.push(name.clone());
-                        }
-                    }
-                });
-            }
+            for_each_root_name(node.kind(db), node.body(db), |name| {
+                if seen.insert(name.clone()) {
+                    names.push(name.clone());
+                }
+            });
             (node, names.into_boxed_slice())
         })
         .collect();
@@ -61,26 +52,33 @@ pub fn file_name_uses<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> F
 /// literal does not re-run the cycle search.
 #[salsa::tracked(returns(ref))]
 pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Node<'db>> {
-    let body = node.body(db);
     let program = node.file(db).program(db);
     let mut seen = FxHashSet::default();
     let mut out = Vec::new();
-    for root in reference_roots(node.kind(db), body) {
+    for_each_root_name(node.kind(db), node.body(db), |name| {
+        if let Some(target) = lookup_root(db, program, name) {
+            if seen.insert(target) {
+                out.push(target);
+            }
+        }
+    });
+    out
+}
+
+/// Calls `f` on each top-level name a body uses where it counts as a reference, in order
+/// (with repeats): the one walk behind [`node_references`] and [`file_name_uses`].
+fn for_each_root_name(kind: NodeKind, body: &Body, mut f: impl FnMut(&Name)) {
+    for root in reference_roots(kind, body) {
         walk(body, root, &mut |id| {
             if let Expr::Variable {
                 name,
                 resolution: Resolution::Root,
             } = body.expr(id)
             {
-                if let Some(target) = lookup_root(db, program, name) {
-                    if seen.insert(target) {
-                        out.push(target);
-                    }
-                }
+                f(name);
             }
         });
     }
-    out
 }
 
 /// The expressions whose references count: every attribute (except property-path options
