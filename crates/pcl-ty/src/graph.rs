@@ -33,10 +33,11 @@ pub fn file_name_uses<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> F
     let nodes = file_nodes(db, file)
         .iter()
         .map(|&node| {
-            let mut seen = FxHashSet::default();
+            let body = node.body(db);
+            let mut seen: FxHashSet<&Name> = FxHashSet::default();
             let mut names = Vec::new();
-            for_each_root_name(node.kind(db), node.body(db), |name| {
-                if seen.insert(name.clone()) {
+            for_each_root_name(node.kind(db), body, |name| {
+                if seen.insert(name) {
                     names.push(name.clone());
                 }
             });
@@ -67,7 +68,7 @@ pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Nod
 
 /// Calls `f` on each top-level name a body uses where it counts as a reference, in order
 /// (with repeats): the one walk behind [`node_references`] and [`file_name_uses`].
-fn for_each_root_name(kind: NodeKind, body: &Body, mut f: impl FnMut(&Name)) {
+fn for_each_root_name<'b>(kind: NodeKind, body: &'b Body, mut f: impl FnMut(&'b Name)) {
     for root in reference_roots(kind, body) {
         walk(body, root, &mut |id| {
             if let Expr::Variable {
