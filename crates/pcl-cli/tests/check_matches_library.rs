@@ -1,6 +1,7 @@
 //! What `pcl check` prints is exactly what the library reports per file: the union of
-//! `pcl_ty::file_diagnostics` over every file of every program the loader loads (as a
-//! language server would pull them), with nothing added or dropped by the command.
+//! `pcl_ty::file_diagnostics` over every file of every program the loader loads, and of
+//! `pcl_ide::Analysis::diagnostics` over every file an editor's host loaded (what `pcl lsp`
+//! publishes), with nothing added or dropped by the command.
 
 mod common;
 
@@ -73,6 +74,37 @@ fn check_prints_the_union_of_the_per_file_diagnostics() {
         }
     }
     assert_eq!(printed, expected);
+
+    // And what an editor pulls through the analysis API (`pcl_ide`, as `pcl lsp` does),
+    // file by file, on a host that loaded the same directory.
+    let mut host = pcl_ide::AnalysisHost::new();
+    assert!(host.load_program(&dir).is_empty());
+    let analysis = host.analysis();
+    let mut pulled = Vec::new();
+    for file in analysis.files().unwrap() {
+        let text = analysis.file_text(&file).unwrap().expect("a loaded file");
+        for d in analysis.diagnostics(&file).unwrap() {
+            let (line, column) = line_col(&text, d.range.start().into());
+            let (end_line, end_column) = line_col(&text, d.range.end().into());
+            pulled.push(serde_json::json!({
+                "file": file.display().to_string(),
+                "line": line,
+                "column": column,
+                "end_line": end_line,
+                "end_column": end_column,
+                "severity": d.severity.to_string(),
+                "code": d.code.as_str(),
+                "message": d.message,
+            }));
+        }
+    }
+    // The command prints the program's files, then its component's; the API lists files by
+    // path: the same diagnostics, in another order.
+    let key = |d: &serde_json::Value| d.to_string();
+    let mut printed_sorted = printed.clone();
+    printed_sorted.sort_by_key(key);
+    pulled.sort_by_key(key);
+    assert_eq!(printed_sorted, pulled);
 
     let codes = |file: &str| -> Vec<String> {
         let file = dir.join(file).display().to_string();

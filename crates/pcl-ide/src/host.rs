@@ -80,6 +80,9 @@ pub struct AnalysisHost {
     memory_programs: FxHashMap<PathBuf, Vec<PathBuf>>,
     /// Schema directories given by the client, before `$PCL_SCHEMA_PATH` and `~/.pcl/schemas`.
     schema_dirs_given: Vec<PathBuf>,
+    /// Whether schemas were configured (directories or files); loading a program from disk
+    /// first configures the default search path, as `pcl check` does.
+    schemas_configured: bool,
 }
 
 impl Default for AnalysisHost {
@@ -96,6 +99,7 @@ impl AnalysisHost {
             disk_programs: FxHashSet::default(),
             memory_programs: FxHashMap::default(),
             schema_dirs_given: Vec::new(),
+            schemas_configured: false,
         }
     }
 
@@ -117,6 +121,7 @@ impl AnalysisHost {
             self.db.set_options(options);
         }
         if let Some((dirs, files)) = change.schema_files {
+            self.schemas_configured = true;
             pcl_project::use_schema_files(&mut self.db, dirs, files);
         }
         for (root, files) in change.programs {
@@ -164,7 +169,12 @@ impl AnalysisHost {
     /// again reloads: only what changed on disk is written. Open buffers win over the files
     /// on disk. Returns the problems met (an unreadable directory, an invalid `Pulumi.yaml`,
     /// a FIFO named `*.pp`).
+    /// Until schemas are configured (`set_schema_dirs`, `Change::set_schema_files`), the
+    /// default search path is used: `$PCL_SCHEMA_PATH`, then `~/.pcl/schemas`.
     pub fn load_program(&mut self, dir: &Path) -> Vec<String> {
+        if !self.schemas_configured {
+            self.set_schema_dirs(Vec::new());
+        }
         let loaded = pcl_project::Loader::new().load(&mut self.db, dir);
         for program in &loaded.programs {
             let root = program.root(&self.db).clone();
@@ -205,6 +215,7 @@ impl AnalysisHost {
     /// The schema search path: `dirs` (a client's settings), then `$PCL_SCHEMA_PATH`, then
     /// `~/.pcl/schemas`; every `NAME-VERSION.json` in them is read when first used.
     pub fn set_schema_dirs(&mut self, dirs: Vec<PathBuf>) {
+        self.schemas_configured = true;
         self.schema_dirs_given = dirs;
         self.rescan_schemas();
     }
