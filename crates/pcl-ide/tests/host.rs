@@ -220,3 +220,35 @@ fn an_open_file_is_parsed_once_per_edit() {
     // The files nobody has open never go through it (the snapshots of
     // crates/pcl-ty/tests/incremental.rs list no `parse`).
 }
+
+/// A resource's type token and its properties go to their definitions in the schema file
+/// on disk.
+#[test]
+fn definitions_go_into_schema_files_on_disk() {
+    let dir = temp_dir("schema-def");
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/schemas");
+    let text = "resource b \"aws:s3/bucket:Bucket\" {\n  acl = \"private\"\n}\n";
+    std::fs::write(dir.join("main.pp"), text).unwrap();
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(vec![schemas.clone()]);
+    assert!(host.load_program(&dir).is_empty());
+    let schema_text = std::fs::read_to_string(schemas.join("aws-6.0.0.json")).unwrap();
+    let goto = |needle: &str| {
+        let offset = text.find(needle).unwrap() + 1;
+        let targets = host
+            .analysis()
+            .goto_definition(&pcl_ide::FilePosition {
+                file: dir.join("main.pp"),
+                offset: (offset as u32).into(),
+            })
+            .unwrap();
+        assert_eq!(targets.len(), 1, "{targets:?}");
+        let target = &targets[0];
+        assert!(target.file.ends_with("aws-6.0.0.json"), "{target:?}");
+        let range = target.focus_range;
+        schema_text[usize::from(range.start())..usize::from(range.end())].to_string()
+    };
+    assert_eq!(goto("aws:s3"), "\"aws:s3/bucket:Bucket\"");
+    assert_eq!(goto("acl"), "\"acl\"");
+    let _ = std::fs::remove_dir_all(&dir);
+}
