@@ -13,6 +13,22 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// A diagnostic as `pcl check --format json` prints it.
+fn as_json(file: &str, text: &str, d: &pcl_diagnostics::Diagnostic) -> serde_json::Value {
+    let (line, column) = line_col(text, d.range.start().into());
+    let (end_line, end_column) = line_col(text, d.range.end().into());
+    serde_json::json!({
+        "file": file,
+        "line": line,
+        "column": column,
+        "end_line": end_line,
+        "end_column": end_column,
+        "severity": d.severity.to_string(),
+        "code": d.code.as_str(),
+        "message": d.message,
+    })
+}
+
 #[test]
 fn check_prints_the_union_of_the_per_file_diagnostics() {
     let dir = common::temp_dir(
@@ -57,18 +73,7 @@ fn check_prints_the_union_of_the_per_file_diagnostics() {
             let text = file.text(&db);
             let key = pcl_hir::ProgramFile::new(&db, program, file);
             for d in pcl_ty::file_diagnostics(&db, key) {
-                let (line, column) = line_col(text, d.range.start().into());
-                let (end_line, end_column) = line_col(text, d.range.end().into());
-                expected.push(serde_json::json!({
-                    "file": file.path(&db).display().to_string(),
-                    "line": line,
-                    "column": column,
-                    "end_line": end_line,
-                    "end_column": end_column,
-                    "severity": d.severity.to_string(),
-                    "code": d.code.as_str(),
-                    "message": d.message,
-                }));
+                expected.push(as_json(&file.path(&db).display().to_string(), text, d));
                 helps.extend(d.help.iter().cloned());
             }
         }
@@ -84,18 +89,7 @@ fn check_prints_the_union_of_the_per_file_diagnostics() {
     for file in analysis.files().unwrap() {
         let text = analysis.file_text(&file).unwrap().expect("a loaded file");
         for d in analysis.diagnostics(&file).unwrap() {
-            let (line, column) = line_col(&text, d.range.start().into());
-            let (end_line, end_column) = line_col(&text, d.range.end().into());
-            pulled.push(serde_json::json!({
-                "file": file.display().to_string(),
-                "line": line,
-                "column": column,
-                "end_line": end_line,
-                "end_column": end_column,
-                "severity": d.severity.to_string(),
-                "code": d.code.as_str(),
-                "message": d.message,
-            }));
+            pulled.push(as_json(&file.display().to_string(), &text, &d));
         }
     }
     // The command prints the program's files, then its component's; the API lists files by

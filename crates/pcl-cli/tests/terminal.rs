@@ -105,3 +105,20 @@ fn fmt_and_parse_of_many_large_files_finish() {
         run.screen()
     );
 }
+
+/// `pcl lsp` started on a terminal by mistake waits for the protocol without printing
+/// anything, and Ctrl-D ends it (status 1: no `shutdown` came) with one line on standard
+/// error saying why: it neither hangs nor writes protocol output to the screen.
+#[test]
+fn lsp_on_a_terminal_ends_at_ctrl_d() {
+    let dir = temp_dir("lsp-tty", &[]);
+    let run = common::pty::pcl_on_terminal_typing(&dir, &["lsp"], b"\x04", LIMIT);
+    assert_eq!(run.status, Some(1), "{:?}", run.screen());
+    assert_eq!(
+        run.screen(),
+        ["pcl-lsp: the input ended without an exit notification"],
+        "{:?}",
+        String::from_utf8_lossy(&run.bytes)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,9 +6,9 @@
 //!
 //! ```sh
 //! cargo run --release -p pcl-ide --example keystroke -- \
-//!     --resources 10000 --edits 200 --schemas /tmp/progen-schemas
+//!     --resources 10000 --edits 200 --schemas SCHEMA_DIR
 //! ```
-//! (`/tmp/progen-schemas` holds kubernetes-3.7.2.json and random-4.11.2.json from the
+//! (`SCHEMA_DIR` holds kubernetes-3.7.2.json and random-4.11.2.json from the
 //! corpus, as in `docs/benchmarks.md`.)
 
 use std::path::{Path, PathBuf};
@@ -20,7 +20,8 @@ struct Args {
     resources: usize,
     edits: usize,
     full_every: usize,
-    schemas: PathBuf,
+    /// A directory with kubernetes-3.7.2.json and random-4.11.2.json.
+    schemas: Option<PathBuf>,
 }
 
 fn parse_args() -> Args {
@@ -28,7 +29,7 @@ fn parse_args() -> Args {
         resources: 10_000,
         edits: 200,
         full_every: 50,
-        schemas: PathBuf::from("/tmp/progen-schemas"),
+        schemas: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -37,9 +38,15 @@ fn parse_args() -> Args {
             "--resources" => args.resources = value.parse().expect("a number"),
             "--edits" => args.edits = value.parse().expect("a number"),
             "--full-every" => args.full_every = value.parse().expect("a number"),
-            "--schemas" => args.schemas = PathBuf::from(value),
+            "--schemas" => args.schemas = Some(PathBuf::from(value)),
             _ => panic!("unknown flag {flag}"),
         }
+    }
+    if args.schemas.is_none() {
+        eprintln!(
+            "--schemas DIR is required: a directory with kubernetes-3.7.2.json and random-4.11.2.json from the corpus (docs/benchmarks.md)"
+        );
+        std::process::exit(2);
     }
     args
 }
@@ -77,7 +84,7 @@ fn main() {
     });
     program.write_to(&dir, true).expect("write the program");
     let mut host = AnalysisHost::new();
-    host.set_schema_dirs(vec![args.schemas.clone()]);
+    host.set_schema_dirs(args.schemas.iter().cloned().collect());
 
     let start = Instant::now();
     let problems = host.load_program(&dir);

@@ -434,7 +434,7 @@ fn attribute_names(
     match node.kind(db) {
         NodeKind::Resource | NodeKind::Read => {
             let def = schema::resource_of_node(db, node);
-            let types = crate::hover::resource_types(db, node);
+            let types = crate::schema::resource_types(db, node);
             let properties: Vec<(String, bool, Option<String>)> = match &def {
                 Some(def) if node.kind(db) == NodeKind::Resource => def
                     .inputs
@@ -673,19 +673,20 @@ fn enum_values(
     let Some(ty) = crate::hover::input_property_type(db, node, attr) else {
         return Vec::new();
     };
-    let mut values = Vec::new();
-    collect_enum_values(&ty, &mut values, 0);
+    let enums = schema::enums_of(&ty);
+    let mut values: Vec<(&str, &str)> = enums
+        .iter()
+        .flat_map(|e| e.values.iter().map(|v| (v.as_str(), e.token.as_str())))
+        .collect();
     values.sort();
-    values.dedup();
+    values.dedup_by(|a, b| a.0 == b.0);
     let program = node.file(db).program(db);
-    let tokens = schema::enum_tokens(&ty);
     values
         .into_iter()
-        .map(|value| {
-            let documentation = tokens
-                .iter()
-                .find_map(|t| schema::enum_value_doc(db, program, t, &value))
+        .map(|(value, token)| {
+            let documentation = schema::enum_value_doc(db, program, token, value)
                 .and_then(|(_, description)| description);
+            let value = value.to_string();
             item(
                 value.clone(),
                 CompletionKind::EnumValue,
@@ -697,30 +698,6 @@ fn enum_values(
             )
         })
         .collect()
-}
-
-fn collect_enum_values(ty: &Type, out: &mut Vec<String>, depth: usize) {
-    if depth > 8 {
-        return;
-    }
-    match ty.kind() {
-        TypeKind::Enum(e) => {
-            for value in e.values.iter() {
-                if let pcl_types::ConstValue::String(s) = value {
-                    out.push(s.to_string());
-                }
-            }
-        }
-        TypeKind::Union(members) => {
-            for member in members.iter() {
-                collect_enum_values(member, out, depth + 1);
-            }
-        }
-        TypeKind::Output(inner) | TypeKind::Promise(inner) => {
-            collect_enum_values(inner, out, depth + 1)
-        }
-        _ => {}
-    }
 }
 
 /// Names in scope and builtin functions.

@@ -93,7 +93,7 @@ fn add_missing_attributes(
     let set: Vec<&str> = body.attrs_in(None).map(|(_, a)| a.name.as_str()).collect();
     let required: Vec<(String, Type)> = match node.kind(db) {
         NodeKind::Resource | NodeKind::Read => {
-            let types = crate::hover::resource_types(db, node)?;
+            let types = crate::schema::resource_types(db, node)?;
             let inputs = if node.kind(db) == NodeKind::Read {
                 &types.read_inputs
             } else {

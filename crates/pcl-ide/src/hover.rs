@@ -215,24 +215,11 @@ fn attr_hover(db: &RootDatabase, node: Node<'_>, attr: pcl_hir::AttrId) -> Optio
 
 /// The declared type of a resource's input property.
 pub(crate) fn input_property_type(db: &RootDatabase, node: Node<'_>, name: &str) -> Option<Type> {
-    let schema = resource_types(db, node)?;
+    let schema = schema::resource_types(db, node)?;
     match schema.inputs.kind() {
         TypeKind::Object(object) => object.property(name),
         _ => None,
     }
-}
-
-/// The binder's view of a resource node's type: input and output objects.
-pub(crate) fn resource_types<'db>(
-    db: &'db RootDatabase,
-    node: Node<'db>,
-) -> Option<&'db pcl_ty::packages::ResourceSchema> {
-    let token = node.signature(db).label(1)?;
-    let program = node.file(db).program(db);
-    let package = pcl_schema::token::package_of_token(token)?;
-    let request = pcl_ty::packages::package_request(db, program, package);
-    let request = pcl_ty::packages::TokenRequest::new(db, request, token.to_string());
-    pcl_ty::packages::resource_schema(db, request).as_ref().ok()
 }
 
 fn expr_hover(
@@ -318,7 +305,8 @@ fn enum_value_hover(db: &RootDatabase, node: Node<'_>, id: ExprId, value: &str) 
     let (_, attr) = body.attrs_in(None).find(|(_, a)| a.value == id)?;
     let ty = input_property_type(db, node, attr.name.as_str())?;
     let program = node.file(db).program(db);
-    schema::enum_tokens(&ty).iter().find_map(|token| {
+    schema::enums_of(&ty).iter().find_map(|choice| {
+        let token = &choice.token;
         let (name, description) = schema::enum_value_doc(db, program, token, value)?;
         let shown = match name {
             Some(name) => format!("{token}.{name} = \"{value}\""),
@@ -354,16 +342,7 @@ fn output_property_doc(
     receiver: ExprId,
     name: &str,
 ) -> Option<String> {
-    let body = node.body(db);
-    let target = match body.expr(receiver) {
-        Expr::Variable { .. } => {
-            match semantics::definition(db, file, Located::Expr(node, receiver))? {
-                semantics::Definition::Node(target) => target,
-                semantics::Definition::Binding(..) => return None,
-            }
-        }
-        _ => return None,
-    };
+    let target = semantics::node_named_by(db, file, node, receiver)?;
     let def = schema::resource_of_node(db, target)?;
     def.outputs
         .iter()

@@ -4,7 +4,7 @@
 
 use pcl_db::{Program, RootDatabase};
 use pcl_diagnostics::{TextRange, TextSize};
-use pcl_hir::{BindingKind, Expr, ExprId, Node, NodeKind, ProgramFile};
+use pcl_hir::{BindingKind, Expr, ExprId, Node, NodeKind};
 
 use crate::semantics::{self, Definition, Located};
 use crate::symbols::SymbolKind;
@@ -94,19 +94,6 @@ fn component_users<'db>(db: &'db RootDatabase, program: Program) -> Vec<Node<'db
     out
 }
 
-/// The node a variable expression's receiver names, for `receiver.name`.
-fn receiver_node<'db>(
-    db: &'db RootDatabase,
-    file: ProgramFile<'db>,
-    node: Node<'db>,
-    receiver: ExprId,
-) -> Option<Node<'db>> {
-    match semantics::definition(db, file, Located::Expr(node, receiver))? {
-        Definition::Node(target) => Some(target),
-        Definition::Binding(..) => None,
-    }
-}
-
 /// For `receiver.name` under the cursor: the accessor's name range.
 fn accessor_at(
     db: &RootDatabase,
@@ -184,7 +171,7 @@ pub(crate) fn goto_definition(db: &RootDatabase, position: &FilePosition) -> Vec
         }
         Located::Expr(node, id) => {
             if let Some((receiver, name, _)) = accessor_at(db, node, id, position.offset) {
-                if let Some(target) = receiver_node(db, file, node, receiver) {
+                if let Some(target) = semantics::node_named_by(db, file, node, receiver) {
                     if target.kind(db) == NodeKind::Component {
                         return component_output(db, target, name.as_str())
                             .map(|n| node_target(db, n))
@@ -246,7 +233,7 @@ pub(crate) fn target_at<'db>(
         }
         Located::Expr(node, id) => {
             if let Some((receiver, name, _)) = accessor_at(db, node, id, position.offset) {
-                let target = receiver_node(db, file, node, receiver)?;
+                let target = semantics::node_named_by(db, file, node, receiver)?;
                 return component_output(db, target, name.as_str()).map(Definition::Node);
             }
             semantics::definition(db, file, located)

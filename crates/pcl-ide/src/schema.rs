@@ -34,21 +34,48 @@ pub(crate) struct ResourceDef {
     pub(crate) outputs: Vec<PropertySpec>,
 }
 
-/// The definition of the resource type a `resource` or `read` block names.
-pub(crate) fn resource_of_node(db: &RootDatabase, node: Node<'_>) -> Option<ResourceDef> {
+/// The token a `resource` or `read` block names and the package request it makes: the
+/// binder's (`pcl_ty::packages::resource_package_request`, which honours a `version` option),
+/// so that what an editor describes is what the block is checked against.
+fn resource_request<'db>(
+    db: &'db RootDatabase,
+    node: Node<'db>,
+) -> Option<(&'db str, pcl_ty::packages::PackageRequest<'db>)> {
     if !matches!(node.kind(db), NodeKind::Resource | NodeKind::Read) {
         return None;
     }
-    let token = node.signature(db).label(1)?.to_string();
-    resource_def(db, node.file(db).program(db), &token)
+    let token = node.signature(db).label(1)?;
+    let package = pcl_schema::token::package_of_token(token)?;
+    let program = node.file(db).program(db);
+    let request = pcl_ty::packages::resource_package_request(db, program, node.body(db), package);
+    Some((token, request))
 }
 
-pub(crate) fn resource_def(
-    db: &RootDatabase,
-    program: Program,
-    token: &str,
-) -> Option<ResourceDef> {
-    let package = package_of(db, program, token)?;
+/// The package of the resource type a block names, and the token.
+fn resource_package<'db>(
+    db: &'db RootDatabase,
+    node: Node<'db>,
+) -> Option<(&'db str, Arc<Package>)> {
+    let (token, request) = resource_request(db, node)?;
+    let package = pcl_ty::packages::package_schema(db, request)
+        .as_ref()
+        .ok()?;
+    Some((token, package.0.clone()))
+}
+
+/// The binder's view of a resource block's type: its input and output objects.
+pub(crate) fn resource_types<'db>(
+    db: &'db RootDatabase,
+    node: Node<'db>,
+) -> Option<&'db pcl_ty::packages::ResourceSchema> {
+    let (token, request) = resource_request(db, node)?;
+    let request = pcl_ty::packages::TokenRequest::new(db, request, token.to_string());
+    pcl_ty::packages::resource_schema(db, request).as_ref().ok()
+}
+
+/// The definition of the resource type a `resource` or `read` block names.
+pub(crate) fn resource_of_node(db: &RootDatabase, node: Node<'_>) -> Option<ResourceDef> {
+    let (token, package) = resource_package(db, node)?;
     let found = package.lookup_resource(token).ok()?;
     let spec = &package.resource(&found).spec;
     Some(ResourceDef {
@@ -127,9 +154,7 @@ pub(crate) fn resource_location(
     node: Node<'_>,
     property: Option<&str>,
 ) -> Option<crate::NavigationTarget> {
-    let token = node.signature(db).label(1)?;
-    let program = node.file(db).program(db);
-    let package = package_of(db, program, token)?;
+    let (token, package) = resource_package(db, node)?;
     let found = package.lookup_resource(token).ok()?;
     let path = std::path::PathBuf::from(package.file().as_ref());
     if !path.is_file() {
@@ -168,15 +193,33 @@ pub(crate) fn resource_location(
     })
 }
 
-/// The enum tokens a type admits (through unions, outputs and optionality).
-pub(crate) fn enum_tokens(ty: &pcl_types::Type) -> Vec<String> {
-    fn walk(ty: &pcl_types::Type, out: &mut Vec<String>, depth: usize) {
+/// An enum a type admits: its token and its string values.
+pub(crate) struct EnumChoice {
+    pub(crate) token: String,
+    pub(crate) values: Vec<String>,
+}
+
+/// The enums a type admits (through unions, outputs and optionality), by token.
+pub(crate) fn enums_of(ty: &pcl_types::Type) -> Vec<EnumChoice> {
+    fn walk(ty: &pcl_types::Type, out: &mut Vec<EnumChoice>, depth: usize) {
         use pcl_types::TypeKind;
         if depth > 8 {
             return;
         }
         match ty.kind() {
-            TypeKind::Enum(e) => out.push(e.token.to_string()),
+            TypeKind::Enum(e) if !out.iter().any(|c| *c.token == *e.token) => {
+                out.push(EnumChoice {
+                    token: e.token.to_string(),
+                    values: e
+                        .values
+                        .iter()
+                        .filter_map(|v| match v {
+                            pcl_types::ConstValue::String(s) => Some(s.to_string()),
+                            _ => None,
+                        })
+                        .collect(),
+                })
+            }
             TypeKind::Union(members) => members.iter().for_each(|m| walk(m, out, depth + 1)),
             TypeKind::Output(inner) | TypeKind::Promise(inner) => walk(inner, out, depth + 1),
             _ => {}
@@ -184,8 +227,7 @@ pub(crate) fn enum_tokens(ty: &pcl_types::Type) -> Vec<String> {
     }
     let mut out = Vec::new();
     walk(ty, &mut out, 0);
-    out.sort();
-    out.dedup();
+    out.sort_by(|a, b| a.token.cmp(&b.token));
     out
 }
 

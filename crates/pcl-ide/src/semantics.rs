@@ -183,6 +183,20 @@ pub(crate) fn definition<'db>(
     }
 }
 
+/// The top-level node an expression names, when it is a variable that names one (the
+/// receiver of `receiver.name`).
+pub(crate) fn node_named_by<'db>(
+    db: &'db RootDatabase,
+    file: ProgramFile<'db>,
+    node: Node<'db>,
+    expr: ExprId,
+) -> Option<Node<'db>> {
+    match definition(db, file, Located::Expr(node, expr))? {
+        Definition::Node(target) => Some(target),
+        Definition::Binding(..) => None,
+    }
+}
+
 /// The nodes of a program in file order.
 pub(crate) fn program_nodes<'db>(db: &'db RootDatabase, program: Program) -> Vec<Node<'db>> {
     pcl_hir::program_scope(db, program).nodes.clone()

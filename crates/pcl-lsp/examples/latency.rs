@@ -7,7 +7,7 @@
 //! ```sh
 //! cargo build --release -p pcl-cli -p pcl-lsp --examples
 //! target/release/examples/latency --pcl target/release/pcl --resources 10000 \
-//!     --edits 300 --schemas /tmp/progen-schemas
+//!     --edits 300 --schemas SCHEMA_DIR
 //! ```
 
 use std::collections::HashMap;
@@ -23,7 +23,8 @@ struct Args {
     pcl: PathBuf,
     resources: usize,
     edits: usize,
-    schemas: PathBuf,
+    /// A directory with kubernetes-3.7.2.json and random-4.11.2.json.
+    schemas: Option<PathBuf>,
 }
 
 fn parse_args() -> Args {
@@ -31,7 +32,7 @@ fn parse_args() -> Args {
         pcl: PathBuf::from("target/release/pcl"),
         resources: 10_000,
         edits: 300,
-        schemas: PathBuf::from("/tmp/progen-schemas"),
+        schemas: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -40,9 +41,15 @@ fn parse_args() -> Args {
             "--pcl" => args.pcl = PathBuf::from(value),
             "--resources" => args.resources = value.parse().expect("a number"),
             "--edits" => args.edits = value.parse().expect("a number"),
-            "--schemas" => args.schemas = PathBuf::from(value),
+            "--schemas" => args.schemas = Some(PathBuf::from(value)),
             _ => panic!("unknown flag {flag}"),
         }
+    }
+    if args.schemas.is_none() {
+        eprintln!(
+            "--schemas DIR is required: a directory with kubernetes-3.7.2.json and random-4.11.2.json from the corpus (docs/benchmarks.md)"
+        );
+        std::process::exit(2);
     }
     args
 }

@@ -7,7 +7,7 @@ use pcl_types::{ConstValue, ConversionKind, Traverser, Type, TypeKind};
 
 use crate::graph::PROPERTY_PATH_OPTIONS;
 use crate::infer::{collection_types, rewrap, show, Infer};
-use crate::packages::{package_request, resource_schema, PackageError, ResourceSchema, TokenError};
+use crate::packages::{resource_schema, PackageError, ResourceSchema, TokenError};
 use crate::Target;
 
 /// How a `range` option shapes the node's type.
@@ -96,14 +96,6 @@ impl<'a, 'db> Infer<'a, 'db> {
             .map(|(id, _)| id)
     }
 
-    fn literal_string(&self, block: Option<BlockId>, name: &str) -> Option<String> {
-        let (_, attr) = self.body.find_attr(block, name)?;
-        match self.body.expr(attr.value) {
-            Expr::Literal(ConstValue::String(s)) => Some(s.to_string()),
-            _ => None,
-        }
-    }
-
     // ---- resources and reads -------------------------------------------------------------
 
     /// Binds a `resource` or `read` block; returns the resource variable's type.
@@ -163,23 +155,12 @@ impl<'a, 'db> Infer<'a, 'db> {
             return None;
         }
         let package_name = pcl_schema::token::package_of_token(token)?.to_string();
-        let mut request = package_request(self.db, self.program, &package_name);
-        if request.version(self.db).is_none() {
-            // A literal `version` option chooses the schema, when that version is available.
-            if let Some(version) = self
-                .options_block()
-                .and_then(|o| self.literal_string(Some(o), "version"))
-            {
-                let versioned = crate::packages::PackageRequest::new(
-                    self.db,
-                    package_name.clone(),
-                    Some(version),
-                );
-                if crate::packages::package_schema(self.db, versioned).is_ok() {
-                    request = versioned;
-                }
-            }
-        }
+        let request = crate::packages::resource_package_request(
+            self.db,
+            self.program,
+            self.body,
+            &package_name,
+        );
         let key = crate::packages::TokenRequest::new(self.db, request, token.to_string());
         match resource_schema(self.db, key) {
             Ok(schema) => match &schema.unusable {

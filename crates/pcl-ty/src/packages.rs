@@ -406,6 +406,37 @@ pub fn declared_packages(
     out
 }
 
+/// The package request a `resource` or `read` block makes for its token's package `name`:
+/// at the version a `package` block declares, else at the version a literal `version` option
+/// of the block names when that version is available. What the binder checks the block
+/// against, and what an editor describes.
+pub fn resource_package_request<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: pcl_db::Program,
+    body: &pcl_hir::Body,
+    name: &str,
+) -> PackageRequest<'db> {
+    let request = package_request(db, program, name);
+    if request.version(db).is_some() {
+        return request;
+    }
+    let version = body
+        .blocks_in(None)
+        .find(|(_, b)| b.type_name.as_str() == "options")
+        .and_then(|(options, _)| body.find_attr(Some(options), "version"))
+        .and_then(|(_, attr)| match body.expr(attr.value) {
+            pcl_hir::Expr::Literal(pcl_types::ConstValue::String(s)) => Some(s.to_string()),
+            _ => None,
+        });
+    if let Some(version) = version {
+        let versioned = PackageRequest::new(db, name.to_string(), Some(version));
+        if package_schema(db, versioned).is_ok() {
+            return versioned;
+        }
+    }
+    request
+}
+
 /// The package request for `name` in `program`: at the version a `package` block declares.
 pub fn package_request<'db>(
     db: &'db dyn pcl_db::Db,

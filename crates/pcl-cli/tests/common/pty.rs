@@ -98,6 +98,17 @@ fn check(ret: libc::c_int, what: &str) {
 /// Runs `pcl ARGS...` in `dir` with a pseudo-terminal of 100 columns as its standard input,
 /// output and error, killing it after `limit`.
 pub fn pcl_on_terminal(dir: &Path, args: &[&str], limit: Duration) -> TerminalRun {
+    pcl_on_terminal_typing(dir, args, b"", limit)
+}
+
+/// [`pcl_on_terminal`], with `typed` written to the terminal once the command has started, as
+/// if typed on the keyboard (`\x04` is Ctrl-D: the end of input at the start of a line).
+pub fn pcl_on_terminal_typing(
+    dir: &Path,
+    args: &[&str],
+    typed: &[u8],
+    limit: Duration,
+) -> TerminalRun {
     let mut master: libc::c_int = -1;
     let mut slave: libc::c_int = -1;
     let size = libc::winsize {
@@ -146,6 +157,10 @@ pub fn pcl_on_terminal(dir: &Path, args: &[&str], limit: Duration) -> TerminalRu
     // Only the child holds the terminal now, so reading the master ends when it exits.
     drop(command);
     drop(slave);
+    if !typed.is_empty() {
+        let mut keyboard = std::fs::File::from(master.try_clone().expect("dup"));
+        std::io::Write::write_all(&mut keyboard, typed).expect("type on the terminal");
+    }
     let reader = std::thread::spawn(move || {
         let mut file = std::fs::File::from(master);
         let mut bytes = Vec::new();
