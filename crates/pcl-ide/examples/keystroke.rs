@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pcl_ide::{AnalysisHost, Change, FilePosition, TextSize};
+use pcl_test_support::measure;
 
 struct Args {
     resources: usize,
@@ -52,22 +53,7 @@ fn parse_args() -> Args {
 }
 
 fn rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|k| k.parse::<f64>().ok())
-            })
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples.get(i).copied().unwrap_or_default()
+    measure::resident_mb(None)
 }
 
 fn ms(d: Duration) -> f64 {
@@ -161,13 +147,11 @@ fn main() {
         if samples.is_empty() {
             continue;
         }
-        let p50 = percentile(samples, 0.5);
-        let p99 = percentile(samples, 0.99);
+        let p50 = measure::percentile_ms(samples, 0.5);
+        let p99 = measure::percentile_ms(samples, 0.99);
         println!(
-            "{name}: p50 {:.2} ms, p99 {:.2} ms ({:.2}% of the cold check at p50)",
-            ms(p50),
-            ms(p99),
-            100.0 * p50.as_secs_f64() / cold.as_secs_f64()
+            "{name}: p50 {p50:.2} ms, p99 {p99:.2} ms ({:.2}% of the cold check at p50)",
+            100.0 * p50 / ms(cold)
         );
     }
     println!(

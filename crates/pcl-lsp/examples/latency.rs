@@ -17,6 +17,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
+use pcl_test_support::measure;
 use serde_json::{json, Value};
 
 struct Args {
@@ -161,28 +162,6 @@ fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
-fn rss_mb(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|k| k.parse::<f64>().ok())
-            })
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn percentiles(samples: &mut [Duration]) -> (f64, f64) {
-    samples.sort();
-    let at = |p: f64| {
-        let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
-        samples.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e3)
-    };
-    (at(0.5), at(0.99))
-}
-
 /// The LSP position (line, UTF-16 column) of a byte offset in ASCII text.
 fn position(text: &str, offset: usize) -> Value {
     let before = &text[..offset];
@@ -243,7 +222,7 @@ fn main() {
         "program: {} resources; initialize, load, check and first diagnostics in {:.0} ms; server {:.0} MB",
         args.resources,
         cold.as_secs_f64() * 1e3,
-        rss_mb(pid)
+        measure::resident_mb(Some(pid))
     );
 
     let literal = text.find("LOG_LEVEL = \"").expect("a literal") + "LOG_LEVEL = \"".len() + 3;
@@ -251,7 +230,7 @@ fn main() {
     let first_attr = hover_at + text[hover_at..].find("\n  ").expect("an attribute") + 3;
     let complete_at = first_attr + text[first_attr..].find("= ").expect("a value") + 2;
 
-    let rss_before = rss_mb(pid);
+    let rss_before = measure::resident_mb(Some(pid));
     let (mut hovers, mut completions, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
     for edit in 0..args.edits {
         let version = edit as i64 + 2;
@@ -290,13 +269,14 @@ fn main() {
         let published = client.wait_diagnostics(&file_uri, version);
         diagnostics.push(published.duration_since(edited));
     }
-    let rss_after = rss_mb(pid);
+    let rss_after = measure::resident_mb(Some(pid));
     for (name, samples) in [
         ("hover after an edit", &mut hovers),
         ("completion after an edit", &mut completions),
         ("edited file's diagnostics published", &mut diagnostics),
     ] {
-        let (p50, p99) = percentiles(samples);
+        let p50 = measure::percentile_ms(samples, 0.5);
+        let p99 = measure::percentile_ms(samples, 0.99);
         println!("{name}: p50 {p50:.2} ms, p99 {p99:.2} ms");
     }
     println!(

@@ -1,7 +1,8 @@
 //! Test helpers shared by the pcl crates.
 //!
 //! Owns one policy: where the external corpora (`shared/`, a sibling of the repository checkout) live,
-//! and what a test does when they are absent. A user's clone has no `shared/`, so corpus tests skip
+//! and what a test does when they are absent; and the measurements the benchmark examples share
+//! ([`measure`]). A user's clone has no `shared/`, so corpus tests skip
 //! with a message; under `CI=true` a missing corpus is a failure, because CI always has it.
 
 use std::path::{Path, PathBuf};
@@ -166,5 +167,34 @@ mod tests {
         .unwrap();
         assert_eq!(find_shared(&remote), None);
         let _ = std::fs::remove_dir_all(&root);
+    }
+}
+
+/// What the benchmark examples measure (`docs/benchmarks.md`).
+pub mod measure {
+    use std::time::Duration;
+
+    /// The resident memory of a process (`None`: this one) in MB, from `/proc` (0 where there
+    /// is no `/proc`).
+    pub fn resident_mb(pid: Option<u32>) -> f64 {
+        let status = match pid {
+            Some(pid) => format!("/proc/{pid}/status"),
+            None => "/proc/self/status".to_string(),
+        };
+        std::fs::read_to_string(status)
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmRSS:"))
+                    .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+            })
+            .map_or(0.0, |kb| kb / 1024.0)
+    }
+
+    /// The `p` quantile (0.5: the median) of `samples`, in milliseconds; sorts them.
+    pub fn percentile_ms(samples: &mut [Duration], p: f64) -> f64 {
+        samples.sort();
+        let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
+        samples.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e3)
     }
 }
