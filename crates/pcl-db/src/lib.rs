@@ -55,6 +55,40 @@ pub struct SourceFile {
     #[default]
     #[returns(copy)]
     pub open: bool,
+    /// What the semantic layer last published about this open file for the rest of the
+    /// program to read (`MEDIUM` durability; see [`Published`]).
+    #[default]
+    #[returns(ref)]
+    pub published: Published,
+}
+
+/// Facts about an open file that the semantic layer (`pcl-ty`) derives from its text and
+/// republishes, after each edit, only when they change: what the other files of its program
+/// read of it. Its text is `LOW` durability, because it changes on every keystroke; these
+/// facts are `MEDIUM`, so everything that depends only on files on disk and on these facts is
+/// re-validated without walking it after a keystroke that does not change them. Opaque here:
+/// the layer that publishes them is the one that reads them.
+#[derive(Clone, Default)]
+pub struct Published(pub Option<Arc<dyn std::any::Any + Send + Sync>>);
+
+impl std::fmt::Debug for Published {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Published(..)"
+        } else {
+            "Published(none)"
+        })
+    }
+}
+
+impl PartialEq for Published {
+    fn eq(&self, other: &Published) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
 }
 
 /// A program: the files that share one root scope (a directory of `.pp` files, or one file).
@@ -157,11 +191,79 @@ impl Files {
     }
 }
 
-/// The log of executed queries: off (one atomic load per salsa event) until a test starts it.
+/// What salsa did for one query, as a host or a test sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QueryEventKind {
+    /// The query's function ran.
+    Executed,
+    /// A memoized result was found still valid (by walking its dependencies, or at once
+    /// because nothing of its durability changed) and reused.
+    Validated,
+}
+
+/// One event: what happened, and to which query, as `name(Id(..))`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryEvent {
+    pub kind: QueryEventKind,
+    pub query: String,
+}
+
+impl QueryEvent {
+    /// The query's name, without its key.
+    pub fn query_name(&self) -> &str {
+        self.query.split('(').next().unwrap_or(&self.query)
+    }
+}
+
+/// A host's callback for query events (`RootDatabase::set_query_hook`).
+pub type QueryHook = Arc<dyn Fn(&QueryEvent) + Send + Sync>;
+
+/// The installed hook and the built-in log: off (one atomic load per salsa event) until a
+/// host installs a hook or a test starts the log.
 #[derive(Default)]
 struct EventLog {
     enabled: std::sync::atomic::AtomicBool,
-    entries: Mutex<Vec<String>>,
+    logging: std::sync::atomic::AtomicBool,
+    hook: Mutex<Option<QueryHook>>,
+    entries: Mutex<Vec<QueryEvent>>,
+}
+
+impl EventLog {
+    fn on_event(&self, event: &salsa::Event) {
+        let (kind, key) = match &event.kind {
+            salsa::EventKind::WillExecute { database_key } => {
+                (QueryEventKind::Executed, database_key)
+            }
+            salsa::EventKind::DidValidateMemoizedValue { database_key } => {
+                (QueryEventKind::Validated, database_key)
+            }
+            _ => return,
+        };
+        let event = QueryEvent {
+            kind,
+            query: format!("{key:?}"),
+        };
+        let hook = self.hook.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(hook) = hook {
+            hook(&event);
+        }
+        if self.logging.load(std::sync::atomic::Ordering::Relaxed) {
+            self.entries
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(event);
+        }
+    }
+
+    fn update_enabled(&self) {
+        let on = self.logging.load(std::sync::atomic::Ordering::Relaxed)
+            || self
+                .hook
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_some();
+        self.enabled.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// The database of a host: salsa storage, the file registry, and an optional log of executed
@@ -182,12 +284,8 @@ impl Default for RootDatabase {
         let executed: Arc<EventLog> = Arc::default();
         let log = executed.clone();
         let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-            if !log.enabled.load(std::sync::atomic::Ordering::Relaxed) {
-                return;
-            }
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                let mut entries = log.entries.lock().unwrap_or_else(|e| e.into_inner());
-                entries.push(format!("{database_key:?}"));
+            if log.enabled.load(std::sync::atomic::Ordering::Relaxed) {
+                log.on_event(&event);
             }
         })));
         let db = RootDatabase {
@@ -278,10 +376,22 @@ impl RootDatabase {
     pub fn set_file_open(&mut self, path: &Path, open: bool) {
         if let Some(file) = self.files.get(path) {
             if file.open(self) != open {
+                // Opening and closing are rare next to keystrokes: `MEDIUM`, so what reads
+                // whether a file is open is not re-validated after every edit.
                 file.set_open(self)
-                    .with_durability(Durability::LOW)
+                    .with_durability(Durability::MEDIUM)
                     .to(open);
             }
+        }
+    }
+
+    /// Publishes facts about a file (see [`Published`]); a no-op when `facts` is the value
+    /// already published (by pointer).
+    pub fn set_file_published(&mut self, file: SourceFile, facts: Published) {
+        if file.published(self) != &facts {
+            file.set_published(self)
+                .with_durability(Durability::MEDIUM)
+                .to(facts);
         }
     }
 
@@ -448,7 +558,15 @@ impl RootDatabase {
         }
     }
 
-    /// Starts recording which queries execute (for incrementality tests).
+    /// Installs (or, with `None`, removes) a callback told of every query executed and every
+    /// memoized result re-validated, on the thread that did it: for hosts that measure or
+    /// trace, and for tests. Shared by the database's clones.
+    pub fn set_query_hook(&self, hook: Option<QueryHook>) {
+        *self.executed.hook.lock().unwrap_or_else(|e| e.into_inner()) = hook;
+        self.executed.update_enabled();
+    }
+
+    /// Starts recording query events (for incrementality tests).
     pub fn start_logging(&self) {
         self.executed
             .entries
@@ -456,12 +574,13 @@ impl RootDatabase {
             .unwrap_or_else(|e| e.into_inner())
             .clear();
         self.executed
-            .enabled
+            .logging
             .store(true, std::sync::atomic::Ordering::Relaxed);
+        self.executed.update_enabled();
     }
 
-    /// The queries executed since the last call, as `query(input)` strings, in execution order.
-    pub fn take_executed(&self) -> Vec<String> {
+    /// The events recorded since the last call, in order.
+    pub fn take_events(&self) -> Vec<QueryEvent> {
         std::mem::take(
             &mut *self
                 .executed
@@ -469,5 +588,14 @@ impl RootDatabase {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner()),
         )
+    }
+
+    /// The queries executed since the last call, as `query(input)` strings, in execution order.
+    pub fn take_executed(&self) -> Vec<String> {
+        self.take_events()
+            .into_iter()
+            .filter(|e| e.kind == QueryEventKind::Executed)
+            .map(|e| e.query)
+            .collect()
     }
 }

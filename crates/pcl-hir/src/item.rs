@@ -242,28 +242,54 @@ pub fn program_scope<'db>(db: &'db dyn pcl_db::Db, program: Program) -> ProgramS
     }
 }
 
-/// A top-level name of a program: the key of [`resolve_root`].
-#[salsa::interned(debug)]
-pub struct RootName<'db> {
-    #[returns(copy)]
-    pub program: Program,
-    #[returns(ref)]
+/// A node's identity without its salsa handle: what the facts an open file publishes
+/// (`pcl-ty`) name, so that a reader in another file can know of a node without reading the
+/// file that defines it. Read from the node's identity fields only, which records no
+/// dependency.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NodeKey {
+    pub file: SourceFile,
+    pub kind: NodeKind,
     pub name: Name,
+    pub occurrence: u32,
 }
 
-/// The node a top-level name refers to. A narrow projection of [`program_scope`]: a node
-/// that uses `x` depends only on what `x` means, so adding, removing or renaming other nodes
-/// re-runs nothing of it.
-#[salsa::tracked(returns(copy))]
-pub fn resolve_root<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Node<'db>> {
-    program_scope(db, key.program(db)).lookup(key.name(db))
+// SAFETY: plain data; `SourceFile` is an input's id, with no database lifetime.
+unsafe impl salsa::SalsaValue for NodeKey {}
+// SAFETY: a fieldless enum.
+unsafe impl salsa::SalsaValue for NodeKind {}
+
+impl<'db> Node<'db> {
+    pub fn key(self, db: &'db dyn pcl_db::Db) -> NodeKey {
+        NodeKey {
+            file: self.file(db).file(db),
+            kind: self.kind(db),
+            name: self.name(db).clone(),
+            occurrence: *self.occurrence(db),
+        }
+    }
 }
 
-/// [`resolve_root`] for a program and a name.
-pub fn lookup_root<'db>(
-    db: &'db dyn pcl_db::Db,
-    program: Program,
-    name: &Name,
-) -> Option<Node<'db>> {
-    resolve_root(db, RootName::new(db, program, name.clone()))
+/// The nodes of a file by identity: how a [`NodeKey`] finds its node.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct FileNodeMap<'db> {
+    map: rustc_hash::FxHashMap<(NodeKind, Name, u32), Node<'db>>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn file_node_map<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileNodeMap<'db> {
+    let map = file_nodes(db, file)
+        .iter()
+        .map(|&n| ((n.kind(db), n.name(db).clone(), *n.occurrence(db)), n))
+        .collect();
+    FileNodeMap { map }
+}
+
+/// The node `key` names in `program`, if its file still defines it. Reads the node's file.
+pub fn node_of<'db>(db: &'db dyn pcl_db::Db, program: Program, key: &NodeKey) -> Option<Node<'db>> {
+    let file = ProgramFile::new(db, program, key.file);
+    file_node_map(db, file)
+        .map
+        .get(&(key.kind, key.name.clone(), key.occurrence))
+        .copied()
 }

@@ -8,8 +8,8 @@
 //!   separate source map. Structural problems (labels, unknown blocks, attributes a block
 //!   does not take) are found here.
 //! * Scopes: variables are resolved while lowering (`for` variables, `range`, hook `args`,
-//!   `recover`'s `error`); everything else is looked up in the [`program_scope`], the
-//!   top-level names of every file of the program.
+//!   `recover`'s `error`); top-level names are resolved by `pcl-ty` from per-file
+//!   summaries; [`program_scope`] lists every node of every file of the program.
 //!
 //! Types live in `pcl-ty`, which reads bodies and never syntax.
 
@@ -21,8 +21,8 @@ mod options;
 
 pub use body::*;
 pub use item::{
-    file_nodes, lookup_root, lower_file, program_scope, resolve_root, LoweredFile, Node, NodeKind,
-    NodeSourceMap, ProgramFile, ProgramScope, RootName, Signature,
+    file_node_map, file_nodes, lower_file, node_of, program_scope, FileNodeMap, LoweredFile, Node,
+    NodeKey, NodeKind, NodeSourceMap, ProgramFile, ProgramScope, Signature,
 };
 pub use lower::known_attributes;
 pub use name::Name;

@@ -613,7 +613,7 @@ fn member_completions(
                 .cloned()
                 .unwrap_or_else(Type::dynamic)
         }
-        None => match pcl_hir::lookup_root(db, file.program(db), &pcl_hir::Name::new(first)) {
+        None => match pcl_ty::lookup_node(db, file.program(db), &pcl_hir::Name::new(first)) {
             Some(target) => {
                 pcl_ty::infer_nodes(db, &[target]);
                 docs_of = Some(target);

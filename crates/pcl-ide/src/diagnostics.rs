@@ -18,12 +18,18 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic
     pcl_ty::file_diagnostics(db, file).clone()
 }
 
+/// `inferred`: every program was inferred in dependency order since the last change that
+/// could invalidate results of files nobody has open, so only open files can have anything
+/// left to compute (and the host's publication inferred them).
 pub(crate) fn workspace_diagnostics(
     db: &RootDatabase,
+    inferred: bool,
 ) -> Vec<(std::path::PathBuf, Vec<Diagnostic>)> {
     let mut out = Vec::new();
     for program in semantics::programs(db) {
-        pcl_ty::infer_program_parallel(db, program, &|_| {});
+        if !inferred {
+            pcl_ty::infer_program_parallel(db, program, &|_| {});
+        }
         for file in pcl_ty::program_report(db, program, pcl_ty::NodeTypes::Omitted).files {
             out.push((file.path, file.diagnostics));
         }

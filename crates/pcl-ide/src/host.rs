@@ -83,6 +83,23 @@ pub struct AnalysisHost {
     /// Whether schemas were configured (directories or files); loading a program from disk
     /// first configures the default search path, as `pcl check` does.
     schemas_configured: bool,
+    /// Changes that may have invalidated results beyond the open files (see
+    /// [`Generations`]).
+    generations: std::sync::Arc<Generations>,
+}
+
+/// Counts the changes after which results of files nobody has open may have to be computed
+/// again: everything but a keystroke whose published facts are unchanged
+/// (`pcl_ty::publish_open_files`). After such a keystroke, the diagnostics of every closed file
+/// are valid without a walk, so the re-check of every file need not infer node by node in
+/// dependency order (which it does after a wider change, so that no query recurses through a
+/// long chain of references).
+#[derive(Debug, Default)]
+pub(crate) struct Generations {
+    /// Bumped by every wide change.
+    pub(crate) wide: std::sync::atomic::AtomicU64,
+    /// The value of `wide` when every program was last inferred in dependency order.
+    pub(crate) ordered: std::sync::atomic::AtomicU64,
 }
 
 impl Default for AnalysisHost {
@@ -100,6 +117,22 @@ impl AnalysisHost {
             memory_programs: FxHashMap::default(),
             schema_dirs_given: Vec::new(),
             schemas_configured: false,
+            // No program has been inferred in order yet.
+            generations: std::sync::Arc::new(Generations {
+                wide: 1.into(),
+                ordered: 0.into(),
+            }),
+        }
+    }
+
+    /// Publishes what the open files changed for the rest of their programs (their host's one
+    /// duty: `pcl_ty::publish_open_files`), and records whether the change was wide.
+    fn publish(&mut self, only_keystrokes: bool) {
+        let outcome = pcl_ty::publish_open_files(&mut self.db);
+        if !only_keystrokes || outcome == pcl_ty::Publication::Changed {
+            self.generations
+                .wide
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
     }
 
@@ -107,6 +140,11 @@ impl AnalysisHost {
     pub fn analysis(&self) -> Analysis {
         Analysis {
             db: self.db.clone(),
+            generations: self.generations.clone(),
+            wide: self
+                .generations
+                .wide
+                .load(std::sync::atomic::Ordering::SeqCst),
         }
     }
 
@@ -117,6 +155,21 @@ impl AnalysisHost {
 
     /// Applies a batch of changes. Cancels every outstanding [`Analysis`].
     pub fn apply_change(&mut self, change: Change) {
+        // Edits of buffers already open in a program: keystrokes, unless they change what
+        // the rest of the program reads of them.
+        let only_keystrokes = change.options.is_none()
+            && change.schema_files.is_none()
+            && change.programs.is_empty()
+            && change.files.iter().all(|(path, what)| {
+                matches!(what, FileChange::Text(_))
+                    && self.buffers.contains_key(path)
+                    && self.in_some_program(path)
+            });
+        self.apply(change);
+        self.publish(only_keystrokes);
+    }
+
+    fn apply(&mut self, change: Change) {
         if let Some(options) = change.options {
             self.db.set_options(options);
         }
@@ -172,8 +225,15 @@ impl AnalysisHost {
     /// Until schemas are configured (`set_schema_dirs`, `Change::set_schema_files`), the
     /// default search path is used: `$PCL_SCHEMA_PATH`, then `~/.pcl/schemas`.
     pub fn load_program(&mut self, dir: &Path) -> Vec<String> {
+        let problems = self.load(dir);
+        self.publish(false);
+        problems
+    }
+
+    fn load(&mut self, dir: &Path) -> Vec<String> {
         if !self.schemas_configured {
-            self.set_schema_dirs(Vec::new());
+            self.schemas_configured = true;
+            self.rescan_schemas();
         }
         let loaded = pcl_project::Loader::new().load(&mut self.db, dir);
         for program in &loaded.programs {
@@ -218,6 +278,7 @@ impl AnalysisHost {
         self.schemas_configured = true;
         self.schema_dirs_given = dirs;
         self.rescan_schemas();
+        self.publish(false);
     }
 
     fn rescan_schemas(&mut self) {
@@ -266,7 +327,7 @@ impl AnalysisHost {
             return;
         }
         if dir.is_dir() {
-            self.load_program(&dir);
+            self.load(&dir);
         }
         if !self.in_some_program(path) {
             // A directory that does not exist (an unsaved file, an embedder's buffer), or
@@ -316,7 +377,7 @@ impl AnalysisHost {
             if let Some(dir) = path.parent() {
                 if self.disk_programs.contains(dir) || self.db.program(dir).is_some() {
                     let dir = dir.to_path_buf();
-                    self.load_program(&dir);
+                    self.load(&dir);
                 }
             }
             return;
@@ -344,7 +405,7 @@ impl AnalysisHost {
             return;
         }
         if self.disk_programs.contains(root) || root.is_dir() {
-            self.load_program(root);
+            self.load(root);
         }
     }
 }

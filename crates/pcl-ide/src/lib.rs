@@ -117,6 +117,9 @@ pub struct NavigationTarget {
 /// a change after this snapshot was taken.
 pub struct Analysis {
     db: pcl_db::RootDatabase,
+    generations: std::sync::Arc<host::Generations>,
+    /// `generations.wide` when the snapshot was taken.
+    wide: u64,
 }
 
 impl std::panic::UnwindSafe for Analysis {}
@@ -154,7 +157,13 @@ impl Analysis {
     /// Every diagnostic of every file of every program, files sorted by path. Cold programs
     /// are inferred on all cores (and the work is cancelled like any other request).
     pub fn workspace_diagnostics(&self) -> Cancellable<Vec<(PathBuf, Vec<Diagnostic>)>> {
-        self.with_db(diagnostics::workspace_diagnostics)
+        use std::sync::atomic::Ordering;
+        let ordered = self.generations.ordered.load(Ordering::SeqCst) == self.wide;
+        let out = self.with_db(|db| diagnostics::workspace_diagnostics(db, ordered))?;
+        self.generations
+            .ordered
+            .fetch_max(self.wide, Ordering::SeqCst);
+        Ok(out)
     }
 
     pub fn hover(&self, position: &FilePosition) -> Cancellable<Option<HoverResult>> {

@@ -143,7 +143,7 @@ pub(crate) fn rename(
                 .bindings()
                 .any(|(b, other)| b != *binding && other.name.as_str() == new_name);
             let root =
-                pcl_hir::lookup_root(db, node.file(db).program(db), &pcl_hir::Name::new(new_name));
+                pcl_ty::lookup_node(db, node.file(db).program(db), &pcl_hir::Name::new(new_name));
             if clash || root.is_some() {
                 return Err(RenameError::Collision(format!(
                     "'{new_name}' is already a name in scope here"

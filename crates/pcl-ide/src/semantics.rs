@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use pcl_db::{Program, RootDatabase, SourceFile};
 use pcl_diagnostics::{TextRange, TextSize};
 use pcl_hir::{
-    file_nodes, lookup_root, AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, Name, Node,
-    NodeKind, ProgramFile, Resolution,
+    file_nodes, AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, Name, Node, NodeKind,
+    ProgramFile, Resolution,
 };
 
 /// Every file of every program, sorted, without duplicates.
@@ -176,7 +176,7 @@ pub(crate) fn definition<'db>(
             Expr::Variable {
                 name,
                 resolution: Resolution::Root,
-            } => lookup_root(db, file.program(db), name).map(Definition::Node),
+            } => pcl_ty::lookup_node(db, file.program(db), name).map(Definition::Node),
             _ => None,
         },
         _ => None,
@@ -235,7 +235,7 @@ pub(crate) fn uses<'db>(
                         resolution: Resolution::Root,
                     } = expr
                     {
-                        if used == name && lookup_root(db, program, used) == Some(*target) {
+                        if used == name && pcl_ty::lookup_node(db, program, used) == Some(*target) {
                             out.push((node, id));
                         }
                     }

@@ -794,11 +794,10 @@ impl<'a, 'db> Infer<'a, 'db> {
                     );
                     continue;
                 }
-                let kind = target
-                    .signature(self.db)
-                    .label(0)
-                    .unwrap_or_default()
-                    .to_string();
+                // The hook's kind is in its labels: read from its file.
+                let kind = crate::resolved_node(self.db, self.program, &target)
+                    .and_then(|hook| hook.signature(self.db).label(0).map(str::to_string))
+                    .unwrap_or_default();
                 if kind != wanted {
                     self.report(
                         Code::InvalidHooks,

@@ -231,15 +231,13 @@ pub fn component_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
 /// as they were, so [`inclusion_cycles`] re-runs only when an inclusion changes.
 #[salsa::tracked(returns(ref))]
 fn included_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = program_scope(db, program)
-        .nodes
+    let mut dirs: Vec<PathBuf> = program
+        .files(db)
         .iter()
-        .filter(|n| n.kind(db) == NodeKind::Component)
-        .filter_map(|n| {
-            n.signature(db)
-                .label(1)
-                .map(|s| component_dir(db, program, s))
+        .flat_map(|&file| {
+            &crate::summary_of(db, pcl_hir::ProgramFile::new(db, program, file)).component_sources
         })
+        .map(|source| component_dir(db, program, source))
         .collect();
     dirs.sort();
     dirs.dedup();

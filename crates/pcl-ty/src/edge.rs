@@ -6,9 +6,11 @@
 use std::sync::Arc;
 
 use pcl_diagnostics::{Code, Diagnostic, TextRange};
-use pcl_hir::{lower_file, program_scope, Expr, Node, NodeSourceMap, ProgramFile, Resolution};
+use pcl_hir::{
+    lower_file, node_of, program_scope, Expr, Node, NodeSourceMap, ProgramFile, Resolution,
+};
 
-use crate::{infer_node, program_cycles, InferDiagnostic, Target};
+use crate::{infer_node, InferDiagnostic, Target};
 
 /// Every diagnostic of one file of a program, sorted by position.
 #[salsa::tracked(returns(ref), no_eq)]
@@ -44,18 +46,25 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
             out.push(diagnostic);
         }
     }
-    let scope = program_scope(db, program);
-    for (first, duplicate) in &scope.duplicates {
-        if duplicate.file(db) != file {
+    let this_file = file.file(db);
+    let index = crate::program_index(db, program);
+    for (first_key, duplicate_key) in &index.duplicates {
+        if duplicate_key.file != this_file {
             continue;
         }
         // Two top-level attributes of one file: the syntax layer already reports them.
-        if first.file(db) == file
-            && first.kind(db) == pcl_hir::NodeKind::Local
-            && duplicate.kind(db) == pcl_hir::NodeKind::Local
+        if first_key.file == this_file
+            && first_key.kind == pcl_hir::NodeKind::Local
+            && duplicate_key.kind == pcl_hir::NodeKind::Local
         {
             continue;
         }
+        let (Some(first), Some(duplicate)) = (
+            node_of(db, program, first_key),
+            node_of(db, program, duplicate_key),
+        ) else {
+            continue;
+        };
         let name = duplicate.name(db);
         let mut diagnostic = Diagnostic::new(
             Code::DuplicateName,
@@ -66,16 +75,19 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         diagnostic = if first.file(db) == file {
             diagnostic.with_related(first_range, "first declared here")
         } else {
-            diagnostic.with_related_in(path_of(db, *first), first_range, "first declared here")
+            diagnostic.with_related_in(path_of(db, first), first_range, "first declared here")
         };
         out.push(diagnostic);
     }
-    for cycle in &program_cycles(db, program).cycles {
-        let head = cycle[0];
-        if head.file(db) != file {
+    for cycle in &crate::program_cycles(db, program).cycles {
+        if cycle[0].file != this_file {
             continue;
         }
-        out.push(cycle_diagnostic(db, file, cycle));
+        let nodes: Option<Vec<Node<'db>>> =
+            cycle.iter().map(|key| node_of(db, program, key)).collect();
+        if let Some(nodes) = nodes {
+            out.push(cycle_diagnostic(db, file, &nodes));
+        }
     }
     pcl_diagnostics::sort(&mut out);
     // Bytes that were not UTF-8 explain whatever else looks wrong: first, wherever they are.

@@ -1,13 +1,10 @@
-//! The dependency graph between nodes: which nodes each node's expressions refer to, and the
-//! cycles among them.
+//! The dependency graph between nodes: which nodes each node's expressions refer to, and
+//! strongly connected components (the cycles are found from the files' summaries, in
+//! `facts`).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use pcl_db::Program;
-use pcl_hir::{
-    file_nodes, lookup_root, program_scope, Body, Expr, ExprId, Name, Node, NodeKind, ProgramFile,
-    Resolution,
-};
+use pcl_hir::{Body, Expr, ExprId, Name, Node, NodeKind, Resolution};
 
 /// Options whose values are property paths of the resource itself, not references.
 pub(crate) const PROPERTY_PATH_OPTIONS: &[&str] = &[
@@ -16,36 +13,6 @@ pub(crate) const PROPERTY_PATH_OPTIONS: &[&str] = &[
     "ignoreChanges",
     "replaceOnChanges",
 ];
-
-/// The top-level names each node of a file uses, in the order first used (what
-/// [`node_references`] resolves): the per-file summary [`program_cycles`] reads. It reads only
-/// the file's bodies, not the program's scope, so it is as durable as the file: after an edit
-/// of one file, the summaries of the files on disk are re-validated without walking their
-/// nodes, and the cycle search costs a look at each file rather than at each node. Backdates
-/// while the names used are unchanged.
-#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
-pub struct FileNameUses<'db> {
-    pub nodes: Vec<(Node<'db>, Box<[Name]>)>,
-}
-
-#[salsa::tracked(returns(ref))]
-pub fn file_name_uses<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileNameUses<'db> {
-    let nodes = file_nodes(db, file)
-        .iter()
-        .map(|&node| {
-            let body = node.body(db);
-            let mut seen: FxHashSet<&Name> = FxHashSet::default();
-            let mut names = Vec::new();
-            for_each_root_name(node.kind(db), body, |name| {
-                if seen.insert(name) {
-                    names.push(name.clone());
-                }
-            });
-            (node, names.into_boxed_slice())
-        })
-        .collect();
-    FileNameUses { nodes }
-}
 
 /// The nodes whose values `node` uses, in the order first used. Names bound locally (`for`
 /// variables, `range`, ...) are not references, unlike in the reference implementation,
@@ -57,7 +24,7 @@ pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Nod
     let mut seen = FxHashSet::default();
     let mut out = Vec::new();
     for_each_root_name(node.kind(db), node.body(db), |name| {
-        if let Some(target) = lookup_root(db, program, name) {
+        if let Some(target) = crate::facts::lookup_node(db, program, name) {
             if seen.insert(target) {
                 out.push(target);
             }
@@ -67,8 +34,9 @@ pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Nod
 }
 
 /// Calls `f` on each top-level name a body uses where it counts as a reference, in order
-/// (with repeats): the one walk behind [`node_references`] and [`file_name_uses`].
-fn for_each_root_name<'b>(kind: NodeKind, body: &'b Body, mut f: impl FnMut(&'b Name)) {
+/// (with repeats): the one walk behind [`node_references`] and the files' summaries
+/// ([`crate::file_summary`]).
+pub(crate) fn for_each_root_name<'b>(kind: NodeKind, body: &'b Body, mut f: impl FnMut(&'b Name)) {
     for root in reference_roots(kind, body) {
         walk(body, root, &mut |id| {
             if let Expr::Variable {
@@ -109,75 +77,6 @@ fn walk(body: &Body, root: ExprId, f: &mut impl FnMut(ExprId)) {
         f(id);
         body.for_each_child(id, |child| stack.push(child));
     }
-}
-
-/// The reference cycles of a program.
-#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
-pub struct ProgramCycles<'db> {
-    /// Each cycle as a path that starts and ends at its first node in program order
-    /// (`a -> b -> a`); one per strongly connected component.
-    pub cycles: Vec<Vec<Node<'db>>>,
-    members: FxHashSet<Node<'db>>,
-}
-
-impl<'db> ProgramCycles<'db> {
-    /// Whether `node` is part of a cycle.
-    pub fn contains(&self, node: Node<'db>) -> bool {
-        self.members.contains(&node)
-    }
-}
-
-/// Reads the per-file summaries ([`file_name_uses`]) and the scope, not each node's
-/// references: a literal edit re-validates one summary per file.
-#[salsa::tracked(returns(ref))]
-pub fn program_cycles<'db>(db: &'db dyn pcl_db::Db, program: Program) -> ProgramCycles<'db> {
-    let scope = program_scope(db, program);
-    let nodes = &scope.nodes;
-    let index: FxHashMap<Node<'db>, usize> =
-        nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
-    let mut seen: FxHashSet<usize> = FxHashSet::default();
-    for &file in program.files(db) {
-        for (node, names) in &file_name_uses(db, ProgramFile::new(db, program, file)).nodes {
-            let Some(&from) = index.get(node) else {
-                continue;
-            };
-            // As `node_references` resolves them: each name through the scope, each target
-            // once, in the order first used.
-            let mut targets: Vec<usize> = Vec::with_capacity(names.len());
-            seen.clear();
-            for name in names.iter() {
-                if let Some(&to) = scope.lookup(name).and_then(|t| index.get(&t)) {
-                    if seen.insert(to) {
-                        targets.push(to);
-                    }
-                }
-            }
-            edges[from] = targets;
-        }
-    }
-    let mut cycles = Vec::new();
-    let mut members = FxHashSet::default();
-    for component in strongly_connected(&edges) {
-        let first = *component.iter().min().expect("components are not empty");
-        let self_loop = edges[first].contains(&first);
-        if component.len() == 1 && !self_loop {
-            continue;
-        }
-        // Components may depend on each other (each is its own program; the reference
-        // allows it), but not on themselves.
-        let only_components = component
-            .iter()
-            .all(|&i| nodes[i].kind(db) == NodeKind::Component);
-        if only_components && component.iter().all(|&i| !edges[i].contains(&i)) {
-            continue;
-        }
-        let path = cycle_through(first, &component, &edges);
-        members.extend(component.iter().map(|&i| nodes[i]));
-        cycles.push(path.into_iter().map(|i| nodes[i]).collect());
-    }
-    cycles.sort_by_key(|c: &Vec<Node<'db>>| index[&c[0]]);
-    ProgramCycles { cycles, members }
 }
 
 /// Tarjan's algorithm, iterative: the strongly connected components of a graph.
@@ -235,7 +134,7 @@ pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
 }
 
 /// A shortest path from `start` back to itself inside its component.
-fn cycle_through(start: usize, component: &[usize], edges: &[Vec<usize>]) -> Vec<usize> {
+pub(crate) fn cycle_through(start: usize, component: &[usize], edges: &[Vec<usize>]) -> Vec<usize> {
     let inside: FxHashSet<usize> = component.iter().copied().collect();
     let mut previous: FxHashMap<usize, usize> = FxHashMap::default();
     let mut queue = std::collections::VecDeque::from([start]);

@@ -2,8 +2,8 @@
 
 use pcl_diagnostics::{suggest, Code, Severity};
 use pcl_hir::{
-    program_scope, BinaryOp, BindingId, BindingKind, Body, Expr, ExprId, Node, NodeKind,
-    ObjectItem, Resolution, TemplatePart, UnaryOp,
+    BinaryOp, BindingId, BindingKind, Body, Expr, ExprId, Node, NodeKind, ObjectItem, Resolution,
+    TemplatePart, UnaryOp,
 };
 use pcl_types::{
     unify_all, ConstValue, ConversionKind, ReasonKind, Severity as TraversalSeverity, Traverser,
@@ -11,13 +11,14 @@ use pcl_types::{
 };
 use rustc_hash::FxHashMap;
 
-use crate::{node_type, InferDiagnostic, NodeInference, Target};
+use crate::{InferDiagnostic, NodeInference, Target};
 
 pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
     let body = node.body(db);
     let mut cx = Infer {
         db,
         program: node.file(db).program(db),
+        file: node.file(db).file(db),
         kind: node.kind(db),
         signature: node.signature(db),
         body,
@@ -112,6 +113,9 @@ pub(crate) struct Infer<'a, 'db> {
     pub(crate) signature: &'a pcl_hir::Signature,
     pub(crate) body: &'a pcl_hir::Body,
     pub(crate) program: pcl_db::Program,
+    /// The file of the node being inferred (whether it is open decides which type of a node
+    /// of an open file it sees: see `facts::resolved_type`).
+    file: pcl_db::SourceFile,
     expr_types: Vec<Option<Type>>,
     binding_types: Vec<Type>,
     /// A resource ranged over a bool has no `range` variable.
@@ -121,7 +125,7 @@ pub(crate) struct Infer<'a, 'db> {
     pub(crate) diagnostics: Vec<InferDiagnostic>,
     splat_items: Vec<Type>,
     /// What the top-level names used so far mean.
-    roots: Vec<(pcl_hir::Name, Option<Node<'db>>)>,
+    roots: Vec<(pcl_hir::Name, Option<crate::Resolved<'db>>)>,
 }
 
 /// The collection typing of `for`, `range` and friends: key and value types.
@@ -655,7 +659,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         );
                         Type::dynamic()
                     }
-                    _ => node_type(self.db, target),
+                    _ => crate::facts::resolved_type(self.db, self.program, self.file, &target),
                 },
                 None => {
                     self.undefined_variable(id, name);
@@ -665,21 +669,21 @@ impl<'a, 'db> Infer<'a, 'db> {
         }
     }
 
-    /// The node a top-level name refers to (a narrow query: see `pcl_hir::resolve_root`).
-    pub(crate) fn lookup_root(&mut self, name: &pcl_hir::Name) -> Option<Node<'db>> {
+    /// What a top-level name refers to (a narrow query: see `crate::resolve_root`).
+    pub(crate) fn lookup_root(&mut self, name: &pcl_hir::Name) -> Option<crate::Resolved<'db>> {
         // A body often names the same node many times; each lookup interns a key.
-        if let Some((_, node)) = self.roots.iter().find(|(n, _)| n == name) {
-            return *node;
+        if let Some((_, resolved)) = self.roots.iter().find(|(n, _)| n == name) {
+            return resolved.clone();
         }
-        let node = pcl_hir::lookup_root(self.db, self.program, name);
-        self.roots.push((name.clone(), node));
-        node
+        let resolved = crate::lookup_root(self.db, self.program, name).cloned();
+        self.roots.push((name.clone(), resolved.clone()));
+        resolved
     }
 
     fn undefined_variable(&mut self, id: ExprId, name: &str) {
         // Only a node with an undefined name depends on every name of the program.
-        let scope = program_scope(self.db, self.program);
-        let mut candidates: Vec<&str> = scope.names().map(|n| n.as_str()).collect();
+        let index = crate::program_index(self.db, self.program);
+        let mut candidates: Vec<&str> = index.names().map(|n| n.as_str()).collect();
         let locals: Vec<pcl_hir::Name> =
             self.body.bindings().map(|(_, b)| b.name.clone()).collect();
         candidates.extend(locals.iter().map(|n| n.as_str()));

@@ -8,8 +8,11 @@
 //! * [`node_type`]: the small fact other nodes read (a local's value type with literal types
 //!   widened, a config's declared type). It backdates when an edit does not change it, so
 //!   the users of a node re-infer only when its type really changed.
-//! * [`node_references`] and [`program_cycles`]: the dependency graph, so that nodes in a cycle
-//!   are reported once and typed `dynamic` instead of recursing.
+//! * [`program_index`], [`resolve_root`] and [`program_cycles`]: what the files of a program
+//!   know of each other, read through one summary per file ([`file_summary`]), and for open
+//!   files through the facts their host publishes ([`publish_open_files`]): the firewall
+//!   between a keystroke and the rest of the program.
+//! * [`node_references`]: the dependency graph, for checking nodes dependencies first.
 //! * [`file_diagnostics`]: the edge, joining problems with source maps into
 //!   `pcl_diagnostics::Diagnostic`s for one file.
 //! * [`check_program`]: the whole-program entry point the CLI and tests use.
@@ -19,6 +22,7 @@ mod builtins;
 mod check;
 pub mod component;
 mod edge;
+mod facts;
 mod graph;
 mod infer;
 mod invoke;
@@ -36,7 +40,12 @@ pub use check::{
     program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
 };
 pub use edge::{file_diagnostics, missing_package_uses, FirstUse, MissingPackageUses};
-pub use graph::{file_name_uses, node_references, program_cycles, FileNameUses, ProgramCycles};
+pub use facts::{
+    declared_packages, file_summary, lookup_node, lookup_root, program_cycles, program_index,
+    publish_open_files, resolve_root, resolved_node, summary_of, FileSummary, ProgramCycles,
+    ProgramIndex, Publication, Resolved, RootName, SummaryNode,
+};
+pub use graph::node_references;
 pub use infer::{one_line_type, widen_literals};
 
 /// Where a problem is, by position-free ids.
@@ -136,7 +145,7 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
         NodeKind::Hook | NodeKind::Pulumi | NodeKind::Package => return Type::dynamic(),
     }
     let program = node.file(db).program(db);
-    if program_cycles(db, program).contains(node) {
+    if program_cycles(db, program).contains(db, node) {
         return Type::dynamic();
     }
     let ty = infer_node(db, node).node_type.clone();

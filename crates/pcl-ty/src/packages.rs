@@ -359,53 +359,6 @@ pub(crate) fn method_signature(
         .map_err(|e| e.to_string())
 }
 
-/// The packages a program declares with `package` blocks: name (the parameterization's name if
-/// it has one, else `baseProviderName` or the deprecated label) → version.
-#[salsa::tracked(returns(ref))]
-pub fn declared_packages(
-    db: &dyn pcl_db::Db,
-    program: pcl_db::Program,
-) -> Vec<(String, Option<String>)> {
-    use pcl_hir::{Expr, NodeKind};
-    use pcl_types::ConstValue;
-    let mut out: Vec<(String, Option<String>)> = Vec::new();
-    for &node in &pcl_hir::program_scope(db, program).nodes {
-        if node.kind(db) != NodeKind::Package {
-            continue;
-        }
-        let body = node.body(db);
-        let literal = |block, name: &str| -> Option<String> {
-            let (_, attr) = body.find_attr(block, name)?;
-            match body.expr(attr.value) {
-                Expr::Literal(ConstValue::String(s)) => Some(s.to_string()),
-                _ => None,
-            }
-        };
-        let parameterization = body
-            .blocks_in(None)
-            .filter(|(_, b)| b.type_name.as_str() == "parameterization")
-            .last()
-            .map(|(id, _)| id);
-        let (name, version) =
-            match parameterization.and_then(|p| Some((literal(Some(p), "name")?, p))) {
-                Some((name, p)) => (name, literal(Some(p), "version")),
-                None => {
-                    let name = literal(None, "baseProviderName")
-                        .or_else(|| node.signature(db).label(0).map(str::to_string));
-                    match name {
-                        Some(name) => (name, literal(None, "baseProviderVersion")),
-                        None => continue,
-                    }
-                }
-            };
-        if !out.iter().any(|(n, _)| *n == name) {
-            out.push((name, version));
-        }
-    }
-    out.sort();
-    out
-}
-
 /// The package request a `resource` or `read` block makes for its token's package `name`:
 /// at the version a `package` block declares, else at the version a literal `version` option
 /// of the block names when that version is available. What the binder checks the block
@@ -443,7 +396,7 @@ pub fn package_request<'db>(
     program: pcl_db::Program,
     name: &str,
 ) -> PackageRequest<'db> {
-    let version = declared_packages(db, program)
+    let version = crate::declared_packages(db, program)
         .iter()
         .find(|(n, _)| n == name)
         .and_then(|(_, v)| v.clone());

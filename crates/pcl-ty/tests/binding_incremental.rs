@@ -2,14 +2,13 @@
 //! component program, a schema file, or the file list of a program. Schemas are given as text
 //! (an editor's buffer), so a test can change one.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use expect_test::{expect, Expect};
 use pcl_db::{Program, RootDatabase, SchemaFileSpec};
-use pcl_hir::{file_nodes, ProgramFile};
-use pcl_ty::packages::{PackageRequest, TokenRequest};
-use salsa::plumbing::AsId;
 
 fn schema(name: &str, resources: &[(&str, &[&str])]) -> String {
     let resources: Vec<String> = resources
@@ -75,54 +74,7 @@ impl Session {
 
     /// The executed queries, with salsa ids replaced by what they stand for.
     fn executed(&self) -> Vec<String> {
-        let db = &self.db;
-        let mut names: Vec<(String, String)> = Vec::new();
-        let mut name = |id: salsa::Id, text: String| names.push((format!("{id:?}"), text));
-        for &program in &self.programs {
-            let root = program.root(db).display().to_string();
-            name(program.as_id(), root.clone());
-            for &file in program.files(db) {
-                let path = file.path(db).display().to_string();
-                name(file.as_id(), path.clone());
-                let pf = ProgramFile::new(db, program, file);
-                name(pf.as_id(), path.clone());
-                for &node in file_nodes(db, pf) {
-                    name(node.as_id(), node.name(db).to_string());
-                    for (_, expr) in node.body(db).exprs() {
-                        if let pcl_hir::Expr::Variable { name: n, .. } = expr {
-                            let key = pcl_hir::RootName::new(db, program, n.clone());
-                            name(key.as_id(), n.to_string());
-                        }
-                    }
-                    if let Some(token) = node.signature(db).label(1) {
-                        if let Some(package) = pcl_schema::token::package_of_token(token) {
-                            let request = PackageRequest::new(db, package.to_string(), None);
-                            name(request.as_id(), package.to_string());
-                            let key = TokenRequest::new(db, request, token.to_string());
-                            name(key.as_id(), token.to_string());
-                        }
-                    }
-                }
-            }
-        }
-        for &file in pcl_db::workspace(db).schema_files(db) {
-            let path = file.path(db).display().to_string();
-            name(file.as_id(), path);
-        }
-        db.take_executed()
-            .into_iter()
-            .map(|key| match key.split_once('(') {
-                Some((query, rest)) => {
-                    let id = format!("{})", rest.trim_end_matches(')'));
-                    let name = names
-                        .iter()
-                        .find(|(k, _)| *k == id)
-                        .map_or_else(|| "?".to_string(), |(_, n)| n.clone());
-                    format!("{query}({name})")
-                }
-                None => key,
-            })
-            .collect()
+        common::executed_queries(&self.db, &self.programs)
     }
 }
 
@@ -178,8 +130,8 @@ fn an_edit_inside_one_resource_rebinds_that_resource_only() {
             "lower_file(/p/main.pp)",
             "file_nodes(/p/main.pp)",
             "node_references(a)",
+            "file_summary(/p/main.pp)",
             "infer_node(a)",
-            "file_name_uses(/p/main.pp)",
             "node_type(a)",
             "file_diagnostics(/p/main.pp)",
         ]
@@ -251,12 +203,14 @@ fn editing_a_component_rebinds_only_its_users() {
         [
             "lower_file(/p/app/main.pp)",
             "file_nodes(/p/app/main.pp)",
-            "program_scope(/p/app)",
+            "file_summary(/p/app/main.pp)",
             "included_dirs(/p/app)",
+            "program_scope(/p/app)",
             "component_interface(/p/app)",
+            "program_index(/p/app)",
             "program_cycles(/p/app)",
-            "file_name_uses(/p/app/main.pp)",
             "resolve_root(box)",
+            "file_node_map(/p/app/main.pp)",
             "declared_packages(/p/app)",
             "resolve_root(name)",
             "node_references(extra)",
@@ -273,12 +227,14 @@ fn editing_a_component_rebinds_only_its_users() {
         [
             "lower_file(/p/app/main.pp)",
             "file_nodes(/p/app/main.pp)",
-            "program_scope(/p/app)",
+            "file_summary(/p/app/main.pp)",
             "included_dirs(/p/app)",
+            "program_scope(/p/app)",
             "component_interface(/p/app)",
+            "program_index(/p/app)",
             "program_cycles(/p/app)",
-            "file_name_uses(/p/app/main.pp)",
             "resolve_root(box)",
+            "file_node_map(/p/app/main.pp)",
             "declared_packages(/p/app)",
             "resolve_root(name)",
             "node_type(more)",
@@ -312,11 +268,12 @@ fn adding_and_removing_a_file() {
             "lower_file(/p/extra.pp)",
             "node_references(d)",
             "resolve_root(c)",
+            "program_index(/p)",
+            "file_summary(/p/extra.pp)",
             "resolve_root(a)",
             "resolve_root(b)",
             "declared_packages(/p)",
             "program_cycles(/p)",
-            "file_name_uses(/p/extra.pp)",
             "infer_node(d)",
             "node_type(d)",
             "file_diagnostics(/p/extra.pp)",
@@ -328,6 +285,7 @@ fn adding_and_removing_a_file() {
     s.expect(expect![[r#"
         [
             "program_scope(/p)",
+            "program_index(/p)",
             "resolve_root(a)",
             "resolve_root(b)",
             "declared_packages(/p)",
@@ -371,13 +329,14 @@ fn an_inclusion_that_closes_a_cycle_is_found_and_forgotten_incrementally() {
         [
             "lower_file(/p/b/main.pp)",
             "file_nodes(/p/b/main.pp)",
-            "program_scope(/p/b)",
+            "file_summary(/p/b/main.pp)",
             "included_dirs(/p/b)",
             "inclusion_cycles(?)",
             "infer_node(b)",
+            "program_scope(/p/b)",
             "component_interface(/p/b)",
+            "program_index(/p/b)",
             "program_cycles(/p/b)",
-            "file_name_uses(/p/b/main.pp)",
             "node_references(a)",
             "infer_node(a)",
             "node_type(a)",

@@ -8,49 +8,6 @@ use std::path::Path;
 
 use expect_test::{expect, Expect};
 use pcl_db::{Program, RootDatabase};
-use pcl_hir::{file_nodes, ProgramFile};
-use salsa::plumbing::AsId;
-
-/// The executed queries, with salsa ids replaced by what they stand for (file paths, node
-/// names), so that the snapshot says *which* file or node re-ran.
-fn executed(db: &RootDatabase, program: Program) -> Vec<String> {
-    let mut names: Vec<(String, String)> = Vec::new();
-    names.push((format!("{:?}", program.as_id()), "program".into()));
-    for &file in program.files(db) {
-        let path = file.path(db).display().to_string();
-        names.push((format!("{:?}", file.as_id()), path.clone()));
-        let pf = ProgramFile::new(db, program, file);
-        names.push((format!("{:?}", pf.as_id()), path.clone()));
-        for &node in file_nodes(db, pf) {
-            names.push((format!("{:?}", node.as_id()), node.name(db).to_string()));
-            // The keys of `resolve_root`: every name a body uses.
-            for (_, expr) in node.body(db).exprs() {
-                if let pcl_hir::Expr::Variable { name, .. } = expr {
-                    let key = pcl_hir::RootName::new(db, program, name.clone());
-                    names.push((format!("{:?}", key.as_id()), name.to_string()));
-                }
-            }
-        }
-    }
-    let log = db.take_executed();
-    log.into_iter()
-        .map(|key| {
-            // `query(Id(12))` → `query(name)`
-            match key.split_once('(') {
-                Some((query, rest)) => {
-                    let id = rest.trim_end_matches(')');
-                    let id = format!("{id})");
-                    let name = names
-                        .iter()
-                        .find(|(k, _)| *k == id)
-                        .map_or_else(|| "?".to_string(), |(_, n)| n.clone());
-                    format!("{query}({name})")
-                }
-                None => key,
-            }
-        })
-        .collect()
-}
 
 struct Session {
     db: RootDatabase,
@@ -75,7 +32,7 @@ impl Session {
         self.db.set_file_text(Path::new(path), text.to_string());
         pcl_ty::check_program(&self.db, self.program);
         // Name the ids after the check, so that new nodes have names too.
-        let ran = executed(&self.db, self.program);
+        let ran = common::executed_queries(&self.db, &[self.program]);
         expect.assert_debug_eq(&ran);
     }
 
@@ -102,8 +59,8 @@ fn changing_a_literal_reinfers_only_that_node() {
                 "lower_file(main.pp)",
                 "file_nodes(main.pp)",
                 "node_references(x)",
+                "file_summary(main.pp)",
                 "infer_node(x)",
-                "file_name_uses(main.pp)",
                 "node_type(x)",
                 "file_diagnostics(main.pp)",
             ]
@@ -148,12 +105,14 @@ fn renaming_an_unused_local_reinfers_only_it() {
             [
                 "lower_file(main.pp)",
                 "file_nodes(main.pp)",
-                "program_scope(program)",
+                "program_scope(/program)",
+                "file_summary(main.pp)",
+                "program_index(/program)",
                 "resolve_root(x)",
+                "file_node_map(main.pp)",
                 "resolve_root(y)",
                 "node_references(renamed)",
-                "program_cycles(program)",
-                "file_name_uses(main.pp)",
+                "program_cycles(/program)",
                 "infer_node(renamed)",
                 "node_type(renamed)",
                 "file_diagnostics(main.pp)",
@@ -173,8 +132,8 @@ fn a_type_change_reinfers_the_users() {
                 "lower_file(main.pp)",
                 "file_nodes(main.pp)",
                 "node_references(x)",
+                "file_summary(main.pp)",
                 "infer_node(x)",
-                "file_name_uses(main.pp)",
                 "node_type(x)",
                 "infer_node(y)",
                 "node_type(y)",
@@ -208,8 +167,8 @@ fn editing_one_file_of_two_touches_only_that_file() {
             [
                 "lower_file(other.pp)",
                 "file_nodes(other.pp)",
+                "file_summary(other.pp)",
                 "node_references(lonely)",
-                "file_name_uses(other.pp)",
                 "infer_node(lonely)",
                 "node_type(lonely)",
                 "file_diagnostics(other.pp)",

@@ -1,0 +1,514 @@
+//! What the files of a program know of each other, and the firewall between typing in an open
+//! file and the rest of the program.
+//!
+//! Every program-wide fact (which node a top-level name means, the duplicates, the reference
+//! cycles, the packages `package` blocks declare, the directories components include) is
+//! computed from one position-free [`FileSummary`] per file, never from the files' nodes and
+//! bodies directly. A file on disk is read through its own summary ([`file_summary`], as
+//! durable as the file). An open file's text is `LOW` durability and changes on every
+//! keystroke, so the program reads it through the facts its host last *published*
+//! ([`publish_open_files`], `MEDIUM` durability): its summary and the types of its nodes, as
+//! other files see them. A keystroke that changes neither leaves every fact of the program,
+//! and everything that depends only on files on disk, valid without a walk: salsa re-validates
+//! a `MEDIUM` result in one step after a `LOW` change. Readers in open files read the real
+//! types of nodes in open files, so only readers in closed files see published types.
+
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use pcl_db::{Program, Published, RootDatabase, SourceFile};
+use pcl_hir::{file_nodes, node_of, Expr, Name, Node, NodeKey, NodeKind, ProgramFile};
+use pcl_types::{ConstValue, Type};
+
+use crate::graph::for_each_root_name;
+
+/// What the rest of a program reads of one file: its nodes' identities and the top-level
+/// names each uses, the packages its `package` blocks declare, and the sources its
+/// components name. Position-free, so it backdates on every edit that leaves them alone.
+#[derive(Clone, Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct FileSummary {
+    pub nodes: Vec<SummaryNode>,
+    /// `(name, version)` of each `package` block, in order.
+    pub packages: Vec<(String, Option<String>)>,
+    /// The source label of each `component` block, in order.
+    pub component_sources: Vec<String>,
+}
+
+/// One node of a [`FileSummary`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SummaryNode {
+    pub kind: NodeKind,
+    pub name: Name,
+    pub occurrence: u32,
+    /// The top-level names the node uses, in the order first used (locally bound names and
+    /// property-path options excluded).
+    pub uses: Box<[Name]>,
+}
+
+// SAFETY: plain data: names, kinds and strings, no database-lifetime reference.
+unsafe impl salsa::SalsaValue for SummaryNode {}
+
+/// The summary of a file, from its nodes and bodies.
+#[salsa::tracked(returns(ref))]
+pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileSummary {
+    let mut summary = FileSummary {
+        nodes: Vec::new(),
+        packages: Vec::new(),
+        component_sources: Vec::new(),
+    };
+    for &node in file_nodes(db, file) {
+        let kind = node.kind(db);
+        let body = node.body(db);
+        let mut seen: FxHashSet<&Name> = FxHashSet::default();
+        let mut uses = Vec::new();
+        for_each_root_name(kind, body, |name| {
+            if seen.insert(name) {
+                uses.push(name.clone());
+            }
+        });
+        summary.nodes.push(SummaryNode {
+            kind,
+            name: node.name(db).clone(),
+            occurrence: *node.occurrence(db),
+            uses: uses.into_boxed_slice(),
+        });
+        match kind {
+            NodeKind::Package => summary.packages.extend(declared_package(db, node)),
+            NodeKind::Component => summary
+                .component_sources
+                .extend(node.signature(db).label(1).map(str::to_string)),
+            _ => {}
+        }
+    }
+    summary
+}
+
+/// The package a `package` block declares: the parameterization's name if it has one, else
+/// `baseProviderName` or the deprecated label, with its version.
+fn declared_package(db: &dyn pcl_db::Db, node: Node<'_>) -> Option<(String, Option<String>)> {
+    let body = node.body(db);
+    let literal = |block, name: &str| -> Option<String> {
+        let (_, attr) = body.find_attr(block, name)?;
+        match body.expr(attr.value) {
+            Expr::Literal(ConstValue::String(s)) => Some(s.to_string()),
+            _ => None,
+        }
+    };
+    let parameterization = body
+        .blocks_in(None)
+        .filter(|(_, b)| b.type_name.as_str() == "parameterization")
+        .last()
+        .map(|(id, _)| id);
+    match parameterization.and_then(|p| Some((literal(Some(p), "name")?, p))) {
+        Some((name, p)) => Some((name, literal(Some(p), "version"))),
+        None => {
+            let name = literal(None, "baseProviderName")
+                .or_else(|| node.signature(db).label(0).map(str::to_string))?;
+            Some((name, literal(None, "baseProviderVersion")))
+        }
+    }
+}
+
+/// What a host published about an open file ([`publish_open_files`]).
+#[derive(Debug)]
+struct OpenFileFacts {
+    program: Program,
+    summary: FileSummary,
+    /// The type each node has for readers in other files ([`crate::node_type`]).
+    types: FxHashMap<(NodeKind, Name, u32), Type>,
+}
+
+fn published(db: &dyn pcl_db::Db, file: SourceFile) -> Option<&OpenFileFacts> {
+    file.published(db)
+        .0
+        .as_ref()?
+        .downcast_ref::<OpenFileFacts>()
+}
+
+/// The facts published for `file` as part of `program`, when it is open and they exist.
+fn published_in(db: &dyn pcl_db::Db, program: Program, file: SourceFile) -> Option<&OpenFileFacts> {
+    if !file.open(db) {
+        return None;
+    }
+    published(db, file).filter(|f| f.program == program)
+}
+
+/// The summary the rest of the program reads of a file: published, for an open file whose
+/// host publishes; its own otherwise.
+pub fn summary_of<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> &'db FileSummary {
+    match published_in(db, file.program(db), file.file(db)) {
+        Some(facts) => &facts.summary,
+        None => file_summary(db, file),
+    }
+}
+
+/// The program's top-level names, as the reference looks them up, and its duplicates.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct ProgramIndex {
+    /// Config, locals, resources, components, hooks and the pulumi block, sorted by name.
+    defs: Vec<(Name, NodeKey)>,
+    /// Outputs, sorted by name.
+    outputs: Vec<(Name, NodeKey)>,
+    /// Later declarations of a name already declared: (first, duplicate).
+    pub duplicates: Vec<(NodeKey, NodeKey)>,
+}
+
+impl ProgramIndex {
+    /// `defs`, then `outputs`: the first declaration (files in path order, then source
+    /// order) wins.
+    pub fn lookup(&self, name: &str) -> Option<&NodeKey> {
+        find(&self.defs, name).or_else(|| find(&self.outputs, name))
+    }
+
+    /// The value names of the program (for suggestions).
+    pub fn names(&self) -> impl Iterator<Item = &Name> {
+        self.defs.iter().chain(&self.outputs).map(|(n, _)| n)
+    }
+}
+
+fn find<'a>(entries: &'a [(Name, NodeKey)], name: &str) -> Option<&'a NodeKey> {
+    entries
+        .binary_search_by(|(n, _)| n.as_str().cmp(name))
+        .ok()
+        .map(|i| &entries[i].1)
+}
+
+/// Every node of a program by key, in program order (files in path order, then source
+/// order), with the names each uses.
+fn program_nodes<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+) -> impl Iterator<Item = (NodeKey, &'db SummaryNode)> + 'db {
+    program.files(db).iter().flat_map(move |&file| {
+        summary_of(db, ProgramFile::new(db, program, file))
+            .nodes
+            .iter()
+            .map(move |n| {
+                let key = NodeKey {
+                    file,
+                    kind: n.kind,
+                    name: n.name.clone(),
+                    occurrence: n.occurrence,
+                };
+                (key, n)
+            })
+    })
+}
+
+/// Re-runs when a file's summary changes (a node added, removed or renamed; a use added or
+/// removed), which an open file's keystrokes change only through what its host publishes.
+#[salsa::tracked(returns(ref))]
+pub fn program_index(db: &dyn pcl_db::Db, program: Program) -> ProgramIndex {
+    let mut defs: Vec<(Name, NodeKey)> = Vec::new();
+    let mut outputs: Vec<(Name, NodeKey)> = Vec::new();
+    for (key, _) in program_nodes(db, program) {
+        match key.kind {
+            NodeKind::Package => {}
+            NodeKind::Output => outputs.push((key.name.clone(), key)),
+            _ => defs.push((key.name.clone(), key)),
+        }
+    }
+    let mut duplicates = Vec::new();
+    let mut dedup = |table: &mut Vec<(Name, NodeKey)>| {
+        // Stable: the first declaration wins.
+        table.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut kept: Vec<(Name, NodeKey)> = Vec::with_capacity(table.len());
+        for (name, key) in table.drain(..) {
+            match kept.last() {
+                Some((last, first)) if *last == name => duplicates.push((first.clone(), key)),
+                _ => kept.push((name, key)),
+            }
+        }
+        *table = kept;
+    };
+    dedup(&mut defs);
+    dedup(&mut outputs);
+    ProgramIndex {
+        defs,
+        outputs,
+        duplicates,
+    }
+}
+
+/// A top-level name of a program: the key of [`resolve_root`].
+#[salsa::interned(debug)]
+pub struct RootName<'db> {
+    #[returns(copy)]
+    pub program: Program,
+    #[returns(ref)]
+    pub name: Name,
+}
+
+/// What a top-level name refers to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, salsa::SalsaValue)]
+pub enum Resolved<'db> {
+    /// A node of a file read through its own summary.
+    Node(Node<'db>),
+    /// A node of an open file whose host publishes: known by key, so that resolving it reads
+    /// nothing of the file's text.
+    Open(NodeKey),
+}
+
+impl Resolved<'_> {
+    pub fn kind(&self, db: &dyn pcl_db::Db) -> NodeKind {
+        match self {
+            Resolved::Node(node) => node.kind(db),
+            Resolved::Open(key) => key.kind,
+        }
+    }
+}
+
+/// The node a top-level name refers to. A narrow projection of [`program_index`]: a node
+/// that uses `x` depends only on what `x` means, so adding, removing or renaming other nodes
+/// re-runs nothing of it.
+#[salsa::tracked(returns(ref))]
+pub fn resolve_root<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Resolved<'db>> {
+    let program = key.program(db);
+    let target = program_index(db, program).lookup(key.name(db))?;
+    if published_in(db, program, target.file).is_some() {
+        return Some(Resolved::Open(target.clone()));
+    }
+    node_of(db, program, target).map(Resolved::Node)
+}
+
+/// [`resolve_root`] for a program and a name.
+pub fn lookup_root<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+    name: &Name,
+) -> Option<&'db Resolved<'db>> {
+    resolve_root(db, RootName::new(db, program, name.clone())).as_ref()
+}
+
+/// The node a top-level name refers to, as a handle (reads the file that defines it): for
+/// the editor's features and the reference graph, not for inference across files.
+pub fn lookup_node<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+    name: &Name,
+) -> Option<Node<'db>> {
+    match lookup_root(db, program, name)? {
+        Resolved::Node(node) => Some(*node),
+        Resolved::Open(key) => node_of(db, program, key),
+    }
+}
+
+/// The node a resolution names, as a handle (reads the file that defines it).
+pub fn resolved_node<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+    resolved: &Resolved<'db>,
+) -> Option<Node<'db>> {
+    match resolved {
+        Resolved::Node(node) => Some(*node),
+        Resolved::Open(key) => node_of(db, program, key),
+    }
+}
+
+/// The type a node in `reader` sees of what a name resolved to: for a node of an open file,
+/// its real type when the reader is open too (open files are typed together on every
+/// keystroke), else the type its host published.
+pub(crate) fn resolved_type(
+    db: &dyn pcl_db::Db,
+    program: Program,
+    reader: SourceFile,
+    resolved: &Resolved<'_>,
+) -> Type {
+    match resolved {
+        Resolved::Node(node) => crate::node_type(db, *node),
+        Resolved::Open(key) => {
+            if reader == key.file || reader.open(db) {
+                return node_of(db, program, key)
+                    .map(|n| crate::node_type(db, n))
+                    .unwrap_or_else(Type::dynamic);
+            }
+            published_in(db, program, key.file)
+                .and_then(|f| f.types.get(&(key.kind, key.name.clone(), key.occurrence)))
+                .cloned()
+                .unwrap_or_else(Type::dynamic)
+        }
+    }
+}
+
+/// The reference cycles of a program, by node key.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct ProgramCycles {
+    /// Each cycle as a path that starts and ends at its first node in program order
+    /// (`a -> b -> a`); one per strongly connected component.
+    pub cycles: Vec<Vec<NodeKey>>,
+    members: FxHashSet<NodeKey>,
+}
+
+impl ProgramCycles {
+    /// Whether `node` is part of a cycle.
+    pub fn contains(&self, db: &dyn pcl_db::Db, node: Node<'_>) -> bool {
+        !self.members.is_empty() && self.members.contains(&node.key(db))
+    }
+}
+
+/// Reads the summaries and the index, not each node's references: after a keystroke in an
+/// open file it is re-validated in one step.
+#[salsa::tracked(returns(ref))]
+pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
+    let index = program_index(db, program);
+    let nodes: Vec<(NodeKey, &SummaryNode)> = program_nodes(db, program).collect();
+    let position: FxHashMap<&NodeKey, usize> =
+        nodes.iter().enumerate().map(|(i, (k, _))| (k, i)).collect();
+    let mut seen: FxHashSet<usize> = FxHashSet::default();
+    let edges: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|(_, node)| {
+            // Each name through the index, each target once, in the order first used.
+            seen.clear();
+            node.uses
+                .iter()
+                .filter_map(|name| position.get(index.lookup(name)?).copied())
+                .filter(|&to| seen.insert(to))
+                .collect()
+        })
+        .collect();
+    let mut cycles = Vec::new();
+    let mut members = FxHashSet::default();
+    for component in crate::graph::strongly_connected(&edges) {
+        let first = *component.iter().min().expect("components are not empty");
+        let self_loop = edges[first].contains(&first);
+        if component.len() == 1 && !self_loop {
+            continue;
+        }
+        // Components may depend on each other (each is its own program; the reference
+        // allows it), but not on themselves.
+        let only_components = component
+            .iter()
+            .all(|&i| nodes[i].0.kind == NodeKind::Component);
+        if only_components && component.iter().all(|&i| !edges[i].contains(&i)) {
+            continue;
+        }
+        let path = crate::graph::cycle_through(first, &component, &edges);
+        members.extend(component.iter().map(|&i| nodes[i].0.clone()));
+        cycles.push(path);
+    }
+    cycles.sort_by_key(|c| c[0]);
+    let cycles = cycles
+        .into_iter()
+        .map(|path| path.into_iter().map(|i| nodes[i].0.clone()).collect())
+        .collect();
+    ProgramCycles { cycles, members }
+}
+
+/// The packages a program declares with `package` blocks: name → version, the first block
+/// of a name winning.
+#[salsa::tracked(returns(ref))]
+pub fn declared_packages(db: &dyn pcl_db::Db, program: Program) -> Vec<(String, Option<String>)> {
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for &file in program.files(db) {
+        for (name, version) in &summary_of(db, ProgramFile::new(db, program, file)).packages {
+            if !out.iter().any(|(n, _)| n == name) {
+                out.push((name.clone(), version.clone()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// How [`publish_open_files`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Publication {
+    /// Nothing published changed: what depends only on files on disk stays valid without a
+    /// walk.
+    Unchanged,
+    /// Facts changed and were published: everything is re-validated once.
+    Changed,
+}
+
+/// Rounds of publication before giving up on a file: each round settles one more step of a
+/// chain of references that goes from an open file through closed files back into an open
+/// file.
+const MAX_ROUNDS: usize = 16;
+
+/// Publishes, for every open file of every program, what the rest of its program reads of it
+/// (its summary and its nodes' types), where that changed. A host calls this after every
+/// change it applies and before it answers anything; until it does, closed files see an open
+/// file as it was last published. Types of nodes of open files can depend on closed files that
+/// read published types, so this repeats until nothing changes; a file that has not settled
+/// after [`MAX_ROUNDS`] is unpublished, and the program then reads its text directly (correct,
+/// and re-validated on every keystroke).
+pub fn publish_open_files(db: &mut RootDatabase) -> Publication {
+    let mut outcome = Publication::Unchanged;
+    let mut unsettled: Vec<SourceFile> = Vec::new();
+    for round in 0..=MAX_ROUNDS {
+        let mut changes: Vec<(SourceFile, Published)> = Vec::new();
+        for (_, program) in pcl_db::workspace(db).programs(db).clone() {
+            for &file in program.files(db) {
+                if !file.open(db) {
+                    if file.published(db).0.is_some() {
+                        changes.push((file, Published::default()));
+                    }
+                    continue;
+                }
+                if changes.iter().any(|(f, _)| *f == file) {
+                    continue; // a file in two programs: published for the first
+                }
+                if let Some(facts) = published(db, file) {
+                    if facts.program != program {
+                        continue;
+                    }
+                }
+                if let Some(facts) = facts_if_changed(db, program, file) {
+                    if round == MAX_ROUNDS {
+                        unsettled.push(file);
+                    } else {
+                        changes.push((file, Published(Some(Arc::new(facts)))));
+                    }
+                }
+            }
+        }
+        if round == MAX_ROUNDS {
+            break;
+        }
+        if changes.is_empty() {
+            return outcome;
+        }
+        outcome = Publication::Changed;
+        for (file, facts) in changes {
+            db.set_file_published(file, facts);
+        }
+    }
+    for file in unsettled {
+        db.set_file_published(file, Published::default());
+    }
+    outcome
+}
+
+/// The facts of an open file, if they differ from what is published.
+fn facts_if_changed(
+    db: &RootDatabase,
+    program: Program,
+    file: SourceFile,
+) -> Option<OpenFileFacts> {
+    let pf = ProgramFile::new(db, program, file);
+    let nodes = file_nodes(db, pf);
+    // Dependencies first, so that no query recurses through a long chain.
+    crate::infer_nodes(db, nodes);
+    let summary = file_summary(db, pf);
+    let types = || -> FxHashMap<(NodeKind, Name, u32), Type> {
+        nodes
+            .iter()
+            .map(|&n| {
+                let key = (n.kind(db), n.name(db).clone(), *n.occurrence(db));
+                (key, crate::node_type(db, n))
+            })
+            .collect()
+    };
+    if let Some(facts) = published(db, file) {
+        if facts.summary == *summary && facts.types == types() {
+            return None;
+        }
+    }
+    Some(OpenFileFacts {
+        program,
+        summary: summary.clone(),
+        types: types(),
+    })
+}
