@@ -1,8 +1,12 @@
-//! What an editor's keystroke costs through the analysis API, on a program from `pcl-progen`:
-//! the cold check, then edits of a literal in one open file, each followed by a hover, a
-//! completion and the edited file's diagnostics (the order an editor asks in), and every
-//! `--full-every` edits the diagnostics of every file. Prints percentiles and the ratios to
-//! the cold check, and the resident memory before and after the edits.
+//! What an editor's edit costs through the analysis API, on a program from `pcl-progen`,
+//! for each kind of edit: a literal changed, a resource added then deleted, a resource renamed
+//! (its declaration only, as typing does, so its uses break) then renamed back. Each edit is
+//! applied to the first file, open in the editor (the host publishes what changed for the
+//! rest of the program), then the edited file's diagnostics, a hover, a completion and the
+//! diagnostics of every file are asked for, in that order. Prints, per kind, the percentiles
+//! of each and their ratio to the cold check, and how many queries executed and how many
+//! memoized results salsa re-validated (counted on separate edits, through the database's
+//! query hook, so that counting does not slow the timed ones); then the resident memory.
 //!
 //! ```sh
 //! cargo run --release -p pcl-ide --example keystroke -- \
@@ -12,25 +16,33 @@
 //! corpus, as in `docs/benchmarks.md`.)
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use pcl_db::QueryEventKind;
 use pcl_ide::{AnalysisHost, Change, FilePosition, TextSize};
 use pcl_test_support::measure;
 
 struct Args {
     resources: usize,
+    /// Timed edits of each kind.
     edits: usize,
-    full_every: usize,
+    /// Counted edits of each kind.
+    counted: usize,
     /// A directory with kubernetes-3.7.2.json and random-4.11.2.json.
     schemas: Option<PathBuf>,
+    /// The kinds of edit to measure (`literal,add,rename`).
+    kinds: Vec<Kind>,
 }
 
 fn parse_args() -> Args {
     let mut args = Args {
         resources: 10_000,
-        edits: 200,
-        full_every: 50,
+        edits: 40,
+        counted: 4,
         schemas: None,
+        kinds: vec![Kind::Literal, Kind::AddDelete, Kind::Rename],
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -38,8 +50,19 @@ fn parse_args() -> Args {
         match flag.as_str() {
             "--resources" => args.resources = value.parse().expect("a number"),
             "--edits" => args.edits = value.parse().expect("a number"),
-            "--full-every" => args.full_every = value.parse().expect("a number"),
+            "--counted" => args.counted = value.parse().expect("a number"),
             "--schemas" => args.schemas = Some(PathBuf::from(value)),
+            "--kinds" => {
+                args.kinds = value
+                    .split(',')
+                    .map(|k| match k {
+                        "literal" => Kind::Literal,
+                        "add" => Kind::AddDelete,
+                        "rename" => Kind::Rename,
+                        _ => panic!("unknown kind {k}: literal, add or rename"),
+                    })
+                    .collect()
+            }
             _ => panic!("unknown flag {flag}"),
         }
     }
@@ -52,12 +75,116 @@ fn parse_args() -> Args {
     args
 }
 
-fn rss_mb() -> f64 {
-    measure::resident_mb(None)
-}
-
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Literal,
+    AddDelete,
+    Rename,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Literal => "literal",
+            Kind::AddDelete => "add/delete a resource",
+            Kind::Rename => "rename a resource",
+        }
+    }
+}
+
+/// The edited file and the places the edits touch.
+struct Editor {
+    path: PathBuf,
+    original: String,
+    literal: usize,
+    /// The first resource block, copied when a resource is added.
+    resource_block: String,
+    /// The first resource's name and where its declaration is.
+    resource_name: String,
+    resource_name_at: usize,
+    hover_at: usize,
+    complete_at: usize,
+}
+
+impl Editor {
+    fn new(path: PathBuf) -> Editor {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let literal = text.find("LOG_LEVEL = \"").expect("a literal") + "LOG_LEVEL = \"".len();
+        let resource = text.find("\nresource ").expect("a resource") + 1;
+        let block_end = resource + text[resource..].find("\n}\n").expect("a block end") + 3;
+        let resource_name_at = resource + "resource ".len();
+        let name_end = resource_name_at + text[resource_name_at..].find(' ').unwrap();
+        let hover_at = resource_name_at + 1;
+        let first_attr = hover_at + text[hover_at..].find("\n  ").expect("an attribute") + 3;
+        let complete_at = first_attr + text[first_attr..].find("= ").expect("a value") + 2;
+        Editor {
+            resource_block: text[resource..block_end].to_string(),
+            resource_name: text[resource_name_at..name_end].to_string(),
+            path,
+            original: text,
+            literal,
+            resource_name_at,
+            hover_at,
+            complete_at,
+        }
+    }
+
+    /// The text after the `n`th edit of `kind` (odd edits undo the even ones, but for
+    /// literals, which toggle one character).
+    fn text(&self, kind: Kind, n: usize) -> String {
+        let mut text = self.original.clone();
+        match kind {
+            Kind::Literal => {
+                let c = if n.is_multiple_of(2) { "p" } else { "o" };
+                text.replace_range(self.literal + 3..self.literal + 4, c);
+            }
+            Kind::AddDelete if n.is_multiple_of(2) => {
+                let added = self.resource_block.replacen(
+                    &format!("resource {} ", self.resource_name),
+                    &format!("resource addedByKeystroke{n} "),
+                    1,
+                );
+                text.push('\n');
+                text.push_str(&added);
+            }
+            Kind::Rename if n.is_multiple_of(2) => {
+                text.insert_str(self.resource_name_at + self.resource_name.len(), "Renamed");
+            }
+            _ => {}
+        }
+        text
+    }
+
+    /// A position of the original text in the text after the `n`th edit of `kind`.
+    fn position(&self, kind: Kind, n: usize, offset: usize) -> FilePosition {
+        let shift = match kind {
+            Kind::Rename if n.is_multiple_of(2) && offset > self.resource_name_at => {
+                "Renamed".len()
+            }
+            _ => 0,
+        };
+        FilePosition {
+            file: self.path.clone(),
+            offset: TextSize::from((offset + shift) as u32),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Samples {
+    apply: Vec<Duration>,
+    edited: Vec<Duration>,
+    hover: Vec<Duration>,
+    completion: Vec<Duration>,
+    all: Vec<Duration>,
+    /// (executed, re-validated) from the edit to the edited file's diagnostics, then for the
+    /// diagnostics of every file.
+    edited_counts: Vec<(usize, usize)>,
+    all_counts: Vec<(usize, usize)>,
 }
 
 fn main() {
@@ -83,80 +210,155 @@ fn main() {
         "program: {} resources, {files} files, {errors} diagnostics; cold load and check {:.0} ms; {:.0} MB",
         args.resources,
         ms(cold),
-        rss_mb()
+        measure::resident_mb(None)
     );
 
     // The file being edited: the first one, opened in the editor.
-    let path: PathBuf = dir.join(&program.files[0].path);
-    let mut text = std::fs::read_to_string(&path).unwrap();
+    let editor = Editor::new(dir.join(&program.files[0].path));
     let mut change = Change::new();
-    change.set_file_text(path.clone(), text.clone());
+    change.set_file_text(editor.path.clone(), editor.original.clone());
     host.apply_change(change);
-    host.analysis().diagnostics(&path).unwrap();
+    host.analysis().diagnostics(&editor.path).unwrap();
+    host.analysis().workspace_diagnostics().unwrap();
 
-    // Where the literal is, where to hover (a resource's name) and where to complete (the
-    // value of a resource's first attribute: every name in scope and the builtins).
-    let literal = text.find("LOG_LEVEL = \"").expect("a literal") + "LOG_LEVEL = \"".len();
-    let hover_at = text.find("resource ").expect("a resource") + "resource ".len() + 1;
-    let first_attr = hover_at + text[hover_at..].find("\n  ").expect("an attribute") + 3;
-    let complete_at = first_attr + text[first_attr..].find("= ").expect("a value") + 2;
-    let position = |offset: usize| FilePosition {
-        file: path.clone(),
-        offset: TextSize::from(offset as u32),
+    let executed = Arc::new(AtomicUsize::new(0));
+    let validated = Arc::new(AtomicUsize::new(0));
+    let hook: pcl_db::QueryHook = {
+        let (executed, validated) = (executed.clone(), validated.clone());
+        Arc::new(move |event| match event.kind {
+            QueryEventKind::Executed => {
+                executed.fetch_add(1, Ordering::Relaxed);
+            }
+            QueryEventKind::Validated => {
+                validated.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+    // PCL_KEYSTROKE_BREAKDOWN=1: which queries, per counted edit.
+    let breakdown = std::env::var_os("PCL_KEYSTROKE_BREAKDOWN").is_some();
+    let by_query: Arc<std::sync::Mutex<std::collections::BTreeMap<(String, bool), usize>>> =
+        Arc::default();
+    let hook: pcl_db::QueryHook = if breakdown {
+        let by_query = by_query.clone();
+        let inner = hook.clone();
+        Arc::new(move |event| {
+            inner(event);
+            let key = (
+                event.query_name().to_string(),
+                event.kind == QueryEventKind::Executed,
+            );
+            *by_query.lock().unwrap().entry(key).or_default() += 1;
+        })
+    } else {
+        hook
+    };
+    let report = |label: &str| {
+        if breakdown {
+            let mut map = by_query.lock().unwrap();
+            eprintln!("    {label}: {:?}", *map);
+            map.clear();
+        }
+    };
+    let take = || {
+        (
+            executed.swap(0, Ordering::Relaxed),
+            validated.swap(0, Ordering::Relaxed),
+        )
     };
 
-    let rss_before = rss_mb();
-    let (mut hovers, mut completions, mut diagnostics, mut full) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for edit in 0..args.edits {
-        // Toggle one character of the literal (`info` ↔ `infp`): same length, so every
-        // other position stays put.
-        let c = if edit % 2 == 0 { "p" } else { "o" };
-        text.replace_range(literal + 3..literal + 4, c);
-        let mut change = Change::new();
-        change.set_file_text(path.clone(), text.clone());
-        host.apply_change(change);
-        let analysis = host.analysis();
-
-        let t = Instant::now();
-        analysis.hover(&position(hover_at)).unwrap();
-        hovers.push(t.elapsed());
-        let t = Instant::now();
-        let items = analysis.completions(&position(complete_at)).unwrap();
-        completions.push(t.elapsed());
-        assert!(!items.items.is_empty(), "no completion at {complete_at}");
-        let t = Instant::now();
-        analysis.diagnostics(&path).unwrap();
-        diagnostics.push(t.elapsed());
-        if (edit + 1) % (args.edits / 10).max(1) == 0 {
-            eprintln!("after {} edits: {:.0} MB", edit + 1, rss_mb());
-        }
-        if args.full_every > 0 && edit % args.full_every == 0 {
+    let rss_before = measure::resident_mb(None);
+    for &kind in &args.kinds {
+        let mut samples = Samples::default();
+        for n in 0..args.edits + args.counted {
+            let counting = n >= args.edits;
+            if counting {
+                host.raw_database().set_query_hook(Some(hook.clone()));
+                take();
+            }
+            let mut change = Change::new();
+            change.set_file_text(editor.path.clone(), editor.text(kind, n));
+            let t = Instant::now();
+            host.apply_change(change);
+            let apply = t.elapsed();
+            let analysis = host.analysis();
+            let t = Instant::now();
+            analysis.diagnostics(&editor.path).unwrap();
+            let edited = apply + t.elapsed();
+            let edited_counts = take();
+            if counting {
+                report("edit to the edited file's diagnostics (query, executed)");
+            }
+            let t = Instant::now();
+            analysis
+                .hover(&editor.position(kind, n, editor.hover_at))
+                .unwrap();
+            let hover = t.elapsed();
+            let t = Instant::now();
+            let items = analysis
+                .completions(&editor.position(kind, n, editor.complete_at))
+                .unwrap();
+            let completion = t.elapsed();
+            assert!(!items.items.is_empty(), "no completion");
+            take();
+            if counting {
+                report("hover and completion");
+            }
             let t = Instant::now();
             analysis.workspace_diagnostics().unwrap();
-            full.push(t.elapsed());
+            let all = t.elapsed();
+            let all_counts = take();
+            if counting {
+                report("every file's diagnostics (query, executed)");
+            }
+            if counting {
+                host.raw_database().set_query_hook(None);
+                samples.edited_counts.push(edited_counts);
+                samples.all_counts.push(all_counts);
+            } else {
+                samples.apply.push(apply);
+                samples.edited.push(edited);
+                samples.hover.push(hover);
+                samples.completion.push(completion);
+                samples.all.push(all);
+            }
         }
-    }
-    let rss_after = rss_mb();
-    for (name, samples) in [
-        ("hover after an edit", &mut hovers),
-        ("completion after an edit", &mut completions),
-        ("edited file's diagnostics", &mut diagnostics),
-        ("all files' diagnostics", &mut full),
-    ] {
-        if samples.is_empty() {
-            continue;
+        println!("{}:", kind.name());
+        for (name, values) in [
+            (
+                "edit applied (host's publication included)",
+                &mut samples.apply,
+            ),
+            ("edit to the edited file's diagnostics", &mut samples.edited),
+            ("hover", &mut samples.hover),
+            ("completion", &mut samples.completion),
+            ("every file's diagnostics", &mut samples.all),
+        ] {
+            let p50 = measure::percentile_ms(values, 0.5);
+            let p99 = measure::percentile_ms(values, 0.99);
+            println!(
+                "  {name}: p50 {p50:.2} ms, p99 {p99:.2} ms ({:.3}% of the cold check at p50)",
+                100.0 * p50 / ms(cold)
+            );
         }
-        let p50 = measure::percentile_ms(samples, 0.5);
-        let p99 = measure::percentile_ms(samples, 0.99);
+        let show = |counts: &[(usize, usize)]| -> String {
+            counts
+                .iter()
+                .map(|(e, v)| format!("{e}/{v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         println!(
-            "{name}: p50 {p50:.2} ms, p99 {p99:.2} ms ({:.2}% of the cold check at p50)",
-            100.0 * p50 / ms(cold)
+            "  executed/re-validated, edit to the edited file's diagnostics: {}",
+            show(&samples.edited_counts)
+        );
+        println!(
+            "  executed/re-validated, every file's diagnostics: {}",
+            show(&samples.all_counts)
         );
     }
     println!(
-        "memory: {rss_before:.0} MB before {} edits, {rss_after:.0} MB after",
-        args.edits
+        "memory: {rss_before:.0} MB before the edits, {:.0} MB after",
+        measure::resident_mb(None)
     );
     let _ = std::fs::remove_dir_all(Path::new(&dir));
 }

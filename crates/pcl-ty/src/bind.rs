@@ -795,7 +795,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     continue;
                 }
                 // The hook's kind is in its labels: read from its file.
-                let kind = crate::resolved_node(self.db, self.program, &target)
+                let kind = crate::resolved_node(self.db, target)
                     .and_then(|hook| hook.signature(self.db).label(0).map(str::to_string))
                     .unwrap_or_default();
                 if kind != wanted {

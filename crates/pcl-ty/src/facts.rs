@@ -146,10 +146,10 @@ pub fn summary_of<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> &'db 
 /// The program's top-level names, as the reference looks them up, and its duplicates.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
 pub struct ProgramIndex {
-    /// Config, locals, resources, components, hooks and the pulumi block, sorted by name.
-    defs: Vec<(Name, NodeKey)>,
-    /// Outputs, sorted by name.
-    outputs: Vec<(Name, NodeKey)>,
+    /// Config, locals, resources, components, hooks and the pulumi block.
+    defs: FxHashMap<Name, NodeKey>,
+    /// Outputs.
+    outputs: FxHashMap<Name, NodeKey>,
     /// Later declarations of a name already declared: (first, duplicate).
     pub duplicates: Vec<(NodeKey, NodeKey)>,
 }
@@ -157,21 +157,16 @@ pub struct ProgramIndex {
 impl ProgramIndex {
     /// `defs`, then `outputs`: the first declaration (files in path order, then source
     /// order) wins.
-    pub fn lookup(&self, name: &str) -> Option<&NodeKey> {
-        find(&self.defs, name).or_else(|| find(&self.outputs, name))
+    pub fn lookup(&self, name: &Name) -> Option<&NodeKey> {
+        self.defs.get(name).or_else(|| self.outputs.get(name))
     }
 
-    /// The value names of the program (for suggestions).
-    pub fn names(&self) -> impl Iterator<Item = &Name> {
-        self.defs.iter().chain(&self.outputs).map(|(n, _)| n)
+    /// The value names of the program, sorted (for suggestions, whose ties go to the first).
+    pub fn names(&self) -> Vec<&Name> {
+        let mut names: Vec<&Name> = self.defs.keys().chain(self.outputs.keys()).collect();
+        names.sort();
+        names
     }
-}
-
-fn find<'a>(entries: &'a [(Name, NodeKey)], name: &str) -> Option<&'a NodeKey> {
-    entries
-        .binary_search_by(|(n, _)| n.as_str().cmp(name))
-        .ok()
-        .map(|i| &entries[i].1)
 }
 
 /// Every node of a program by key, in program order (files in path order, then source
@@ -210,20 +205,32 @@ pub fn program_index(db: &dyn pcl_db::Db, program: Program) -> ProgramIndex {
         }
     }
     let mut duplicates = Vec::new();
-    let mut dedup = |table: &mut Vec<(Name, NodeKey)>| {
-        // Stable: the first declaration wins.
-        table.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(Name, NodeKey)> = Vec::with_capacity(table.len());
-        for (name, key) in table.drain(..) {
-            match kept.last() {
-                Some((last, first)) if *last == name => duplicates.push((first.clone(), key)),
-                _ => kept.push((name, key)),
+    let mut dedup = |table: Vec<(Name, NodeKey)>| -> FxHashMap<Name, NodeKey> {
+        // In program order: the first declaration wins.
+        let mut kept: FxHashMap<Name, NodeKey> =
+            FxHashMap::with_capacity_and_hasher(table.len(), Default::default());
+        let mut later: Vec<(Name, NodeKey)> = Vec::new();
+        for (name, key) in table {
+            match kept.entry(name) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    later.push((first.key().clone(), key));
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(key);
+                }
             }
         }
-        *table = kept;
+        // Duplicates by name, then in program order, as they were listed.
+        later.sort_by(|a, b| a.0.cmp(&b.0));
+        duplicates.extend(
+            later
+                .into_iter()
+                .map(|(name, key)| (kept[&name].clone(), key)),
+        );
+        kept
     };
-    dedup(&mut defs);
-    dedup(&mut outputs);
+    let defs = dedup(defs);
+    let outputs = dedup(outputs);
     ProgramIndex {
         defs,
         outputs,
@@ -240,34 +247,50 @@ pub struct RootName<'db> {
     pub name: Name,
 }
 
+/// A node of an open file as readers elsewhere know it: by key, in a program.
+#[salsa::interned(debug)]
+pub struct OpenNode<'db> {
+    #[returns(copy)]
+    pub program: Program,
+    #[returns(ref)]
+    pub key: NodeKey,
+}
+
 /// What a top-level name refers to.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, salsa::SalsaValue)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, salsa::SalsaValue)]
 pub enum Resolved<'db> {
     /// A node of a file read through its own summary.
     Node(Node<'db>),
     /// A node of an open file whose host publishes: known by key, so that resolving it reads
     /// nothing of the file's text.
-    Open(NodeKey),
+    Open(OpenNode<'db>),
 }
 
 impl Resolved<'_> {
-    pub fn kind(&self, db: &dyn pcl_db::Db) -> NodeKind {
+    pub fn kind(self, db: &dyn pcl_db::Db) -> NodeKind {
         match self {
             Resolved::Node(node) => node.kind(db),
-            Resolved::Open(key) => key.kind,
+            Resolved::Open(open) => open.key(db).kind,
         }
     }
 }
 
-/// The node a top-level name refers to. A narrow projection of [`program_index`]: a node
-/// that uses `x` depends only on what `x` means, so adding, removing or renaming other nodes
+/// Whether the rest of `file`'s program reads it through published facts. Backdates, so a
+/// publication that changes other facts re-runs none of its readers.
+#[salsa::tracked(returns(copy))]
+fn is_published<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> bool {
+    published_in(db, file.program(db), file.file(db)).is_some()
+}
+
+/// What a top-level name refers to. A narrow projection of [`program_index`]: a node that
+/// uses `x` depends only on what `x` means, so adding, removing or renaming other nodes
 /// re-runs nothing of it.
-#[salsa::tracked(returns(ref))]
+#[salsa::tracked(returns(copy))]
 pub fn resolve_root<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Resolved<'db>> {
     let program = key.program(db);
     let target = program_index(db, program).lookup(key.name(db))?;
-    if published_in(db, program, target.file).is_some() {
-        return Some(Resolved::Open(target.clone()));
+    if is_published(db, ProgramFile::new(db, program, target.file)) {
+        return Some(Resolved::Open(OpenNode::new(db, program, target.clone())));
     }
     node_of(db, program, target).map(Resolved::Node)
 }
@@ -277,8 +300,28 @@ pub fn lookup_root<'db>(
     db: &'db dyn pcl_db::Db,
     program: Program,
     name: &Name,
-) -> Option<&'db Resolved<'db>> {
-    resolve_root(db, RootName::new(db, program, name.clone())).as_ref()
+) -> Option<Resolved<'db>> {
+    resolve_root(db, RootName::new(db, program, name.clone()))
+}
+
+/// The node of an open file a key names, as a handle: reads the file. Backdates while the
+/// key names the same node, so adding a node to the file re-runs none of the readers of the
+/// others.
+#[salsa::tracked(returns(copy))]
+fn open_node<'db>(db: &'db dyn pcl_db::Db, open: OpenNode<'db>) -> Option<Node<'db>> {
+    node_of(db, open.program(db), open.key(db))
+}
+
+/// The type published for a node of an open file (`dynamic` once the file no longer
+/// defines it). Backdates, so a publication re-runs only the readers of the types that
+/// changed.
+#[salsa::tracked(returns(clone))]
+fn published_type<'db>(db: &'db dyn pcl_db::Db, open: OpenNode<'db>) -> Type {
+    let key = open.key(db);
+    published_in(db, open.program(db), key.file)
+        .and_then(|f| f.types.get(&(key.kind, key.name.clone(), key.occurrence)))
+        .cloned()
+        .unwrap_or_else(Type::dynamic)
 }
 
 /// The node a top-level name refers to, as a handle (reads the file that defines it): for
@@ -288,21 +331,14 @@ pub fn lookup_node<'db>(
     program: Program,
     name: &Name,
 ) -> Option<Node<'db>> {
-    match lookup_root(db, program, name)? {
-        Resolved::Node(node) => Some(*node),
-        Resolved::Open(key) => node_of(db, program, key),
-    }
+    resolved_node(db, lookup_root(db, program, name)?)
 }
 
 /// The node a resolution names, as a handle (reads the file that defines it).
-pub fn resolved_node<'db>(
-    db: &'db dyn pcl_db::Db,
-    program: Program,
-    resolved: &Resolved<'db>,
-) -> Option<Node<'db>> {
+pub fn resolved_node<'db>(db: &'db dyn pcl_db::Db, resolved: Resolved<'db>) -> Option<Node<'db>> {
     match resolved {
-        Resolved::Node(node) => Some(*node),
-        Resolved::Open(key) => node_of(db, program, key),
+        Resolved::Node(node) => Some(node),
+        Resolved::Open(open) => open_node(db, open),
     }
 }
 
@@ -311,22 +347,18 @@ pub fn resolved_node<'db>(
 /// keystroke), else the type its host published.
 pub(crate) fn resolved_type(
     db: &dyn pcl_db::Db,
-    program: Program,
     reader: SourceFile,
-    resolved: &Resolved<'_>,
+    resolved: Resolved<'_>,
 ) -> Type {
     match resolved {
-        Resolved::Node(node) => crate::node_type(db, *node),
-        Resolved::Open(key) => {
-            if reader == key.file || reader.open(db) {
-                return node_of(db, program, key)
+        Resolved::Node(node) => crate::node_type(db, node),
+        Resolved::Open(open) => {
+            if reader == open.key(db).file || reader.open(db) {
+                return open_node(db, open)
                     .map(|n| crate::node_type(db, n))
                     .unwrap_or_else(Type::dynamic);
             }
-            published_in(db, program, key.file)
-                .and_then(|f| f.types.get(&(key.kind, key.name.clone(), key.occurrence)))
-                .cloned()
-                .unwrap_or_else(Type::dynamic)
+            published_type(db, open)
         }
     }
 }

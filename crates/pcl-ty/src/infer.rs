@@ -659,7 +659,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         );
                         Type::dynamic()
                     }
-                    _ => crate::facts::resolved_type(self.db, self.program, self.file, &target),
+                    _ => crate::facts::resolved_type(self.db, self.file, target),
                 },
                 None => {
                     self.undefined_variable(id, name);
@@ -673,17 +673,17 @@ impl<'a, 'db> Infer<'a, 'db> {
     pub(crate) fn lookup_root(&mut self, name: &pcl_hir::Name) -> Option<crate::Resolved<'db>> {
         // A body often names the same node many times; each lookup interns a key.
         if let Some((_, resolved)) = self.roots.iter().find(|(n, _)| n == name) {
-            return resolved.clone();
+            return *resolved;
         }
-        let resolved = crate::lookup_root(self.db, self.program, name).cloned();
-        self.roots.push((name.clone(), resolved.clone()));
+        let resolved = crate::lookup_root(self.db, self.program, name);
+        self.roots.push((name.clone(), resolved));
         resolved
     }
 
     fn undefined_variable(&mut self, id: ExprId, name: &str) {
         // Only a node with an undefined name depends on every name of the program.
         let index = crate::program_index(self.db, self.program);
-        let mut candidates: Vec<&str> = index.names().map(|n| n.as_str()).collect();
+        let mut candidates: Vec<&str> = index.names().into_iter().map(|n| n.as_str()).collect();
         let locals: Vec<pcl_hir::Name> =
             self.body.bindings().map(|(_, b)| b.name.clone()).collect();
         candidates.extend(locals.iter().map(|n| n.as_str()));

@@ -42,8 +42,8 @@ pub use check::{
 pub use edge::{file_diagnostics, missing_package_uses, FirstUse, MissingPackageUses};
 pub use facts::{
     declared_packages, file_summary, lookup_node, lookup_root, program_cycles, program_index,
-    publish_open_files, resolve_root, resolved_node, summary_of, FileSummary, ProgramCycles,
-    ProgramIndex, Publication, Resolved, RootName, SummaryNode,
+    publish_open_files, resolve_root, resolved_node, summary_of, FileSummary, OpenNode,
+    ProgramCycles, ProgramIndex, Publication, Resolved, RootName, SummaryNode,
 };
 pub use graph::node_references;
 pub use infer::{one_line_type, widen_literals};
