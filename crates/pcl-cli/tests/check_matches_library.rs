@@ -72,7 +72,7 @@ fn check_prints_the_union_of_the_per_file_diagnostics() {
         for &file in program.files(&db) {
             let text = file.text(&db);
             let key = pcl_hir::ProgramFile::new(&db, program, file);
-            for d in pcl_ty::file_diagnostics(&db, key) {
+            for d in pcl_ty::file_diagnostics(&db, key).iter() {
                 expected.push(as_json(&file.path(&db).display().to_string(), text, d));
                 helps.extend(d.help.iter().cloned());
             }

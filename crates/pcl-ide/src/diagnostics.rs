@@ -15,7 +15,7 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic
     // through a long chain of references (and the nodes of other files that this file does
     // not use are not looked at).
     pcl_ty::infer_nodes(db, pcl_hir::file_nodes(db, file));
-    pcl_ty::file_diagnostics(db, file).clone()
+    pcl_ty::file_diagnostics(db, file).to_vec()
 }
 
 /// `inferred`: every program was inferred in dependency order since the last change that

@@ -36,7 +36,7 @@ pub(crate) fn render(db: &RootDatabase, relative_to: &Path) -> String {
         for &file in program.files(db) {
             let text = file.text(db);
             let pf = pcl_hir::ProgramFile::new(db, program, file);
-            for d in pcl_ty::file_diagnostics(db, pf) {
+            for d in pcl_ty::file_diagnostics(db, pf).iter() {
                 let (l1, c1) = line_col(text, d.range.start().into());
                 let (l2, c2) = line_col(text, d.range.end().into());
                 let _ = writeln!(

@@ -77,12 +77,11 @@ pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
 /// `types` says whether it lists the type of each node.
 pub fn program_report(db: &dyn pcl_db::Db, program: Program, types: NodeTypes) -> ProgramReport {
     let scope = program_scope(db, program);
-    let files: Vec<CheckedFile> = program
-        .files(db)
-        .iter()
-        .map(|&file| CheckedFile {
+    let files: Vec<CheckedFile> = crate::program_diagnostics(db, program)
+        .into_iter()
+        .map(|(file, diagnostics)| CheckedFile {
             path: file.path(db).clone(),
-            diagnostics: file_diagnostics(db, ProgramFile::new(db, program, file)).clone(),
+            diagnostics: diagnostics.to_vec(),
         })
         .collect();
     if types == NodeTypes::Omitted {

@@ -12,9 +12,10 @@ use pcl_hir::{
 
 use crate::{infer_node, InferDiagnostic, Target};
 
-/// Every diagnostic of one file of a program, sorted by position.
+/// Every diagnostic of one file of a program, sorted by position. Shared (`Arc`), so that
+/// [`closed_files_diagnostics`] holds them without a copy.
 #[salsa::tracked(returns(ref), no_eq)]
-pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Vec<Diagnostic> {
+pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Arc<[Diagnostic]> {
     let program = file.program(db);
     let lowered = lower_file(db, file);
     // Syntax errors and structural problems.
@@ -97,7 +98,50 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
             pcl_syntax::SyntaxError::invalid_encoding(range).to_diagnostic(),
         );
     }
-    out
+    out.into()
+}
+
+/// The diagnostics of every file of `program` that is not open in an editor, in file order:
+/// after a keystroke in an open file that changes nothing its program reads of it (see
+/// `facts`), this is re-validated in one step, so re-checking every file costs a look at the
+/// open files and this, not a look at each file.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn closed_files_diagnostics(
+    db: &dyn pcl_db::Db,
+    program: pcl_db::Program,
+) -> Vec<(pcl_db::SourceFile, Arc<[Diagnostic]>)> {
+    program
+        .files(db)
+        .iter()
+        .filter(|file| !file.open(db))
+        .map(|&file| {
+            let diagnostics = file_diagnostics(db, ProgramFile::new(db, program, file));
+            (file, diagnostics.clone())
+        })
+        .collect()
+}
+
+/// The diagnostics of every file of `program`, in file order: open files' own, the others
+/// through [`closed_files_diagnostics`].
+pub fn program_diagnostics(
+    db: &dyn pcl_db::Db,
+    program: pcl_db::Program,
+) -> Vec<(pcl_db::SourceFile, Arc<[Diagnostic]>)> {
+    let mut closed = closed_files_diagnostics(db, program).iter().peekable();
+    program
+        .files(db)
+        .iter()
+        .map(|&file| match closed.peek() {
+            Some((f, diagnostics)) if *f == file => {
+                closed.next();
+                (file, diagnostics.clone())
+            }
+            _ => {
+                let diagnostics = file_diagnostics(db, ProgramFile::new(db, program, file));
+                (file, diagnostics.clone())
+            }
+        })
+        .collect()
 }
 
 /// The first use of each package a program cannot load (files in path order, then by

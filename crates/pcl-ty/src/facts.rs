@@ -143,27 +143,57 @@ pub fn summary_of<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> &'db 
     }
 }
 
+/// Names are spread over this many buckets of the [`ProgramIndex`]: a name's resolution reads
+/// only its bucket ([`index_bucket`]), so adding, removing or renaming a node re-resolves the
+/// names of one bucket, not every name of the program.
+const NAME_BUCKETS: u32 = 256;
+
+fn bucket_of(name: &str) -> u32 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    name.hash(&mut hasher);
+    (hasher.finish() % u64::from(NAME_BUCKETS)) as u32
+}
+
 /// The program's top-level names, as the reference looks them up, and its duplicates.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
 pub struct ProgramIndex {
-    /// Config, locals, resources, components, hooks and the pulumi block.
-    defs: FxHashMap<Name, NodeKey>,
-    /// Outputs.
-    outputs: FxHashMap<Name, NodeKey>,
+    /// By [`bucket_of`] the name.
+    buckets: Vec<IndexBucket>,
     /// Later declarations of a name already declared: (first, duplicate).
     pub duplicates: Vec<(NodeKey, NodeKey)>,
 }
 
+/// The names of one bucket of a [`ProgramIndex`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub struct IndexBucket {
+    /// Config, locals, resources, components, hooks and the pulumi block.
+    defs: FxHashMap<Name, NodeKey>,
+    /// Outputs.
+    outputs: FxHashMap<Name, NodeKey>,
+}
+
+impl IndexBucket {
+    /// `defs`, then `outputs`, as the reference looks names up.
+    fn lookup(&self, name: &Name) -> Option<&NodeKey> {
+        self.defs.get(name).or_else(|| self.outputs.get(name))
+    }
+}
+
 impl ProgramIndex {
-    /// `defs`, then `outputs`: the first declaration (files in path order, then source
+    /// The node a name means: the first declaration (files in path order, then source
     /// order) wins.
     pub fn lookup(&self, name: &Name) -> Option<&NodeKey> {
-        self.defs.get(name).or_else(|| self.outputs.get(name))
+        self.buckets[bucket_of(name) as usize].lookup(name)
     }
 
     /// The value names of the program, sorted (for suggestions, whose ties go to the first).
     pub fn names(&self) -> Vec<&Name> {
-        let mut names: Vec<&Name> = self.defs.keys().chain(self.outputs.keys()).collect();
+        let mut names: Vec<&Name> = self
+            .buckets
+            .iter()
+            .flat_map(|b| b.defs.keys().chain(b.outputs.keys()))
+            .collect();
         names.sort();
         names
     }
@@ -205,13 +235,18 @@ pub fn program_index(db: &dyn pcl_db::Db, program: Program) -> ProgramIndex {
         }
     }
     let mut duplicates = Vec::new();
-    let mut dedup = |table: Vec<(Name, NodeKey)>| -> FxHashMap<Name, NodeKey> {
+    let mut buckets = vec![IndexBucket::default(); NAME_BUCKETS as usize];
+    let mut dedup = |table: Vec<(Name, NodeKey)>, outputs: bool| {
         // In program order: the first declaration wins.
-        let mut kept: FxHashMap<Name, NodeKey> =
-            FxHashMap::with_capacity_and_hasher(table.len(), Default::default());
         let mut later: Vec<(Name, NodeKey)> = Vec::new();
         for (name, key) in table {
-            match kept.entry(name) {
+            let bucket = &mut buckets[bucket_of(&name) as usize];
+            let map = if outputs {
+                &mut bucket.outputs
+            } else {
+                &mut bucket.defs
+            };
+            match map.entry(name) {
                 std::collections::hash_map::Entry::Occupied(first) => {
                     later.push((first.key().clone(), key));
                 }
@@ -220,22 +255,31 @@ pub fn program_index(db: &dyn pcl_db::Db, program: Program) -> ProgramIndex {
                 }
             }
         }
-        // Duplicates by name, then in program order, as they were listed.
+        // By name, then in program order, as they were listed.
         later.sort_by(|a, b| a.0.cmp(&b.0));
-        duplicates.extend(
-            later
-                .into_iter()
-                .map(|(name, key)| (kept[&name].clone(), key)),
-        );
-        kept
+        for (name, key) in later {
+            let bucket = &buckets[bucket_of(&name) as usize];
+            let map = if outputs {
+                &bucket.outputs
+            } else {
+                &bucket.defs
+            };
+            duplicates.push((map[&name].clone(), key));
+        }
     };
-    let defs = dedup(defs);
-    let outputs = dedup(outputs);
+    dedup(defs, false);
+    dedup(outputs, true);
     ProgramIndex {
-        defs,
-        outputs,
+        buckets,
         duplicates,
     }
+}
+
+/// One bucket of the [`program_index`]: backdates unless a name of the bucket changed its
+/// meaning.
+#[salsa::tracked(returns(ref))]
+fn index_bucket(db: &dyn pcl_db::Db, program: Program, bucket: u32) -> IndexBucket {
+    program_index(db, program).buckets[bucket as usize].clone()
 }
 
 /// A top-level name of a program: the key of [`resolve_root`].
@@ -288,7 +332,8 @@ fn is_published<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> bool {
 #[salsa::tracked(returns(copy))]
 pub fn resolve_root<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Resolved<'db>> {
     let program = key.program(db);
-    let target = program_index(db, program).lookup(key.name(db))?;
+    let name = key.name(db);
+    let target = index_bucket(db, program, bucket_of(name)).lookup(name)?;
     if is_published(db, ProgramFile::new(db, program, target.file)) {
         return Some(Resolved::Open(OpenNode::new(db, program, target.clone())));
     }

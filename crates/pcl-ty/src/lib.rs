@@ -39,7 +39,10 @@ pub use check::{
     check_program, infer_nodes, infer_program_parallel, lower_program_parallel, node_count,
     program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
 };
-pub use edge::{file_diagnostics, missing_package_uses, FirstUse, MissingPackageUses};
+pub use edge::{
+    closed_files_diagnostics, file_diagnostics, missing_package_uses, program_diagnostics,
+    FirstUse, MissingPackageUses,
+};
 pub use facts::{
     declared_packages, file_summary, lookup_node, lookup_root, program_cycles, program_index,
     publish_open_files, resolve_root, resolved_node, summary_of, FileSummary, OpenNode,

@@ -5,6 +5,10 @@
 //! Seeds: the inference fixtures (`test_data/infer`), the binding cases (`test_data/programs`,
 //! bound against `test_data/schemas/binding`) and, when present, the corpus programs (bound
 //! against the corpus schemas).
+//! Each program runs twice: as `pcl check` sees it (every file on disk), and as an editor does,
+//! with some files open (their texts `LOW` durability, what the rest of the program reads of
+//! them published by `pcl_ty::publish_open_files` after every change, files opened and closed
+//! along the way), against a fresh database with no file open.
 //! `PCL_DIFF_EDITS` sets the number of edits per program (default 12); `PCL_DIFF_SEED` the
 //! random seed. `docs/testing.md` records long runs.
 
@@ -80,22 +84,67 @@ fn edit(rng: &mut Rng, text: &str) -> String {
     }
 }
 
+/// Whether files are open in an editor during a run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    AllOnDisk,
+    SomeOpen,
+}
+
 fn run(
+    name: &str,
+    files: Vec<(PathBuf, String)>,
+    schema_dirs: &[PathBuf],
+    edits: usize,
+    seed: u64,
+) {
+    run_in(
+        name,
+        files.clone(),
+        schema_dirs,
+        edits,
+        seed,
+        Mode::AllOnDisk,
+    );
+    run_in(name, files, schema_dirs, edits, seed, Mode::SomeOpen);
+}
+
+fn run_in(
     name: &str,
     mut files: Vec<(PathBuf, String)>,
     schema_dirs: &[PathBuf],
     edits: usize,
     seed: u64,
+    mode: Mode,
 ) {
     let (mut db, program) = load(&files, schema_dirs);
+    let mut rng = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut open = vec![false; files.len()];
+    if mode == Mode::SomeOpen {
+        // The program is checked before any file is opened, as an editor's host does.
+        pcl_ty::check_program(&db, program);
+        for (i, (path, _)) in files.iter().enumerate() {
+            if rng.below(2) == 0 {
+                open[i] = true;
+                db.set_file_open(path, true);
+            }
+        }
+        pcl_ty::publish_open_files(&mut db);
+    }
+    let name = format!("{name} ({mode:?}, open: {open:?})");
     assert_eq!(
         observe(&db, program),
         fresh(&files, schema_dirs),
         "{name}: initial state"
     );
-    let mut rng = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
     let mut undo: Option<(usize, String)> = None;
     for step in 0..edits {
+        if mode == Mode::SomeOpen && rng.below(5) == 0 {
+            // Open or close a file.
+            let index = rng.below(files.len());
+            open[index] = !open[index];
+            db.set_file_open(&files[index].0, open[index]);
+        }
         let (index, text) = match undo.take() {
             // Repair: go back to the text before a breaking edit.
             Some((index, previous)) if rng.below(3) == 0 => (index, previous),
@@ -109,11 +158,14 @@ fn run(
         };
         files[index].1 = text.clone();
         db.set_file_text(&files[index].0, text);
+        if mode == Mode::SomeOpen {
+            pcl_ty::publish_open_files(&mut db);
+        }
         let incremental = observe(&db, program);
         let expected = fresh(&files, schema_dirs);
         assert_eq!(
             incremental, expected,
-            "{name}: step {step} (seed {seed}): the incremental result differs from a fresh one\n--- file {} ---\n{}",
+            "{name}: step {step} (seed {seed}, open {open:?}): the incremental result differs from a fresh one\n--- file {} ---\n{}",
             files[index].0.display(),
             files[index].1
         );
