@@ -134,6 +134,7 @@ fn an_edit_inside_one_resource_rebinds_that_resource_only() {
             "infer_node(a)",
             "node_type(a)",
             "file_diagnostics(/p/main.pp)",
+            "closed_files_diagnostics(/p)",
         ]
     "#]]);
 }
@@ -157,6 +158,7 @@ fn changing_one_schema_rebinds_only_the_nodes_of_that_package() {
             "infer_node(c)",
             "node_type(c)",
             "file_diagnostics(/p/main.pp)",
+            "closed_files_diagnostics(/p)",
         ]
     "#]]);
 }
@@ -209,14 +211,17 @@ fn editing_a_component_rebinds_only_its_users() {
             "component_interface(/p/app)",
             "program_index(/p/app)",
             "program_cycles(/p/app)",
-            "resolve_root(box)",
+            "index_bucket(?)",
             "file_node_map(/p/app/main.pp)",
+            "resolve_root(box)",
             "declared_packages(/p/app)",
+            "index_bucket(?)",
             "resolve_root(name)",
             "node_references(extra)",
             "infer_node(extra)",
             "node_type(extra)",
             "file_diagnostics(/p/app/main.pp)",
+            "closed_files_diagnostics(/p/app)",
         ]
     "#]]);
     // A new output changes the interface: the component block and its user re-bind, and
@@ -233,20 +238,25 @@ fn editing_a_component_rebinds_only_its_users() {
             "component_interface(/p/app)",
             "program_index(/p/app)",
             "program_cycles(/p/app)",
-            "resolve_root(box)",
+            "index_bucket(?)",
             "file_node_map(/p/app/main.pp)",
+            "resolve_root(box)",
             "declared_packages(/p/app)",
+            "index_bucket(?)",
             "resolve_root(name)",
             "node_type(more)",
             "infer_node(more)",
             "resolve_root(extra)",
+            "index_bucket(?)",
             "infer_node(first)",
             "node_type(first)",
             "infer_node(user)",
             "node_type(user)",
             "file_diagnostics(/p/main.pp)",
+            "closed_files_diagnostics(/p)",
             "node_references(more)",
             "file_diagnostics(/p/app/main.pp)",
+            "closed_files_diagnostics(/p/app)",
         ]
     "#]]);
 }
@@ -268,14 +278,16 @@ fn adding_and_removing_a_file() {
             "lower_file(/p/extra.pp)",
             "node_references(d)",
             "resolve_root(c)",
+            "index_bucket(?)",
             "program_index(/p)",
             "file_summary(/p/extra.pp)",
-            "resolve_root(a)",
-            "resolve_root(b)",
+            "index_bucket(?)",
+            "index_bucket(?)",
             "declared_packages(/p)",
             "program_cycles(/p)",
             "infer_node(d)",
             "node_type(d)",
+            "closed_files_diagnostics(/p)",
             "file_diagnostics(/p/extra.pp)",
             "file_diagnostics(/p/main.pp)",
         ]
@@ -286,10 +298,11 @@ fn adding_and_removing_a_file() {
         [
             "program_scope(/p)",
             "program_index(/p)",
-            "resolve_root(a)",
-            "resolve_root(b)",
+            "index_bucket(?)",
+            "index_bucket(?)",
             "declared_packages(/p)",
             "program_cycles(/p)",
+            "closed_files_diagnostics(/p)",
             "file_diagnostics(/p/main.pp)",
         ]
     "#]]);
@@ -341,6 +354,7 @@ fn an_inclusion_that_closes_a_cycle_is_found_and_forgotten_incrementally() {
             "infer_node(a)",
             "node_type(a)",
             "file_diagnostics(/p/b/main.pp)",
+            "closed_files_diagnostics(/p/b)",
         ]
     "#]]);
     let cycle = vec![

@@ -63,6 +63,7 @@ fn changing_a_literal_reinfers_only_that_node() {
                 "infer_node(x)",
                 "node_type(x)",
                 "file_diagnostics(main.pp)",
+                "closed_files_diagnostics(/program)",
             ]
         "#]],
     );
@@ -79,6 +80,7 @@ fn a_blank_line_or_comment_at_the_top_reinfers_nothing() {
                 "lower_file(main.pp)",
                 "file_nodes(main.pp)",
                 "file_diagnostics(main.pp)",
+                "closed_files_diagnostics(/program)",
             ]
         "#]],
     );
@@ -90,6 +92,7 @@ fn a_blank_line_or_comment_at_the_top_reinfers_nothing() {
                 "lower_file(main.pp)",
                 "file_nodes(main.pp)",
                 "file_diagnostics(main.pp)",
+                "closed_files_diagnostics(/program)",
             ]
         "#]],
     );
@@ -108,14 +111,17 @@ fn renaming_an_unused_local_reinfers_only_it() {
                 "program_scope(/program)",
                 "file_summary(main.pp)",
                 "program_index(/program)",
-                "resolve_root(x)",
+                "index_bucket(?)",
                 "file_node_map(main.pp)",
+                "resolve_root(x)",
+                "index_bucket(?)",
                 "resolve_root(y)",
                 "node_references(renamed)",
                 "program_cycles(/program)",
                 "infer_node(renamed)",
                 "node_type(renamed)",
                 "file_diagnostics(main.pp)",
+                "closed_files_diagnostics(/program)",
             ]
         "#]],
     );
@@ -140,6 +146,7 @@ fn a_type_change_reinfers_the_users() {
                 "infer_node(z)",
                 "node_type(z)",
                 "file_diagnostics(main.pp)",
+                "closed_files_diagnostics(/program)",
             ]
         "#]],
     );
@@ -172,6 +179,7 @@ fn editing_one_file_of_two_touches_only_that_file() {
                 "infer_node(lonely)",
                 "node_type(lonely)",
                 "file_diagnostics(other.pp)",
+                "closed_files_diagnostics(/program)",
             ]
         "#]],
     );
