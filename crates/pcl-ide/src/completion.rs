@@ -744,23 +744,23 @@ fn expression_completions(
         .get(usize::from(range.start())..usize::from(range.end()))
         .unwrap_or("")
         .to_lowercase();
-    let mut names: Vec<(u8, pcl_hir::Name, Node<'_>)> =
-        semantics::program_nodes(db, file.program(db))
-            .into_iter()
-            .filter(|&other| {
-                other != node
+    let own = node.key(db);
+    let mut names: Vec<(u8, &pcl_hir::Name, NodeKind)> =
+        pcl_ty::program_names(db, file.program(db))
+            .iter()
+            .filter(|(_, key)| {
+                *key != own
                     && !matches!(
-                        other.kind(db),
+                        key.kind,
                         NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
                     )
             })
-            .filter_map(|other| {
-                let name = other.name(db).clone();
-                match_score(&typed, name.as_str()).map(|s| (s, name, other))
+            .filter_map(|(name, key)| {
+                match_score(&typed, name.as_str()).map(|s| (s, name, key.kind))
             })
             .collect();
-    let best = |a: &(u8, pcl_hir::Name, Node<'_>), b: &(u8, pcl_hir::Name, Node<'_>)| {
-        a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1))
+    let best = |a: &(u8, &pcl_hir::Name, NodeKind), b: &(u8, &pcl_hir::Name, NodeKind)| {
+        a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1))
     };
     // The best MAX_COMPLETIONS + 1 without sorting them all.
     if names.len() > MAX_COMPLETIONS + 1 {
@@ -768,15 +768,14 @@ fn expression_completions(
         names.truncate(MAX_COMPLETIONS + 1);
     }
     names.sort_by(best);
-    for (_, _, other) in names {
-        let name = other.name(db).to_string();
+    for (_, name, kind) in names {
         out.push(item(
-            name.clone(),
+            name.to_string(),
             CompletionKind::Variable,
-            Some(other.kind(db).keyword().to_string()),
+            Some(kind.keyword().to_string()),
             None,
             range,
-            name,
+            name.to_string(),
             "1",
         ));
     }

@@ -186,89 +186,89 @@ impl ProgramIndex {
     pub fn lookup(&self, name: &Name) -> Option<&NodeKey> {
         self.buckets[bucket_of(name) as usize].lookup(name)
     }
-
-    /// The value names of the program, sorted (for suggestions, whose ties go to the first).
-    pub fn names(&self) -> Vec<&Name> {
-        let mut names: Vec<&Name> = self
-            .buckets
-            .iter()
-            .flat_map(|b| b.defs.keys().chain(b.outputs.keys()))
-            .collect();
-        names.sort();
-        names
-    }
 }
 
-/// Every node of a program by key, in program order (files in path order, then source
-/// order), with the names each uses.
-fn program_nodes<'db>(
-    db: &'db dyn pcl_db::Db,
-    program: Program,
-) -> impl Iterator<Item = (NodeKey, &'db SummaryNode)> + 'db {
-    program.files(db).iter().flat_map(move |&file| {
-        summary_of(db, ProgramFile::new(db, program, file))
-            .nodes
-            .iter()
-            .map(move |n| {
-                let key = NodeKey {
-                    file,
-                    kind: n.kind,
-                    name: n.name.clone(),
-                    occurrence: n.occurrence,
-                };
-                (key, n)
-            })
-    })
+/// Every top-level name of a program with the node it means, sorted by name (a value before
+/// an output of the same name): what suggestions and completion offer. Memoized, so a keystroke does not
+/// sort the names of a large program again.
+#[salsa::tracked(returns(ref))]
+pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKey)> {
+    let index = program_index(db, program);
+    let mut values: Vec<(Name, NodeKey)> = Vec::new();
+    let mut outputs: Vec<(Name, NodeKey)> = Vec::new();
+    for bucket in &index.buckets {
+        values.extend(bucket.defs.iter().map(|(n, k)| (n.clone(), k.clone())));
+        outputs.extend(bucket.outputs.iter().map(|(n, k)| (n.clone(), k.clone())));
+    }
+    values.sort_by(|a, b| a.0.cmp(&b.0));
+    outputs.sort_by(|a, b| a.0.cmp(&b.0));
+    values.extend(outputs);
+    // Stable: a value stays before an output of its name.
+    values.sort_by(|a, b| a.0.cmp(&b.0));
+    values
 }
 
 /// Re-runs when a file's summary changes (a node added, removed or renamed; a use added or
 /// removed), which an open file's keystrokes change only through what its host publishes.
 #[salsa::tracked(returns(ref))]
 pub fn program_index(db: &dyn pcl_db::Db, program: Program) -> ProgramIndex {
-    let mut defs: Vec<(Name, NodeKey)> = Vec::new();
-    let mut outputs: Vec<(Name, NodeKey)> = Vec::new();
-    for (key, _) in program_nodes(db, program) {
-        match key.kind {
-            NodeKind::Package => {}
-            NodeKind::Output => outputs.push((key.name.clone(), key)),
-            _ => defs.push((key.name.clone(), key)),
-        }
-    }
-    let mut duplicates = Vec::new();
-    let mut buckets = vec![IndexBucket::default(); NAME_BUCKETS as usize];
-    let mut dedup = |table: Vec<(Name, NodeKey)>, outputs: bool| {
-        // In program order: the first declaration wins.
-        let mut later: Vec<(Name, NodeKey)> = Vec::new();
-        for (name, key) in table {
-            let bucket = &mut buckets[bucket_of(&name) as usize];
-            let map = if outputs {
-                &mut bucket.outputs
-            } else {
-                &mut bucket.defs
+    let summaries: Vec<(SourceFile, &FileSummary)> = program
+        .files(db)
+        .iter()
+        .map(|&file| (file, summary_of(db, ProgramFile::new(db, program, file))))
+        .collect();
+    let count: usize = summaries.iter().map(|(_, s)| s.nodes.len()).sum();
+    let per_bucket = count / NAME_BUCKETS as usize + 1;
+    let mut buckets: Vec<IndexBucket> = (0..NAME_BUCKETS)
+        .map(|_| IndexBucket {
+            defs: FxHashMap::with_capacity_and_hasher(per_bucket, Default::default()),
+            outputs: FxHashMap::default(),
+        })
+        .collect();
+    // Later declarations of a name, per namespace: (name, duplicate).
+    let mut later: [Vec<(Name, NodeKey)>; 2] = [Vec::new(), Vec::new()];
+    for (file, summary) in &summaries {
+        for node in &summary.nodes {
+            let Some(space) = namespace(node.kind) else {
+                continue;
             };
-            match map.entry(name) {
-                std::collections::hash_map::Entry::Occupied(first) => {
-                    later.push((first.key().clone(), key));
+            let key = NodeKey {
+                file: *file,
+                kind: node.kind,
+                name: node.name.clone(),
+                occurrence: node.occurrence,
+            };
+            let bucket = &mut buckets[bucket_of(&node.name) as usize];
+            let map = if space == 0 {
+                &mut bucket.defs
+            } else {
+                &mut bucket.outputs
+            };
+            // In program order: the first declaration wins.
+            match map.entry(node.name.clone()) {
+                std::collections::hash_map::Entry::Occupied(_) => {
+                    later[space].push((node.name.clone(), key));
                 }
                 std::collections::hash_map::Entry::Vacant(slot) => {
                     slot.insert(key);
                 }
             }
         }
-        // By name, then in program order, as they were listed.
+    }
+    let mut duplicates = Vec::new();
+    for (space, mut later) in later.into_iter().enumerate() {
+        // By name, then in program order.
         later.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, key) in later {
             let bucket = &buckets[bucket_of(&name) as usize];
-            let map = if outputs {
-                &bucket.outputs
-            } else {
+            let map = if space == 0 {
                 &bucket.defs
+            } else {
+                &bucket.outputs
             };
             duplicates.push((map[&name].clone(), key));
         }
-    };
-    dedup(defs, false);
-    dedup(outputs, true);
+    }
     ProgramIndex {
         buckets,
         duplicates,
@@ -424,27 +424,62 @@ impl ProgramCycles {
     }
 }
 
-/// Reads the summaries and the index, not each node's references: after a keystroke in an
-/// open file it is re-validated in one step.
+/// The namespace a node's name is looked up in: values first, then outputs (as the reference
+/// looks names up); package blocks are not values. The one rule behind [`program_index`] and
+/// the cycle search.
+fn namespace(kind: NodeKind) -> Option<usize> {
+    match kind {
+        NodeKind::Package => None,
+        NodeKind::Output => Some(1),
+        _ => Some(0),
+    }
+}
+
+/// Reads the summaries, not each node's references: after a keystroke in an open file that
+/// changes no summary it is re-validated in one step. Resolves names as [`program_index`]
+/// does (the first declaration in program order, values before outputs), by position.
 #[salsa::tracked(returns(ref))]
 pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
-    let index = program_index(db, program);
-    let nodes: Vec<(NodeKey, &SummaryNode)> = program_nodes(db, program).collect();
-    let position: FxHashMap<&NodeKey, usize> =
-        nodes.iter().enumerate().map(|(i, (k, _))| (k, i)).collect();
+    let summaries: Vec<(SourceFile, &FileSummary)> = program
+        .files(db)
+        .iter()
+        .map(|&file| (file, summary_of(db, ProgramFile::new(db, program, file))))
+        .collect();
+    let nodes: Vec<(SourceFile, &SummaryNode)> = summaries
+        .iter()
+        .flat_map(|(file, summary)| summary.nodes.iter().map(move |n| (*file, n)))
+        .collect();
+    // The first node of each name, per namespace (names compare by pointer).
+    let mut first: [FxHashMap<&Name, usize>; 2] = [FxHashMap::default(), FxHashMap::default()];
+    first[0].reserve(nodes.len());
+    for (i, (_, node)) in nodes.iter().enumerate() {
+        if let Some(space) = namespace(node.kind) {
+            first[space].entry(&node.name).or_insert(i);
+        }
+    }
+    let lookup = |name: &Name| first[0].get(name).or_else(|| first[1].get(name)).copied();
     let mut seen: FxHashSet<usize> = FxHashSet::default();
     let edges: Vec<Vec<usize>> = nodes
         .iter()
         .map(|(_, node)| {
-            // Each name through the index, each target once, in the order first used.
+            // Each target once, in the order first used.
             seen.clear();
             node.uses
                 .iter()
-                .filter_map(|name| position.get(index.lookup(name)?).copied())
+                .filter_map(|name| lookup(name))
                 .filter(|&to| seen.insert(to))
                 .collect()
         })
         .collect();
+    let key = |i: usize| {
+        let (file, node) = nodes[i];
+        NodeKey {
+            file,
+            kind: node.kind,
+            name: node.name.clone(),
+            occurrence: node.occurrence,
+        }
+    };
     let mut cycles = Vec::new();
     let mut members = FxHashSet::default();
     for component in crate::graph::strongly_connected(&edges) {
@@ -457,18 +492,18 @@ pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
         // allows it), but not on themselves.
         let only_components = component
             .iter()
-            .all(|&i| nodes[i].0.kind == NodeKind::Component);
+            .all(|&i| nodes[i].1.kind == NodeKind::Component);
         if only_components && component.iter().all(|&i| !edges[i].contains(&i)) {
             continue;
         }
         let path = crate::graph::cycle_through(first, &component, &edges);
-        members.extend(component.iter().map(|&i| nodes[i].0.clone()));
+        members.extend(component.iter().map(|&i| key(i)));
         cycles.push(path);
     }
     cycles.sort_by_key(|c| c[0]);
     let cycles = cycles
         .into_iter()
-        .map(|path| path.into_iter().map(|i| nodes[i].0.clone()).collect())
+        .map(|path| path.into_iter().map(key).collect())
         .collect();
     ProgramCycles { cycles, members }
 }
@@ -568,7 +603,38 @@ fn facts_if_changed(
     let nodes = file_nodes(db, pf);
     // Dependencies first, so that no query recurses through a long chain.
     crate::infer_nodes(db, nodes);
-    let summary = file_summary(db, pf);
+    // Only the uses of names the program defines matter to the rest of it (the cycle search
+    // ignores the others), and typing an identifier goes through names that mean nothing
+    // (`f`, `fo`, `foo`): those are left out, so that they publish nothing.
+    let index = program_index(db, program);
+    let own = file_summary(db, pf);
+    // The file's own names count even before the index knows them (it does once they are
+    // published).
+    let defined_here: FxHashSet<&Name> = own
+        .nodes
+        .iter()
+        .filter(|n| namespace(n.kind).is_some())
+        .map(|n| &n.name)
+        .collect();
+    let summary = FileSummary {
+        nodes: own
+            .nodes
+            .iter()
+            .map(|n| SummaryNode {
+                kind: n.kind,
+                name: n.name.clone(),
+                occurrence: n.occurrence,
+                uses: n
+                    .uses
+                    .iter()
+                    .filter(|name| index.lookup(name).is_some() || defined_here.contains(name))
+                    .cloned()
+                    .collect(),
+            })
+            .collect(),
+        packages: own.packages.clone(),
+        component_sources: own.component_sources.clone(),
+    };
     let types = || -> FxHashMap<(NodeKind, Name, u32), Type> {
         nodes
             .iter()
@@ -579,13 +645,13 @@ fn facts_if_changed(
             .collect()
     };
     if let Some(facts) = published(db, file) {
-        if facts.summary == *summary && facts.types == types() {
+        if facts.summary == summary && facts.types == types() {
             return None;
         }
     }
     Some(OpenFileFacts {
         program,
-        summary: summary.clone(),
+        summary,
         types: types(),
     })
 }

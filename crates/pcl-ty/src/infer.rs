@@ -682,8 +682,8 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     fn undefined_variable(&mut self, id: ExprId, name: &str) {
         // Only a node with an undefined name depends on every name of the program.
-        let index = crate::program_index(self.db, self.program);
-        let mut candidates: Vec<&str> = index.names().into_iter().map(|n| n.as_str()).collect();
+        let names = crate::program_names(self.db, self.program);
+        let mut candidates: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
         let locals: Vec<pcl_hir::Name> =
             self.body.bindings().map(|(_, b)| b.name.clone()).collect();
         candidates.extend(locals.iter().map(|n| n.as_str()));

@@ -45,8 +45,8 @@ pub use edge::{
 };
 pub use facts::{
     declared_packages, file_summary, lookup_node, lookup_root, program_cycles, program_index,
-    publish_open_files, resolve_root, resolved_node, summary_of, FileSummary, OpenNode,
-    ProgramCycles, ProgramIndex, Publication, Resolved, RootName, SummaryNode,
+    program_names, publish_open_files, resolve_root, resolved_node, summary_of, FileSummary,
+    OpenNode, ProgramCycles, ProgramIndex, Publication, Resolved, RootName, SummaryNode,
 };
 pub use graph::node_references;
 pub use infer::{one_line_type, widen_literals};
