@@ -466,7 +466,7 @@ pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
             seen.clear();
             node.uses
                 .iter()
-                .filter_map(|name| lookup(name))
+                .filter_map(&lookup)
                 .filter(|&to| seen.insert(to))
                 .collect()
         })
