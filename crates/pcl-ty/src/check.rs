@@ -76,7 +76,6 @@ pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
 /// on any other program it infers nodes as they are needed, recursing through references.
 /// `types` says whether it lists the type of each node.
 pub fn program_report(db: &dyn pcl_db::Db, program: Program, types: NodeTypes) -> ProgramReport {
-    let scope = program_scope(db, program);
     let files: Vec<CheckedFile> = crate::program_diagnostics(db, program)
         .into_iter()
         .map(|(file, diagnostics)| CheckedFile {
@@ -90,7 +89,9 @@ pub fn program_report(db: &dyn pcl_db::Db, program: Program, types: NodeTypes) -
             types: Vec::new(),
         };
     }
-    let types = scope
+    // Read only when types are listed: every file's list of nodes (with an open file's, which
+    // changes with its text).
+    let types = program_scope(db, program)
         .nodes
         .iter()
         .filter(|n| {
