@@ -31,6 +31,25 @@ pub fn best_match<'c>(
     name: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
+    best_match_with(name, candidates, |_, _| false)
+}
+
+/// [`best_match`] with ties between equally close candidates broken by the smallest text
+/// rather than by order: for candidates in no particular order (a hash map's keys), the
+/// answer `best_match` gives them sorted.
+pub fn best_match_least<'c>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    best_match_with(name, candidates, |candidate, best| candidate < best)
+}
+
+/// `wins_tie(candidate, best)`: whether an equally close candidate replaces the best so far.
+fn best_match_with<'c>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+    wins_tie: impl Fn(&str, &str) -> bool,
+) -> Option<&'c str> {
     let limit = threshold(name.chars().count());
     let mut best: Option<(usize, &'c str)> = None;
     for candidate in candidates {
@@ -47,7 +66,9 @@ pub fn best_match<'c>(
             }
             edit_distance(name, candidate)
         };
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+        let better =
+            best.is_none_or(|(d, b)| distance < d || (distance == d && wins_tie(candidate, b)));
+        if distance <= limit && better {
             best = Some((distance, candidate));
         }
     }

@@ -188,9 +188,9 @@ impl ProgramIndex {
     }
 }
 
-/// Every top-level name of a program with the node it means, sorted by name (a value before
-/// an output of the same name): what suggestions and completion offer. Memoized, so a keystroke does not
-/// sort the names of a large program again.
+/// Every top-level name of a program with the node it means (values, then outputs; in no
+/// particular order, so its readers rank them without regard to it): what suggestions and
+/// completion offer, memoized.
 #[salsa::tracked(returns(ref))]
 pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKey)> {
     let index = program_index(db, program);
@@ -200,12 +200,25 @@ pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKe
         values.extend(bucket.defs.iter().map(|(n, k)| (n.clone(), k.clone())));
         outputs.extend(bucket.outputs.iter().map(|(n, k)| (n.clone(), k.clone())));
     }
-    values.sort_by(|a, b| a.0.cmp(&b.0));
-    outputs.sort_by(|a, b| a.0.cmp(&b.0));
     values.extend(outputs);
-    // Stable: a value stays before an output of its name.
-    values.sort_by(|a, b| a.0.cmp(&b.0));
     values
+}
+
+/// The program's name closest to an undefined `name` (did you mean ...?), once per name
+/// rather than once per use: renaming a node used a thousand times looks through the
+/// program's names once.
+#[salsa::tracked(returns(clone))]
+pub fn suggest_root_name<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Name> {
+    let names = program_names(db, key.program(db));
+    let best = pcl_diagnostics::suggest::best_match_least(
+        key.name(db).as_str(),
+        names.iter().map(|(n, _)| n.as_str()),
+    )?;
+    names
+        .iter()
+        .map(|(n, _)| n)
+        .find(|n| n.as_str() == best)
+        .cloned()
 }
 
 /// Re-runs when a file's summary changes (a node added, removed or renamed; a use added or

@@ -681,13 +681,14 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 
     fn undefined_variable(&mut self, id: ExprId, name: &str) {
-        // Only a node with an undefined name depends on every name of the program.
-        let names = crate::program_names(self.db, self.program);
-        let mut candidates: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+        // Only a node with an undefined name depends on every name of the program. The
+        // program's best comes first, then the node's own variables: on a tie, the program's.
+        let key = crate::RootName::new(self.db, self.program, pcl_hir::Name::new(name));
+        let program_best = crate::facts::suggest_root_name(self.db, key);
         let locals: Vec<pcl_hir::Name> =
             self.body.bindings().map(|(_, b)| b.name.clone()).collect();
-        candidates.extend(locals.iter().map(|n| n.as_str()));
-        let suggestion = suggest::best_match(name, candidates.iter().copied()).map(str::to_string);
+        let candidates = program_best.iter().chain(locals.iter()).map(|n| n.as_str());
+        let suggestion = suggest::best_match(name, candidates).map(str::to_string);
         let help = if name == "range" {
             Some("range is defined only in the body of a resource or component whose options set range".to_string())
         } else if crate::builtins::is_builtin(name) {
