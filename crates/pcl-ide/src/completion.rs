@@ -613,7 +613,12 @@ fn member_completions(
                 .cloned()
                 .unwrap_or_else(Type::dynamic)
         }
-        None => match pcl_ty::lookup_node(db, file.program(db), &pcl_hir::Name::new(first)) {
+        None => match pcl_ty::lookup_node(
+            db,
+            file.program(db),
+            file.file(db),
+            &pcl_hir::Name::new(first),
+        ) {
             Some(target) => {
                 pcl_ty::infer_nodes(db, &[target]);
                 docs_of = Some(target);
@@ -746,10 +751,10 @@ fn expression_completions(
         .to_lowercase();
     let own = node.key(db);
     let mut names: Vec<(u8, &pcl_hir::Name, NodeKind)> =
-        pcl_ty::program_names(db, file.program(db))
-            .iter()
+        pcl_ty::visible_names(db, file.program(db))
+            .into_iter()
             .filter(|(_, key)| {
-                *key != own
+                **key != own
                     && !matches!(
                         key.kind,
                         NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook

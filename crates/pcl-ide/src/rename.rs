@@ -142,8 +142,12 @@ pub(crate) fn rename(
             let clash = body
                 .bindings()
                 .any(|(b, other)| b != *binding && other.name.as_str() == new_name);
-            let root =
-                pcl_ty::lookup_node(db, node.file(db).program(db), &pcl_hir::Name::new(new_name));
+            let root = pcl_ty::lookup_node(
+                db,
+                node.file(db).program(db),
+                node.file(db).file(db),
+                &pcl_hir::Name::new(new_name),
+            );
             if clash || root.is_some() {
                 return Err(RenameError::Collision(format!(
                     "'{new_name}' is already a name in scope here"

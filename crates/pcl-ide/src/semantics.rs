@@ -176,7 +176,9 @@ pub(crate) fn definition<'db>(
             Expr::Variable {
                 name,
                 resolution: Resolution::Root,
-            } => pcl_ty::lookup_node(db, file.program(db), name).map(Definition::Node),
+            } => {
+                pcl_ty::lookup_node(db, file.program(db), file.file(db), name).map(Definition::Node)
+            }
             _ => None,
         },
         _ => None,
@@ -235,7 +237,10 @@ pub(crate) fn uses<'db>(
                         resolution: Resolution::Root,
                     } = expr
                     {
-                        if used == name && pcl_ty::lookup_node(db, program, used) == Some(*target) {
+                        if used == name
+                            && pcl_ty::lookup_node(db, program, node.file(db).file(db), used)
+                                == Some(*target)
+                        {
                             out.push((node, id));
                         }
                     }

@@ -115,7 +115,9 @@ pub(crate) fn semantic_tokens(db: &RootDatabase, path: &Path) -> Vec<SemanticTok
                 let class = match resolution {
                     Resolution::Local(_) => (HighlightKind::Parameter, 0),
                     Resolution::Root => {
-                        match pcl_ty::lookup_node(db, file.program(db), name).map(|n| n.kind(db)) {
+                        match pcl_ty::lookup_node(db, file.program(db), file.file(db), name)
+                            .map(|n| n.kind(db))
+                        {
                             Some(NodeKind::Config) => {
                                 (HighlightKind::Parameter, HighlightModifier::Readonly as u32)
                             }

@@ -48,11 +48,7 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         }
     }
     let this_file = file.file(db);
-    let index = crate::program_index(db, program);
-    for (first_key, duplicate_key) in &index.duplicates {
-        if duplicate_key.file != this_file {
-            continue;
-        }
+    for (first_key, duplicate_key) in &crate::facts::file_duplicates(db, file) {
         // Two top-level attributes of one file: the syntax layer already reports them.
         if first_key.file == this_file
             && first_key.kind == pcl_hir::NodeKind::Local
@@ -80,10 +76,7 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         };
         out.push(diagnostic);
     }
-    for cycle in &crate::program_cycles(db, program).cycles {
-        if cycle[0].file != this_file {
-            continue;
-        }
+    for cycle in &crate::facts::file_cycles(db, file) {
         let nodes: Option<Vec<Node<'db>>> =
             cycle.iter().map(|key| node_of(db, program, key)).collect();
         if let Some(nodes) = nodes {

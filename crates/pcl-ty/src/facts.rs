@@ -209,16 +209,40 @@ pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKe
 /// program's names once.
 #[salsa::tracked(returns(clone))]
 pub fn suggest_root_name<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Name> {
-    let names = program_names(db, key.program(db));
+    // Every name, as an open file sees them: a suggestion may be a name only an open file
+    // defines (a file with an undefined name reads the open files' texts).
+    let program = key.program(db);
+    let names = program_names(db, program);
+    let open = open_defs(db, program);
+    let candidates = || {
+        names
+            .iter()
+            .map(|(n, _)| n)
+            .chain(open.names.iter().flat_map(|m| m.keys()))
+    };
     let best = pcl_diagnostics::suggest::best_match_least(
         key.name(db).as_str(),
-        names.iter().map(|(n, _)| n.as_str()),
+        candidates().map(|n| n.as_str()),
     )?;
-    names
+    candidates().find(|n| n.as_str() == best).cloned()
+}
+
+/// Every top-level name as a reader in an open file sees the program (for completion): the
+/// published names, then the names only the open files define.
+pub fn visible_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(&Name, &NodeKey)> {
+    let mut out: Vec<(&Name, &NodeKey)> = program_names(db, program)
         .iter()
-        .map(|(n, _)| n)
-        .find(|n| n.as_str() == best)
-        .cloned()
+        .map(|(n, k)| (n, k))
+        .collect();
+    for map in &open_defs(db, program).names {
+        for (name, key) in map {
+            let bucket = index_bucket(db, program, bucket_of(name));
+            if !bucket.defs.contains_key(name) && !bucket.outputs.contains_key(name) {
+                out.push((name, key));
+            }
+        }
+    }
+    out
 }
 
 /// Re-runs when a file's summary changes (a node added, removed or renamed; a use added or
@@ -295,13 +319,107 @@ fn index_bucket(db: &dyn pcl_db::Db, program: Program, bucket: u32) -> IndexBuck
     program_index(db, program).buckets[bucket as usize].clone()
 }
 
-/// A top-level name of a program: the key of [`resolve_root`].
+/// Through whose eyes a program is seen. A file nobody has open sees the open files as
+/// their hosts published them, which leaves out what no closed file reads (a node whose name
+/// no closed file uses or defines), so that adding, deleting or renaming such a node changes
+/// nothing a closed file depends on. An open file sees every file as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum View {
+    Closed,
+    Open,
+}
+
+// SAFETY: a fieldless enum.
+unsafe impl salsa::SalsaValue for View {}
+
+impl View {
+    /// The view of a reader in `file`.
+    pub fn of(db: &dyn pcl_db::Db, file: SourceFile) -> View {
+        if file.open(db) {
+            View::Open
+        } else {
+            View::Closed
+        }
+    }
+}
+
+/// A top-level name of a program as a reader sees it: the key of [`resolve_root`].
 #[salsa::interned(debug)]
 pub struct RootName<'db> {
     #[returns(copy)]
     pub program: Program,
     #[returns(ref)]
     pub name: Name,
+    #[returns(copy)]
+    pub view: View,
+}
+
+/// The first definitions of names in the open files whose hosts publish, as they are (what
+/// the published facts leave out), per namespace. Re-runs with every edit of an open file;
+/// backdates unless a name was added, removed or renamed.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub struct OpenDefs {
+    names: [FxHashMap<Name, NodeKey>; 2],
+}
+
+#[salsa::tracked(returns(ref))]
+fn open_defs(db: &dyn pcl_db::Db, program: Program) -> OpenDefs {
+    let mut defs = OpenDefs::default();
+    for &file in program.files(db) {
+        let pf = ProgramFile::new(db, program, file);
+        if !file.open(db) || !is_published(db, pf) {
+            continue;
+        }
+        for node in &file_summary(db, pf).nodes {
+            if let Some(space) = namespace(node.kind) {
+                defs.names[space]
+                    .entry(node.name.clone())
+                    .or_insert_with(|| NodeKey {
+                        file,
+                        kind: node.kind,
+                        name: node.name.clone(),
+                        occurrence: node.occurrence,
+                    });
+            }
+        }
+    }
+    defs
+}
+
+/// The first definition of `name` in namespace `space` as `view` sees the program.
+fn first_in<'a>(
+    db: &'a dyn pcl_db::Db,
+    program: Program,
+    space: usize,
+    name: &Name,
+    view: View,
+) -> Option<&'a NodeKey> {
+    let bucket = index_bucket(db, program, bucket_of(name));
+    let published = if space == 0 {
+        bucket.defs.get(name)
+    } else {
+        bucket.outputs.get(name)
+    };
+    if view == View::Closed {
+        return published;
+    }
+    let open = open_defs(db, program).names[space].get(name);
+    match (published, open) {
+        // Files in path order; in one file, the open text decides.
+        (Some(a), Some(b)) if a.file != b.file && a.file.path(db) < b.file.path(db) => Some(a),
+        (_, Some(b)) => Some(b),
+        (a, None) => a,
+    }
+}
+
+/// What `name` means as `view` sees the program: values first, then outputs.
+fn lookup_in_view<'a>(
+    db: &'a dyn pcl_db::Db,
+    program: Program,
+    name: &Name,
+    view: View,
+) -> Option<&'a NodeKey> {
+    first_in(db, program, 0, name, view).or_else(|| first_in(db, program, 1, name, view))
 }
 
 /// A node of an open file as readers elsewhere know it: by key, in a program.
@@ -345,21 +463,22 @@ fn is_published<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> bool {
 #[salsa::tracked(returns(copy))]
 pub fn resolve_root<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Resolved<'db>> {
     let program = key.program(db);
-    let name = key.name(db);
-    let target = index_bucket(db, program, bucket_of(name)).lookup(name)?;
+    let target = lookup_in_view(db, program, key.name(db), key.view(db))?;
     if is_published(db, ProgramFile::new(db, program, target.file)) {
         return Some(Resolved::Open(OpenNode::new(db, program, target.clone())));
     }
     node_of(db, program, target).map(Resolved::Node)
 }
 
-/// [`resolve_root`] for a program and a name.
+/// [`resolve_root`] for a reader in `reader`, a file of `program`.
 pub fn lookup_root<'db>(
     db: &'db dyn pcl_db::Db,
     program: Program,
+    reader: SourceFile,
     name: &Name,
 ) -> Option<Resolved<'db>> {
-    resolve_root(db, RootName::new(db, program, name.clone()))
+    let view = View::of(db, reader);
+    resolve_root(db, RootName::new(db, program, name.clone(), view))
 }
 
 /// The node of an open file a key names, as a handle: reads the file. Backdates while the
@@ -387,9 +506,10 @@ fn published_type<'db>(db: &'db dyn pcl_db::Db, open: OpenNode<'db>) -> Type {
 pub fn lookup_node<'db>(
     db: &'db dyn pcl_db::Db,
     program: Program,
+    reader: SourceFile,
     name: &Name,
 ) -> Option<Node<'db>> {
-    resolved_node(db, lookup_root(db, program, name)?)
+    resolved_node(db, lookup_root(db, program, reader, name)?)
 }
 
 /// The node a resolution names, as a handle (reads the file that defines it).
@@ -427,6 +547,9 @@ pub struct ProgramCycles {
     /// Each cycle as a path that starts and ends at its first node in program order
     /// (`a -> b -> a`); one per strongly connected component.
     pub cycles: Vec<Vec<NodeKey>>,
+    /// The nodes of each cycle's strongly connected component (the path may not pass
+    /// through them all), aligned with `cycles`.
+    pub components: Vec<Vec<NodeKey>>,
     members: FxHashSet<NodeKey>,
 }
 
@@ -448,9 +571,9 @@ fn namespace(kind: NodeKind) -> Option<usize> {
     }
 }
 
-/// Reads the summaries, not each node's references: after a keystroke in an open file that
-/// changes no summary it is re-validated in one step. Resolves names as [`program_index`]
-/// does (the first declaration in program order, values before outputs), by position.
+/// The reference cycles as a file nobody has open sees them: from the summaries (published,
+/// for open files), not from each node's references, so after a keystroke in an open file
+/// that publishes nothing it is re-validated in one step.
 #[salsa::tracked(returns(ref))]
 pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
     let summaries: Vec<(SourceFile, &FileSummary)> = program
@@ -458,6 +581,91 @@ pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
         .iter()
         .map(|&file| (file, summary_of(db, ProgramFile::new(db, program, file))))
         .collect();
+    cycles_of(&summaries)
+}
+
+/// The reference cycles as an open file sees them: every file as it is (the uses of an open
+/// file reduced to names the program defines, so that typing an identifier re-runs nothing).
+#[salsa::tracked(returns(ref))]
+pub fn open_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
+    let closed = closed_summaries(db, program);
+    let mut closed = closed.iter().peekable();
+    let summaries: Vec<(SourceFile, &FileSummary)> = program
+        .files(db)
+        .iter()
+        .map(|&file| {
+            let pf = ProgramFile::new(db, program, file);
+            match closed.peek() {
+                Some((f, summary)) if *f == file => {
+                    closed.next();
+                    (file, summary)
+                }
+                _ => (file, open_summary(db, pf)),
+            }
+        })
+        .collect();
+    cycles_of(&summaries)
+}
+
+/// The summaries of the files read as they are on disk (those not open, or open but not
+/// published), in file order: one memo, so that what reads them all after a keystroke in an
+/// open file (the open files' cycle search) re-validates one result, not one per file.
+#[salsa::tracked(returns(ref))]
+fn closed_summaries(db: &dyn pcl_db::Db, program: Program) -> Vec<(SourceFile, FileSummary)> {
+    program
+        .files(db)
+        .iter()
+        .filter_map(|&file| {
+            let pf = ProgramFile::new(db, program, file);
+            if file.open(db) && is_published(db, pf) {
+                return None;
+            }
+            Some((file, summary_of(db, pf).clone()))
+        })
+        .collect()
+}
+
+/// The cycles of a program, as the node that `reader` is in sees them.
+pub(crate) fn cycles_for(
+    db: &dyn pcl_db::Db,
+    program: Program,
+    reader: SourceFile,
+) -> &ProgramCycles {
+    match View::of(db, reader) {
+        View::Closed => program_cycles(db, program),
+        View::Open => open_cycles(db, program),
+    }
+}
+
+/// An open file's summary with its uses reduced to the names the program defines.
+#[salsa::tracked(returns(ref))]
+fn open_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileSummary {
+    let program = file.program(db);
+    let own = file_summary(db, file);
+    FileSummary {
+        nodes: own
+            .nodes
+            .iter()
+            .map(|n| SummaryNode {
+                kind: n.kind,
+                name: n.name.clone(),
+                occurrence: n.occurrence,
+                uses: n
+                    .uses
+                    .iter()
+                    .filter(|name| lookup_in_view(db, program, name, View::Open).is_some())
+                    .cloned()
+                    .collect(),
+            })
+            .collect(),
+        packages: own.packages.clone(),
+        component_sources: own.component_sources.clone(),
+    }
+}
+
+/// Tarjan over the summaries, names resolved as [`program_index`] resolves them (the first
+/// declaration in program order, values before outputs), by position.
+fn cycles_of(summaries: &[(SourceFile, &FileSummary)]) -> ProgramCycles {
     let nodes: Vec<(SourceFile, &SummaryNode)> = summaries
         .iter()
         .flat_map(|(file, summary)| summary.nodes.iter().map(move |n| (*file, n)))
@@ -511,14 +719,23 @@ pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
         }
         let path = crate::graph::cycle_through(first, &component, &edges);
         members.extend(component.iter().map(|&i| key(i)));
-        cycles.push(path);
+        cycles.push((path, component));
     }
-    cycles.sort_by_key(|c| c[0]);
-    let cycles = cycles
+    cycles.sort_by_key(|(path, _)| path[0]);
+    let (cycles, components) = cycles
         .into_iter()
-        .map(|path| path.into_iter().map(key).collect())
-        .collect();
-    ProgramCycles { cycles, members }
+        .map(|(path, component)| {
+            (
+                path.into_iter().map(key).collect(),
+                component.into_iter().map(key).collect(),
+            )
+        })
+        .unzip();
+    ProgramCycles {
+        cycles,
+        components,
+        members,
+    }
 }
 
 /// The packages a program declares with `package` blocks: name → version, the first block
@@ -616,41 +833,43 @@ fn facts_if_changed(
     let nodes = file_nodes(db, pf);
     // Dependencies first, so that no query recurses through a long chain.
     crate::infer_nodes(db, nodes);
-    // Only the uses of names the program defines matter to the rest of it (the cycle search
-    // ignores the others), and typing an identifier goes through names that mean nothing
-    // (`f`, `fo`, `foo`): those are left out, so that they publish nothing.
-    let index = program_index(db, program);
+    // What the closed files can see of this file: the nodes whose names they use or define,
+    // each with the names it reaches through the open files (what the cycle search needs of
+    // the nodes left out). Adding, deleting or renaming any other node publishes nothing.
+    let closed = closed_names(db, program);
     let own = file_summary(db, pf);
-    // The file's own names count even before the index knows them (it does once they are
-    // published).
-    let defined_here: FxHashSet<&Name> = own
-        .nodes
-        .iter()
-        .filter(|n| namespace(n.kind).is_some())
-        .map(|n| &n.name)
-        .collect();
-    let summary = FileSummary {
-        nodes: own
-            .nodes
-            .iter()
-            .map(|n| SummaryNode {
-                kind: n.kind,
-                name: n.name.clone(),
-                occurrence: n.occurrence,
-                uses: n
-                    .uses
-                    .iter()
-                    .filter(|name| index.lookup(name).is_some() || defined_here.contains(name))
-                    .cloned()
-                    .collect(),
-            })
-            .collect(),
+    let open_nodes = open_summary_nodes(db, program);
+    let mut summary = FileSummary {
+        nodes: Vec::new(),
         packages: own.packages.clone(),
         component_sources: own.component_sources.clone(),
     };
+    for node in &own.nodes {
+        if !closed.contains(&node.name) {
+            continue;
+        }
+        let key = NodeKey {
+            file,
+            kind: node.kind,
+            name: node.name.clone(),
+            occurrence: node.occurrence,
+        };
+        summary.nodes.push(SummaryNode {
+            kind: node.kind,
+            name: node.name.clone(),
+            occurrence: node.occurrence,
+            uses: reach(db, program, &key, node, &open_nodes, closed),
+        });
+    }
+    let kept: FxHashSet<(NodeKind, Name, u32)> = summary
+        .nodes
+        .iter()
+        .map(|n| (n.kind, n.name.clone(), n.occurrence))
+        .collect();
     let types = || -> FxHashMap<(NodeKind, Name, u32), Type> {
         nodes
             .iter()
+            .filter(|&&n| kept.contains(&(n.kind(db), n.name(db).clone(), *n.occurrence(db))))
             .map(|&n| {
                 let key = (n.kind(db), n.name(db).clone(), *n.occurrence(db));
                 (key, crate::node_type(db, n))
@@ -667,4 +886,150 @@ fn facts_if_changed(
         summary,
         types: types(),
     })
+}
+
+/// The names the files nobody has open use or define: all that they can see of the open files.
+#[salsa::tracked(returns(ref))]
+fn closed_names(db: &dyn pcl_db::Db, program: Program) -> FxHashSet<Name> {
+    let mut names = FxHashSet::default();
+    for &file in program.files(db) {
+        if file.open(db) {
+            continue;
+        }
+        for node in &file_summary(db, ProgramFile::new(db, program, file)).nodes {
+            names.insert(node.name.clone());
+            names.extend(node.uses.iter().cloned());
+        }
+    }
+    names
+}
+
+/// The nodes of the open files (as they are), by key.
+fn open_summary_nodes(db: &dyn pcl_db::Db, program: Program) -> FxHashMap<NodeKey, &SummaryNode> {
+    let mut out = FxHashMap::default();
+    for &file in program.files(db) {
+        if !file.open(db) {
+            continue;
+        }
+        for node in &file_summary(db, ProgramFile::new(db, program, file)).nodes {
+            let key = NodeKey {
+                file,
+                kind: node.kind,
+                name: node.name.clone(),
+                occurrence: node.occurrence,
+            };
+            out.insert(key, node);
+        }
+    }
+    out
+}
+
+/// The names closed files know (`closed`) that `start` uses directly or through nodes of open
+/// files, in the order first reached: the edges the cycle search of a closed file needs of a
+/// published node, with the nodes it does not see folded in.
+fn reach(
+    db: &dyn pcl_db::Db,
+    program: Program,
+    start: &NodeKey,
+    node: &SummaryNode,
+    open_nodes: &FxHashMap<NodeKey, &SummaryNode>,
+    closed: &FxHashSet<Name>,
+) -> Box<[Name]> {
+    let mut out: Vec<Name> = Vec::new();
+    let mut seen_names: FxHashSet<&Name> = FxHashSet::default();
+    let mut visited: FxHashSet<NodeKey> = FxHashSet::default();
+    visited.insert(start.clone());
+    let mut stack: Vec<&SummaryNode> = vec![node];
+    while let Some(node) = stack.pop() {
+        for name in node.uses.iter() {
+            if closed.contains(name) {
+                if seen_names.insert(name) {
+                    out.push(name.clone());
+                }
+                continue;
+            }
+            // A name no closed file knows: a node of an open file, or nothing.
+            let Some(target) = lookup_in_view(db, program, name, View::Open) else {
+                continue;
+            };
+            if let Some(next) = open_nodes.get(target) {
+                if visited.insert(target.clone()) {
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    out.into_boxed_slice()
+}
+
+/// The later declarations in `file` of names declared before: (first, duplicate), as the
+/// file's reader sees the program.
+pub(crate) fn file_duplicates(
+    db: &dyn pcl_db::Db,
+    file: ProgramFile<'_>,
+) -> Vec<(NodeKey, NodeKey)> {
+    let program = file.program(db);
+    let this = file.file(db);
+    match View::of(db, this) {
+        View::Closed => program_index(db, program)
+            .duplicates
+            .iter()
+            .filter(|(_, duplicate)| duplicate.file == this)
+            .cloned()
+            .collect(),
+        View::Open => file_summary(db, file)
+            .nodes
+            .iter()
+            .filter_map(|node| {
+                let space = namespace(node.kind)?;
+                let key = NodeKey {
+                    file: this,
+                    kind: node.kind,
+                    name: node.name.clone(),
+                    occurrence: node.occurrence,
+                };
+                let first = first_in(db, program, space, &node.name, View::Open)?;
+                (*first != key).then(|| (first.clone(), key))
+            })
+            .collect(),
+    }
+}
+
+/// The cycles whose first node (in program order) is in `file`, as paths. A cycle a closed
+/// file sees through an open file is spelled out from the open file's text (the published
+/// facts fold the nodes the closed files do not see).
+pub(crate) fn file_cycles(db: &dyn pcl_db::Db, file: ProgramFile<'_>) -> Vec<Vec<NodeKey>> {
+    let program = file.program(db);
+    let this = file.file(db);
+    let in_this = |cycle: &&Vec<NodeKey>| cycle[0].file == this;
+    match View::of(db, this) {
+        View::Open => open_cycles(db, program)
+            .cycles
+            .iter()
+            .filter(in_this)
+            .cloned()
+            .collect(),
+        View::Closed => {
+            let cycles = program_cycles(db, program);
+            cycles
+                .cycles
+                .iter()
+                .zip(&cycles.components)
+                .filter(|(cycle, _)| in_this(cycle))
+                .filter_map(|(cycle, component)| {
+                    if component.iter().all(|key| !key.file.open(db)) {
+                        return Some(cycle.clone());
+                    }
+                    // Its first node is the real cycle's first unless a node the closed files do
+                    // not see comes before it; then the open file reports it.
+                    let head = &cycle[0];
+                    open_cycles(db, program)
+                        .cycles
+                        .iter()
+                        .find(|real| real[0] == *head)
+                        .cloned()
+                })
+                .collect()
+        }
+    }
 }

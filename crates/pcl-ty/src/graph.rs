@@ -24,7 +24,7 @@ pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Nod
     let mut seen = FxHashSet::default();
     let mut out = Vec::new();
     for_each_root_name(node.kind(db), node.body(db), |name| {
-        if let Some(target) = crate::facts::lookup_node(db, program, name) {
+        if let Some(target) = crate::facts::lookup_node(db, program, node.file(db).file(db), name) {
             if seen.insert(target) {
                 out.push(target);
             }

@@ -675,7 +675,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         if let Some((_, resolved)) = self.roots.iter().find(|(n, _)| n == name) {
             return *resolved;
         }
-        let resolved = crate::lookup_root(self.db, self.program, name);
+        let resolved = crate::lookup_root(self.db, self.program, self.file, name);
         self.roots.push((name.clone(), resolved));
         resolved
     }
@@ -683,7 +683,12 @@ impl<'a, 'db> Infer<'a, 'db> {
     fn undefined_variable(&mut self, id: ExprId, name: &str) {
         // Only a node with an undefined name depends on every name of the program. The
         // program's best comes first, then the node's own variables: on a tie, the program's.
-        let key = crate::RootName::new(self.db, self.program, pcl_hir::Name::new(name));
+        let key = crate::RootName::new(
+            self.db,
+            self.program,
+            pcl_hir::Name::new(name),
+            crate::View::Open,
+        );
         let program_best = crate::facts::suggest_root_name(self.db, key);
         let locals: Vec<pcl_hir::Name> =
             self.body.bindings().map(|(_, b)| b.name.clone()).collect();

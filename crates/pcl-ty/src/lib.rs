@@ -44,9 +44,10 @@ pub use edge::{
     FirstUse, MissingPackageUses,
 };
 pub use facts::{
-    declared_packages, file_summary, lookup_node, lookup_root, program_cycles, program_index,
-    program_names, publish_open_files, resolve_root, resolved_node, summary_of, FileSummary,
-    OpenNode, ProgramCycles, ProgramIndex, Publication, Resolved, RootName, SummaryNode,
+    declared_packages, file_summary, lookup_node, lookup_root, open_cycles, program_cycles,
+    program_index, program_names, publish_open_files, resolve_root, resolved_node, summary_of,
+    visible_names, FileSummary, OpenNode, ProgramCycles, ProgramIndex, Publication, Resolved,
+    RootName, SummaryNode, View,
 };
 pub use graph::node_references;
 pub use infer::{one_line_type, widen_literals};
@@ -148,7 +149,7 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
         NodeKind::Hook | NodeKind::Pulumi | NodeKind::Package => return Type::dynamic(),
     }
     let program = node.file(db).program(db);
-    if program_cycles(db, program).contains(db, node) {
+    if facts::cycles_for(db, program, node.file(db).file(db)).contains(db, node) {
         return Type::dynamic();
     }
     let ty = infer_node(db, node).node_type.clone();

@@ -98,24 +98,19 @@ fn run(
     edits: usize,
     seed: u64,
 ) {
-    run_in(
-        name,
-        files.clone(),
-        schema_dirs,
-        edits,
-        seed,
-        Mode::AllOnDisk,
-    );
-    run_in(name, files, schema_dirs, edits, seed, Mode::SomeOpen);
+    let cases = (name, schema_dirs, edits, seed);
+    run_in(cases, files.clone(), Mode::AllOnDisk, edit);
+    run_in(cases, files, Mode::SomeOpen, edit);
 }
 
+/// A program's name, schema directories, number of edits and seed.
+type Case<'a> = (&'a str, &'a [PathBuf], usize, u64);
+
 fn run_in(
-    name: &str,
+    (name, schema_dirs, edits, seed): Case<'_>,
     mut files: Vec<(PathBuf, String)>,
-    schema_dirs: &[PathBuf],
-    edits: usize,
-    seed: u64,
     mode: Mode,
+    edit: fn(&mut Rng, &str) -> String,
 ) {
     let (mut db, program) = load(&files, schema_dirs);
     let mut rng = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
@@ -165,9 +160,12 @@ fn run_in(
         let expected = fresh(&files, schema_dirs);
         assert_eq!(
             incremental, expected,
-            "{name}: step {step} (seed {seed}, open {open:?}): the incremental result differs from a fresh one\n--- file {} ---\n{}",
+            "{name}: step {step} (seed {seed}, open {open:?}): the incremental result differs from a fresh one (edited: {})\n{}",
             files[index].0.display(),
-            files[index].1
+            files
+                .iter()
+                .map(|(path, text)| format!("--- file {} ---\n{text}", path.display()))
+                .collect::<String>()
         );
     }
 }
@@ -277,5 +275,67 @@ fn corpus_incremental_equals_fresh() {
             edits,
             seed + 1000 + i as u64,
         );
+    }
+}
+
+/// Names shared by the files of [`cross_file_names_incremental_equals_fresh`]: few, so that
+/// edits keep making and breaking references across files, duplicates and cycles.
+const POOL: &[&str] = &["a", "b", "c", "d", "e", "shared", "out"];
+
+/// One edit of a file made of top-level locals and outputs over [`POOL`]: a definition
+/// added (`a = b + c`, an output), a line deleted, or one name replaced by another.
+fn name_edit(rng: &mut Rng, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let pick = |rng: &mut Rng| POOL[rng.below(POOL.len())];
+    match rng.below(4) {
+        0 | 1 => {
+            let (name, a, b) = (pick(rng), pick(rng), pick(rng));
+            let line = match rng.below(4) {
+                0 => format!("output {name} {{\n  value = {a}\n}}"),
+                1 => format!("{name} = \"${{{a}}}\""),
+                2 => format!("{name} = 1"),
+                _ => format!("{name} = [{a}, {b}]"),
+            };
+            format!("{text}{line}\n")
+        }
+        2 if !lines.is_empty() => {
+            let drop = rng.below(lines.len());
+            let mut out: String = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != drop)
+                .map(|(_, l)| format!("{l}\n"))
+                .collect();
+            if out.is_empty() {
+                out.push('\n');
+            }
+            out
+        }
+        _ => {
+            let (from, to) = (pick(rng), pick(rng));
+            text.replacen(from, to, 1)
+        }
+    }
+}
+
+/// Files that define and use each other's names, edited so that references across files,
+/// duplicates and cycles come and go while some files are open: what a file nobody has open
+/// sees of the open ones (published facts that leave out what it does not read) must give
+/// exactly what a fresh database gives.
+#[test]
+fn cross_file_names_incremental_equals_fresh() {
+    let (edits, seed) = settings();
+    let files: Vec<(PathBuf, String)> = vec![
+        ("a.pp", "a = b\nshared = \"s\"\n"),
+        ("b.pp", "b = 1\nc = \"${shared}\"\n"),
+        ("c.pp", "d = [a, c]\noutput out {\n  value = d\n}\n"),
+        ("d.pp", "e = 2\n"),
+    ]
+    .into_iter()
+    .map(|(n, t)| (PathBuf::from(n), t.to_string()))
+    .collect();
+    for round in 0..6u64 {
+        let case = ("cross-file names", &[][..], edits * 4, seed + 7000 + round);
+        run_in(case, files.clone(), Mode::SomeOpen, name_edit);
     }
 }

@@ -185,8 +185,10 @@ pub fn executed_queries(db: &RootDatabase, programs: &[Program]) -> Vec<String> 
                 // The keys of `resolve_root`: every name a body uses.
                 for (_, expr) in node.body(db).exprs() {
                     if let pcl_hir::Expr::Variable { name: n, .. } = expr {
-                        let key = pcl_ty::RootName::new(db, program, n.clone());
-                        name(key.as_id(), n.to_string());
+                        for view in [pcl_ty::View::Closed, pcl_ty::View::Open] {
+                            let key = pcl_ty::RootName::new(db, program, n.clone(), view);
+                            name(key.as_id(), n.to_string());
+                        }
                     }
                 }
                 if let Some(token) = node.signature(db).label(1) {
