@@ -588,23 +588,104 @@ pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
 /// file reduced to names the program defines, so that typing an identifier re-runs nothing).
 #[salsa::tracked(returns(ref))]
 pub fn open_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
-    let closed = closed_summaries(db, program);
-    let mut closed = closed.iter().peekable();
-    let summaries: Vec<(SourceFile, &FileSummary)> = program
-        .files(db)
+    // A cycle through a node of an open file lies among the nodes reachable from the open
+    // files' nodes: the search walks those only (a keystroke that changes an open file's
+    // references costs what the open files use, not the program).
+    let files = program.files(db);
+    let closed_places = closed_places(db, program);
+    let closed: FxHashMap<SourceFile, &FileSummary> = closed_summaries(db, program)
         .iter()
-        .map(|&file| {
-            let pf = ProgramFile::new(db, program, file);
-            match closed.peek() {
-                Some((f, summary)) if *f == file => {
-                    closed.next();
-                    (file, summary)
-                }
-                _ => (file, open_summary(db, pf)),
-            }
-        })
+        .map(|(f, s)| (*f, s))
         .collect();
-    cycles_of(&summaries)
+    // The nodes reached: key, (file position, position in file), the node.
+    let mut reached: Vec<(NodeKey, (usize, usize), &SummaryNode)> = Vec::new();
+    let mut index: FxHashMap<NodeKey, usize> = FxHashMap::default();
+    let mut open_nodes: FxHashMap<NodeKey, (usize, usize, &SummaryNode)> = FxHashMap::default();
+    for (fi, &file) in files.iter().enumerate() {
+        if closed.contains_key(&file) {
+            continue;
+        }
+        let summary = open_summary(db, ProgramFile::new(db, program, file));
+        for (ni, node) in summary.nodes.iter().enumerate() {
+            let key = NodeKey {
+                file,
+                kind: node.kind,
+                name: node.name.clone(),
+                occurrence: node.occurrence,
+            };
+            open_nodes.insert(key.clone(), (fi, ni, node));
+            index.insert(key.clone(), reached.len());
+            reached.push((key, (fi, ni), node));
+        }
+    }
+    let mut targets: Vec<Vec<usize>> = Vec::new();
+    let mut next = 0;
+    while next < reached.len() {
+        let node = reached[next].2;
+        let mut out: Vec<usize> = Vec::new();
+        for name in node.uses.iter() {
+            let Some(target) = lookup_in_view(db, program, name, View::Open) else {
+                continue;
+            };
+            let at = match index.get(target) {
+                Some(&at) => at,
+                None => {
+                    let found = match open_nodes.get(target) {
+                        Some(&(fi, ni, n)) => Some(((fi, ni), n)),
+                        None => closed_places.get(target).and_then(|&(fi, ni)| {
+                            let summary = closed.get(&target.file)?;
+                            Some(((fi, ni), summary.nodes.get(ni)?))
+                        }),
+                    };
+                    let Some((place, n)) = found else {
+                        continue;
+                    };
+                    index.insert(target.clone(), reached.len());
+                    reached.push((target.clone(), place, n));
+                    reached.len() - 1
+                }
+            };
+            if !out.contains(&at) {
+                out.push(at);
+            }
+        }
+        targets.push(out);
+        next += 1;
+    }
+    // Renumbered in program order, as the search over the whole program numbers them.
+    let mut order: Vec<usize> = (0..reached.len()).collect();
+    order.sort_by_key(|&i| reached[i].1);
+    let mut renumber = vec![0; reached.len()];
+    for (new, &old) in order.iter().enumerate() {
+        renumber[old] = new;
+    }
+    let keys: Vec<NodeKey> = order.iter().map(|&i| reached[i].0.clone()).collect();
+    let edges: Vec<Vec<usize>> = order
+        .iter()
+        .map(|&i| targets[i].iter().map(|&t| renumber[t]).collect())
+        .collect();
+    cycles_in(keys, &edges)
+}
+
+/// Where each node of [`closed_summaries`] is: (position of its file in the program, position
+/// in its file).
+#[salsa::tracked(returns(ref))]
+fn closed_places(db: &dyn pcl_db::Db, program: Program) -> FxHashMap<NodeKey, (usize, usize)> {
+    let files = program.files(db);
+    let mut places = FxHashMap::default();
+    for (file, summary) in closed_summaries(db, program) {
+        let fi = files.iter().position(|f| f == file).unwrap_or(usize::MAX);
+        for (ni, node) in summary.nodes.iter().enumerate() {
+            let key = NodeKey {
+                file: *file,
+                kind: node.kind,
+                name: node.name.clone(),
+                occurrence: node.occurrence,
+            };
+            places.insert(key, (fi, ni));
+        }
+    }
+    places
 }
 
 /// The summaries of the files read as they are on disk (those not open, or open but not
@@ -692,18 +773,23 @@ fn cycles_of(summaries: &[(SourceFile, &FileSummary)]) -> ProgramCycles {
                 .collect()
         })
         .collect();
-    let key = |i: usize| {
-        let (file, node) = nodes[i];
-        NodeKey {
-            file,
+    let keys: Vec<NodeKey> = nodes
+        .iter()
+        .map(|(file, node)| NodeKey {
+            file: *file,
             kind: node.kind,
             name: node.name.clone(),
             occurrence: node.occurrence,
-        }
-    };
+        })
+        .collect();
+    cycles_in(keys, &edges)
+}
+
+/// The cycles of a graph whose nodes are numbered in program order.
+fn cycles_in(keys: Vec<NodeKey>, edges: &[Vec<usize>]) -> ProgramCycles {
     let mut cycles = Vec::new();
     let mut members = FxHashSet::default();
-    for component in crate::graph::strongly_connected(&edges) {
+    for component in crate::graph::strongly_connected(edges) {
         let first = *component.iter().min().expect("components are not empty");
         let self_loop = edges[first].contains(&first);
         if component.len() == 1 && !self_loop {
@@ -713,12 +799,12 @@ fn cycles_of(summaries: &[(SourceFile, &FileSummary)]) -> ProgramCycles {
         // allows it), but not on themselves.
         let only_components = component
             .iter()
-            .all(|&i| nodes[i].1.kind == NodeKind::Component);
+            .all(|&i| keys[i].kind == NodeKind::Component);
         if only_components && component.iter().all(|&i| !edges[i].contains(&i)) {
             continue;
         }
-        let path = crate::graph::cycle_through(first, &component, &edges);
-        members.extend(component.iter().map(|&i| key(i)));
+        let path = crate::graph::cycle_through(first, &component, edges);
+        members.extend(component.iter().map(|&i| keys[i].clone()));
         cycles.push((path, component));
     }
     cycles.sort_by_key(|(path, _)| path[0]);
@@ -726,8 +812,8 @@ fn cycles_of(summaries: &[(SourceFile, &FileSummary)]) -> ProgramCycles {
         .into_iter()
         .map(|(path, component)| {
             (
-                path.into_iter().map(key).collect(),
-                component.into_iter().map(key).collect(),
+                path.into_iter().map(|i| keys[i].clone()).collect(),
+                component.into_iter().map(|i| keys[i].clone()).collect(),
             )
         })
         .unzip();
