@@ -49,6 +49,18 @@ pub struct SummaryNode {
 // SAFETY: plain data: names, kinds and strings, no database-lifetime reference.
 unsafe impl salsa::SalsaValue for SummaryNode {}
 
+impl SummaryNode {
+    /// The identity of this node of `file`.
+    pub fn key(&self, file: SourceFile) -> NodeKey {
+        NodeKey {
+            file,
+            kind: self.kind,
+            name: self.name.clone(),
+            occurrence: self.occurrence,
+        }
+    }
+}
+
 /// The summary of a file, from its nodes and bodies.
 #[salsa::tracked(returns(ref))]
 pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileSummary {
@@ -155,6 +167,15 @@ fn bucket_of(name: &str) -> u32 {
     (hasher.finish() % u64::from(NAME_BUCKETS)) as u32
 }
 
+/// Every file's summary as the closed view reads it ([`summary_of`]), in file order.
+fn summaries_of(db: &dyn pcl_db::Db, program: Program) -> Vec<(SourceFile, &FileSummary)> {
+    program
+        .files(db)
+        .iter()
+        .map(|&file| (file, summary_of(db, ProgramFile::new(db, program, file))))
+        .collect()
+}
+
 /// The program's top-level names, as the reference looks them up, and its duplicates.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
 pub struct ProgramIndex {
@@ -249,11 +270,7 @@ pub fn visible_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(&Name, &Node
 /// removed), which an open file's keystrokes change only through what its host publishes.
 #[salsa::tracked(returns(ref))]
 pub fn program_index(db: &dyn pcl_db::Db, program: Program) -> ProgramIndex {
-    let summaries: Vec<(SourceFile, &FileSummary)> = program
-        .files(db)
-        .iter()
-        .map(|&file| (file, summary_of(db, ProgramFile::new(db, program, file))))
-        .collect();
+    let summaries = summaries_of(db, program);
     let count: usize = summaries.iter().map(|(_, s)| s.nodes.len()).sum();
     let per_bucket = count / NAME_BUCKETS as usize + 1;
     let mut buckets: Vec<IndexBucket> = (0..NAME_BUCKETS)
@@ -269,12 +286,7 @@ pub fn program_index(db: &dyn pcl_db::Db, program: Program) -> ProgramIndex {
             let Some(space) = namespace(node.kind) else {
                 continue;
             };
-            let key = NodeKey {
-                file: *file,
-                kind: node.kind,
-                name: node.name.clone(),
-                occurrence: node.occurrence,
-            };
+            let key = node.key(*file);
             let bucket = &mut buckets[bucket_of(&node.name) as usize];
             let map = if space == 0 {
                 &mut bucket.defs
@@ -374,12 +386,7 @@ fn open_defs(db: &dyn pcl_db::Db, program: Program) -> OpenDefs {
             if let Some(space) = namespace(node.kind) {
                 defs.names[space]
                     .entry(node.name.clone())
-                    .or_insert_with(|| NodeKey {
-                        file,
-                        kind: node.kind,
-                        name: node.name.clone(),
-                        occurrence: node.occurrence,
-                    });
+                    .or_insert_with(|| node.key(file));
             }
         }
     }
@@ -576,11 +583,7 @@ fn namespace(kind: NodeKind) -> Option<usize> {
 /// that publishes nothing it is re-validated in one step.
 #[salsa::tracked(returns(ref))]
 pub fn program_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
-    let summaries: Vec<(SourceFile, &FileSummary)> = program
-        .files(db)
-        .iter()
-        .map(|&file| (file, summary_of(db, ProgramFile::new(db, program, file))))
-        .collect();
+    let summaries = summaries_of(db, program);
     cycles_of(&summaries)
 }
 
@@ -607,12 +610,7 @@ pub fn open_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
         }
         let summary = open_summary(db, ProgramFile::new(db, program, file));
         for (ni, node) in summary.nodes.iter().enumerate() {
-            let key = NodeKey {
-                file,
-                kind: node.kind,
-                name: node.name.clone(),
-                occurrence: node.occurrence,
-            };
+            let key = node.key(file);
             open_nodes.insert(key.clone(), (fi, ni, node));
             index.insert(key.clone(), reached.len());
             reached.push((key, (fi, ni), node));
@@ -676,12 +674,7 @@ fn closed_places(db: &dyn pcl_db::Db, program: Program) -> FxHashMap<NodeKey, (u
     for (file, summary) in closed_summaries(db, program) {
         let fi = files.iter().position(|f| f == file).unwrap_or(usize::MAX);
         for (ni, node) in summary.nodes.iter().enumerate() {
-            let key = NodeKey {
-                file: *file,
-                kind: node.kind,
-                name: node.name.clone(),
-                occurrence: node.occurrence,
-            };
+            let key = node.key(*file);
             places.insert(key, (fi, ni));
         }
     }
@@ -773,15 +766,7 @@ fn cycles_of(summaries: &[(SourceFile, &FileSummary)]) -> ProgramCycles {
                 .collect()
         })
         .collect();
-    let keys: Vec<NodeKey> = nodes
-        .iter()
-        .map(|(file, node)| NodeKey {
-            file: *file,
-            kind: node.kind,
-            name: node.name.clone(),
-            occurrence: node.occurrence,
-        })
-        .collect();
+    let keys: Vec<NodeKey> = nodes.iter().map(|(file, node)| node.key(*file)).collect();
     cycles_in(keys, &edges)
 }
 
@@ -934,12 +919,7 @@ fn facts_if_changed(
         if !closed.contains(&node.name) {
             continue;
         }
-        let key = NodeKey {
-            file,
-            kind: node.kind,
-            name: node.name.clone(),
-            occurrence: node.occurrence,
-        };
+        let key = node.key(file);
         summary.nodes.push(SummaryNode {
             kind: node.kind,
             name: node.name.clone(),
@@ -998,12 +978,7 @@ fn open_summary_nodes(db: &dyn pcl_db::Db, program: Program) -> FxHashMap<NodeKe
             continue;
         }
         for node in &file_summary(db, ProgramFile::new(db, program, file)).nodes {
-            let key = NodeKey {
-                file,
-                kind: node.kind,
-                name: node.name.clone(),
-                occurrence: node.occurrence,
-            };
+            let key = node.key(file);
             out.insert(key, node);
         }
     }
@@ -1068,12 +1043,7 @@ pub(crate) fn file_duplicates(
             .iter()
             .filter_map(|node| {
                 let space = namespace(node.kind)?;
-                let key = NodeKey {
-                    file: this,
-                    kind: node.kind,
-                    name: node.name.clone(),
-                    occurrence: node.occurrence,
-                };
+                let key = node.key(this);
                 let first = first_in(db, program, space, &node.name, View::Open)?;
                 (*first != key).then(|| (first.clone(), key))
             })
