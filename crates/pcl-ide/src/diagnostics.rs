@@ -20,7 +20,7 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic
 
 /// `inferred`: every program was inferred in dependency order since the last change that
 /// could invalidate results of files nobody has open, so only open files can have anything
-/// left to compute (and the host's publication inferred them).
+/// left to compute.
 pub(crate) fn workspace_diagnostics(
     db: &RootDatabase,
     inferred: bool,
@@ -29,6 +29,15 @@ pub(crate) fn workspace_diagnostics(
     for program in semantics::programs(db) {
         if !inferred {
             pcl_ty::infer_program_parallel(db, program, &|_| {});
+        } else {
+            // Only the open files can have anything left to infer: their nodes and what they
+            // use, dependencies first.
+            for &file in program.files(db) {
+                if file.open(db) {
+                    let pf = pcl_hir::ProgramFile::new(db, program, file);
+                    pcl_ty::infer_nodes(db, pcl_hir::file_nodes(db, pf));
+                }
+            }
         }
         for file in pcl_ty::program_report(db, program, pcl_ty::NodeTypes::Omitted).files {
             out.push((file.path, file.diagnostics));

@@ -902,8 +902,6 @@ fn facts_if_changed(
 ) -> Option<OpenFileFacts> {
     let pf = ProgramFile::new(db, program, file);
     let nodes = file_nodes(db, pf);
-    // Dependencies first, so that no query recurses through a long chain.
-    crate::infer_nodes(db, nodes);
     // What the closed files can see of this file: the nodes whose names they use or define,
     // each with the names it reaches through the open files (what the cycle search needs of
     // the nodes left out). Adding, deleting or renaming any other node publishes nothing.
@@ -932,10 +930,17 @@ fn facts_if_changed(
         .iter()
         .map(|n| (n.kind, n.name.clone(), n.occurrence))
         .collect();
+    let kept_nodes: Vec<Node<'_>> = nodes
+        .iter()
+        .copied()
+        .filter(|&n| kept.contains(&(n.kind(db), n.name(db).clone(), *n.occurrence(db))))
+        .collect();
+    // Only their types are published: inferred dependencies first, so that no query recurses
+    // through a long chain (the rest of the file is inferred when something asks about it).
+    crate::infer_nodes(db, &kept_nodes);
     let types = || -> FxHashMap<(NodeKind, Name, u32), Type> {
-        nodes
+        kept_nodes
             .iter()
-            .filter(|&&n| kept.contains(&(n.kind(db), n.name(db).clone(), *n.occurrence(db))))
             .map(|&n| {
                 let key = (n.kind(db), n.name(db).clone(), *n.occurrence(db));
                 (key, crate::node_type(db, n))
