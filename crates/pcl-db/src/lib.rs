@@ -277,6 +277,8 @@ pub struct RootDatabase {
     schema_files: Arc<Mutex<FxHashMap<PathBuf, SchemaFile>>>,
     schema_reader: Option<SchemaReader>,
     executed: Arc<EventLog>,
+    /// The durability each file's text was last written with.
+    text_durability: Arc<Mutex<FxHashMap<SourceFile, Durability>>>,
 }
 
 impl Default for RootDatabase {
@@ -295,6 +297,7 @@ impl Default for RootDatabase {
             schema_files: Arc::default(),
             schema_reader: None,
             executed,
+            text_durability: Arc::default(),
         };
         let _workspace =
             Workspace::builder(Vec::new(), Vec::new(), Vec::new(), CheckOptions::default())
@@ -326,8 +329,9 @@ impl RootDatabase {
     }
 
     /// Sets the text of the file at `path`, creating its input on first use. Returns the input.
-    /// Writing the text a file already has is a no-op, so it invalidates nothing. The text is
-    /// one that changes often (an editor's buffer, a test's edit): `LOW` durability.
+    /// Writing the text a file already has, at the durability it has, is a no-op, so it
+    /// invalidates nothing. The text is one that changes often (an editor's buffer, a test's
+    /// edit): `LOW` durability.
     pub fn set_file_text(&mut self, path: &Path, text: String) -> SourceFile {
         self.set_file(path, text, None, Durability::LOW)
     }
@@ -353,7 +357,19 @@ impl RootDatabase {
         durability: Durability,
     ) -> SourceFile {
         if let Some(file) = self.files.get(path) {
-            if file.text(self) != &text {
+            // The same text at another durability is written too: a file opened in an editor
+            // becomes `LOW` at once (its results are computed again at that durability now,
+            // not on the first keystroke, when they could not backdate: salsa keeps a result
+            // whose durability dropped from being reused as unchanged), and a closed one
+            // `MEDIUM` again, so that it stops being re-validated after every keystroke.
+            let mut durabilities = self
+                .text_durability
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let same_durability = durabilities.get(&file) == Some(&durability);
+            durabilities.insert(file, durability);
+            drop(durabilities);
+            if file.text(self) != &text || !same_durability {
                 file.set_text(self).with_durability(durability).to(text);
             }
             if file.encoding_error(self) != encoding_error {
@@ -369,6 +385,10 @@ impl RootDatabase {
             .path_durability(Durability::NEVER_CHANGE)
             .new(self);
         self.files.lock().insert(path.to_path_buf(), file);
+        self.text_durability
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(file, durability);
         file
     }
 
