@@ -169,77 +169,22 @@ pub fn file_nodes<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Vec<N
     lower_file(db, file).nodes.clone()
 }
 
-/// The program's root scope: every top-level name of every file.
+/// Every node of a program, files in path order, nodes in source order. What a name means is
+/// `pcl-ty`'s (`program_index`, `resolve_root`), from per-file summaries.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
 pub struct ProgramScope<'db> {
-    /// Config, locals, resources, components, hooks and the pulumi block, sorted by name.
-    defs: Vec<(Name, Node<'db>)>,
-    /// Outputs, sorted by name.
-    outputs: Vec<(Name, Node<'db>)>,
-    /// Later declarations of a name already declared: (first, duplicate).
-    pub duplicates: Vec<(Node<'db>, Node<'db>)>,
-    /// Every node of the program, files in path order, nodes in source order.
     pub nodes: Vec<Node<'db>>,
 }
 
-impl<'db> ProgramScope<'db> {
-    /// `defs`, then `outputs`, as the reference looks names up.
-    pub fn lookup(&self, name: &str) -> Option<Node<'db>> {
-        find(&self.defs, name).or_else(|| find(&self.outputs, name))
-    }
-
-    /// The value names of the program (for suggestions).
-    pub fn names(&self) -> impl Iterator<Item = &Name> {
-        self.defs.iter().chain(&self.outputs).map(|(n, _)| n)
-    }
-}
-
-fn find<'db>(entries: &[(Name, Node<'db>)], name: &str) -> Option<Node<'db>> {
-    entries
-        .binary_search_by(|(n, _)| n.as_str().cmp(name))
-        .ok()
-        .map(|i| entries[i].1)
-}
-
-/// The root scope of a program. Re-runs only when a file's node list changes (a node added,
+/// The nodes of a program. Re-runs only when a file's node list changes (a node added,
 /// removed or renamed), not when a body changes.
 #[salsa::tracked(returns(ref))]
 pub fn program_scope<'db>(db: &'db dyn pcl_db::Db, program: Program) -> ProgramScope<'db> {
-    let mut defs: Vec<(Name, Node<'db>)> = Vec::new();
-    let mut outputs: Vec<(Name, Node<'db>)> = Vec::new();
     let mut nodes = Vec::new();
     for &file in program.files(db) {
-        let pf = ProgramFile::new(db, program, file);
-        for &node in file_nodes(db, pf) {
-            nodes.push(node);
-            match node.kind(db) {
-                NodeKind::Package => {}
-                NodeKind::Output => outputs.push((node.name(db).clone(), node)),
-                _ => defs.push((node.name(db).clone(), node)),
-            }
-        }
+        nodes.extend(file_nodes(db, ProgramFile::new(db, program, file)));
     }
-    let mut duplicates = Vec::new();
-    let mut dedup = |table: &mut Vec<(Name, Node<'db>)>| {
-        // Stable: the first declaration (files in path order, then source order) wins.
-        table.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(Name, Node<'db>)> = Vec::with_capacity(table.len());
-        for (name, node) in table.drain(..) {
-            match kept.last() {
-                Some((last, first)) if *last == name => duplicates.push((*first, node)),
-                _ => kept.push((name, node)),
-            }
-        }
-        *table = kept;
-    };
-    dedup(&mut defs);
-    dedup(&mut outputs);
-    ProgramScope {
-        defs,
-        outputs,
-        duplicates,
-        nodes,
-    }
+    ProgramScope { nodes }
 }
 
 /// A node's identity without its salsa handle: what the facts an open file publishes

@@ -14,7 +14,8 @@ use expect_test::expect;
 use pcl_db::QueryEventKind;
 use pcl_ide::{AnalysisHost, Change};
 
-/// The file being edited: a config, a literal, locals the other files use.
+/// The file being edited: a config, a literal, locals the other files use, and a use of a
+/// file on disk (`offset`).
 const EDITED: &str = r#"config base "int" {
   default = 1
 }
@@ -22,7 +23,7 @@ const EDITED: &str = r#"config base "int" {
 greeting = "hello"
 
 shared0 = base + 0
-shared1 = base + 1
+shared1 = base + offset
 shared2 = base + 2
 shared3 = "${greeting}-3"
 
@@ -36,6 +37,7 @@ fn write_program(dir: &Path, files: usize) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("a_edited.pp"), EDITED).unwrap();
+    std::fs::write(dir.join("0_base.pp"), "origin = 1\noffset = origin + 2\n").unwrap();
     for k in 0..files {
         let mut text = String::new();
         for j in 0..8 {
@@ -164,13 +166,13 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     }
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 8/41 vs 8/41; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 8/41 vs 8/41; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 8/41 vs 8/41; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 24/30 vs 24/30; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 17/32 vs 17/32; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 29/68 vs 29/104; every file 85/223 vs 287/883; diagnostics 8 vs 32
-        renamed back: edited file 29/71 vs 29/107; every file 84/223 vs 286/883; diagnostics 0 vs 0
+        a literal: edited file 8/52 vs 8/52; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 8/52 vs 8/52; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 8/52 vs 8/52; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 25/40 vs 25/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 18/42 vs 18/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 33/91 vs 33/127; every file 85/223 vs 285/883; diagnostics 8 vs 32
+        renamed back: edited file 33/94 vs 33/130; every file 84/223 vs 284/883; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {

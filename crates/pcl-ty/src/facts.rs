@@ -850,6 +850,27 @@ const MAX_ROUNDS: usize = 16;
 pub fn publish_open_files(db: &mut RootDatabase) -> Publication {
     let mut outcome = Publication::Unchanged;
     let mut unsettled: Vec<SourceFile> = Vec::new();
+    // Files opened since the last publication first say which of their nodes the closed files
+    // see, before anything resolves a name (see `facts_if_changed`).
+    let mut first: Vec<(SourceFile, Published)> = Vec::new();
+    for (_, program) in pcl_db::workspace(db).programs(db).clone() {
+        for &file in program.files(db) {
+            if file.open(db)
+                && published(db, file).is_none()
+                && !first.iter().any(|(f, _)| *f == file)
+            {
+                if let Some(facts) = facts_if_changed(db, program, file) {
+                    first.push((file, Published(Some(Arc::new(facts)))));
+                }
+            }
+        }
+    }
+    if !first.is_empty() {
+        outcome = Publication::Changed;
+        for (file, facts) in first {
+            db.set_file_published(file, facts);
+        }
+    }
     for round in 0..=MAX_ROUNDS {
         let mut changes: Vec<(SourceFile, Published)> = Vec::new();
         for (_, program) in pcl_db::workspace(db).programs(db).clone() {
@@ -913,6 +934,13 @@ fn facts_if_changed(
         packages: own.packages.clone(),
         component_sources: own.component_sources.clone(),
     };
+    // A file published for the first time is published in two steps: first which of its
+    // nodes the closed files see, from its text and the closed files alone; then what those
+    // nodes reach and their types. Resolving a name or inferring a node before the first
+    // step would compute the program's index from the file's text (`LOW`), and the results
+    // of files on disk computed meanwhile would keep that durability: every keystroke would
+    // walk them.
+    let first = published(db, file).is_none();
     for node in &own.nodes {
         if !closed.contains(&node.name) {
             continue;
@@ -922,7 +950,18 @@ fn facts_if_changed(
             kind: node.kind,
             name: node.name.clone(),
             occurrence: node.occurrence,
-            uses: reach(db, program, &key, node, &open_nodes, closed),
+            uses: if first {
+                Box::default()
+            } else {
+                reach(db, program, &key, node, &open_nodes, closed)
+            },
+        });
+    }
+    if first {
+        return Some(OpenFileFacts {
+            program,
+            summary,
+            types: FxHashMap::default(),
         });
     }
     let kept: FxHashSet<(NodeKind, Name, u32)> = summary
