@@ -46,12 +46,7 @@ fn parse_args() -> Args {
             _ => panic!("unknown flag {flag}"),
         }
     }
-    if args.schemas.is_none() {
-        eprintln!(
-            "--schemas DIR is required: a directory with kubernetes-3.7.2.json and random-4.11.2.json from the corpus (docs/benchmarks.md)"
-        );
-        std::process::exit(2);
-    }
+    pcl_test_support::measure::require_progen_schemas(&args.schemas);
     args
 }
 

@@ -191,6 +191,17 @@ pub mod measure {
             .map_or(0.0, |kb| kb / 1024.0)
     }
 
+    /// Exits with a usage message unless a benchmark over `pcl-progen` programs was given the
+    /// directory of the schemas they are checked against.
+    pub fn require_progen_schemas(schemas: &Option<std::path::PathBuf>) {
+        if schemas.is_none() {
+            eprintln!(
+                "--schemas DIR is required: a directory with kubernetes-3.7.2.json and random-4.11.2.json from the corpus (docs/benchmarks.md)"
+            );
+            std::process::exit(2);
+        }
+    }
+
     /// The `p` quantile (0.5: the median) of `samples`, in milliseconds; sorts them.
     pub fn percentile_ms(samples: &mut [Duration], p: f64) -> f64 {
         samples.sort();

@@ -941,10 +941,15 @@ fn facts_if_changed(
     // of files on disk computed meanwhile would keep that durability: every keystroke would
     // walk them.
     let first = published(db, file).is_none();
-    for node in &own.nodes {
+    // The summary lists the file's nodes in the order of `file_nodes`: the nodes kept are
+    // found by position.
+    debug_assert_eq!(own.nodes.len(), nodes.len());
+    let mut kept_nodes: Vec<Node<'_>> = Vec::new();
+    for (node, &handle) in own.nodes.iter().zip(nodes) {
         if !closed.contains(&node.name) {
             continue;
         }
+        kept_nodes.push(handle);
         let key = node.key(file);
         summary.nodes.push(SummaryNode {
             kind: node.kind,
@@ -964,37 +969,27 @@ fn facts_if_changed(
             types: FxHashMap::default(),
         });
     }
-    let kept: FxHashSet<(NodeKind, Name, u32)> = summary
-        .nodes
-        .iter()
-        .map(|n| (n.kind, n.name.clone(), n.occurrence))
-        .collect();
-    let kept_nodes: Vec<Node<'_>> = nodes
-        .iter()
-        .copied()
-        .filter(|&n| kept.contains(&(n.kind(db), n.name(db).clone(), *n.occurrence(db))))
-        .collect();
     // Only their types are published: inferred dependencies first, so that no query recurses
     // through a long chain (the rest of the file is inferred when something asks about it).
     crate::infer_nodes(db, &kept_nodes);
-    let types = || -> FxHashMap<(NodeKind, Name, u32), Type> {
-        kept_nodes
-            .iter()
-            .map(|&n| {
-                let key = (n.kind(db), n.name(db).clone(), *n.occurrence(db));
-                (key, crate::node_type(db, n))
-            })
-            .collect()
-    };
+    let types: FxHashMap<(NodeKind, Name, u32), Type> = summary
+        .nodes
+        .iter()
+        .zip(&kept_nodes)
+        .map(|(n, &handle)| {
+            let key = (n.kind, n.name.clone(), n.occurrence);
+            (key, crate::node_type(db, handle))
+        })
+        .collect();
     if let Some(facts) = published(db, file) {
-        if facts.summary == summary && facts.types == types() {
+        if facts.summary == summary && facts.types == types {
             return None;
         }
     }
     Some(OpenFileFacts {
         program,
         summary,
-        types: types(),
+        types,
     })
 }
 
