@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use pcl_db::{CheckOptions, RootDatabase};
-use pcl_diagnostics::Severity;
+use pcl_diagnostics::{Code, Severity};
 
 use crate::render::Renderer;
 
@@ -56,24 +56,30 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let dirs = match pcl_project::SchemaSearch::new(args.schemas.clone()).dirs() {
         Ok(dirs) => dirs,
         Err(pcl_project::NotADirectory(dir)) => {
-            eprintln!("error: --schemas {}: not a directory", dir.display());
+            eprint!(
+                "{}",
+                crate::term::error_line(format_args!(
+                    "`--schemas {}`: not a directory",
+                    dir.display()
+                ))
+            );
             return ExitCode::from(2);
         }
     };
     pcl_project::use_schema_dirs(&mut db, dirs);
 
-    let mut io_error = false;
+    let mut io_errors = 0usize;
     let mut loaded = Vec::new();
     let mut loader = pcl_project::Loader::new();
     for path in &args.paths {
         // Loading stops at its first error, so a path's warnings come before its error.
         let programs = loader.load(&mut db, path);
         for warning in &programs.warnings {
-            eprintln!("warning: {warning}");
+            eprint!("{}", crate::term::warning_line(warning));
         }
         for error in &programs.errors {
-            eprintln!("error: {error}");
-            io_error = true;
+            eprint!("{}", crate::term::error_line(error));
+            io_errors += 1;
         }
         loaded.extend(programs.programs);
     }
@@ -129,8 +135,22 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 .map(|(_, t)| t.as_str())
         };
         for (file, (path_text, text)) in report.files.iter().zip(&texts) {
-            let mut renderer = Renderer::new(path_text, text).with_other_files(&lookup);
+            let mut renderer = Renderer::new(path_text, text)
+                .with_other_files(&lookup)
+                .with_palette(crate::term::stderr_palette());
             for diagnostic in &file.diagnostics {
+                let with_hint;
+                let diagnostic = if diagnostic.code == Code::UnknownPackage && !args.lenient {
+                    // The library's help says how to get the schema; only here is there a
+                    // flag to check without it.
+                    with_hint = diagnostic.clone().with_help(
+                        "to check the rest of the program without this schema, run with \
+                         `--lenient` (its resources are then `dynamic`)",
+                    );
+                    &with_hint
+                } else {
+                    diagnostic
+                };
                 match diagnostic.severity {
                     Severity::Error => errors += 1,
                     Severity::Warning => warnings += 1,
@@ -156,6 +176,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     // One object per node, so that the output stays one JSON value per line.
                     Format::Json => {
                         let object = serde_json::json!({
+                            "object": "node",
+                            "version": crate::render::JSON_VERSION,
                             "node": line.name,
                             "kind": line.kind.keyword(),
                             "type": line.ty,
@@ -165,6 +187,19 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 }
             }
         }
+    }
+    if args.format == Format::Json {
+        let files: usize = reports.iter().map(|r| r.files.len()).sum();
+        let summary = serde_json::json!({
+            "object": "summary",
+            "version": crate::render::JSON_VERSION,
+            "programs": reports.len(),
+            "files": files,
+            "errors": errors,
+            "warnings": warnings,
+            "io_errors": io_errors,
+        });
+        let _ = writeln!(out, "{summary}");
     }
     if errors + warnings > 0 && args.format == Format::Human {
         let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
@@ -178,7 +213,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // Freeing every memoized result one by one takes longer than the process's exit.
     std::mem::forget(reports);
     std::mem::forget(db);
-    if io_error {
+    if io_errors > 0 {
         ExitCode::from(2)
     } else if errors > 0 {
         ExitCode::from(1)

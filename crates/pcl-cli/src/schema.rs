@@ -52,7 +52,7 @@ pub fn run(cmd: SchemaCommand) -> ExitCode {
     };
     let mut err = IgnoreErrors(std::io::stderr().lock());
     let result = match cmd {
-        SchemaCommand::Check { schemas, files } => run_check(&schemas, &files, &mut out, &mut err),
+        SchemaCommand::Check { schemas, files } => run_check(&schemas, &files, &mut err),
         SchemaCommand::Show {
             schemas,
             list,
@@ -60,7 +60,7 @@ pub fn run(cmd: SchemaCommand) -> ExitCode {
         } => {
             let registry = SchemaRegistry::from_dirs(&schemas);
             for d in registry.scan_diagnostics() {
-                let _ = writeln!(err, "error: {d}");
+                let _ = err.write_all(schema_line(&d).as_bytes());
             }
             if !registry.scan_diagnostics().is_empty() {
                 return ExitCode::from(Outcome::UsageOrIo.exit_code());
@@ -76,7 +76,7 @@ pub fn run(cmd: SchemaCommand) -> ExitCode {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(e) => {
             // Writing to stdout failed for another reason than a closed pipe (a full disk).
-            let _ = writeln!(err, "error: cannot write the output: {e}");
+            let _ = err.write_all(crate::term::error_line(format_args!("cannot write the output: {e}")).as_bytes());
             ExitCode::from(Outcome::UsageOrIo.exit_code())
         }
     }
@@ -104,24 +104,24 @@ impl Outcome {
 }
 
 /// `pcl schema check`: checks `files`, or every schema file of `dirs` if no file is named.
-/// Writes each problem as `file: /json/path: message` to `out` and a summary to `err`.
+/// Writes each problem as `file: /json/path: severity: message`, then a summary, to `err`
+/// (where `pcl check` writes its diagnostics too).
 fn run_check(
     dirs: &[PathBuf],
     files: &[PathBuf],
-    out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<Outcome> {
     if dirs.is_empty() && files.is_empty() {
-        writeln!(
-            err,
-            "error: name schema files, or directories with --schemas"
+        err.write_all(
+            crate::term::error_line("name schema files, or directories with `--schemas`")
+                .as_bytes(),
         )?;
         return Ok(Outcome::UsageOrIo);
     }
     let registry = SchemaRegistry::from_dirs(dirs);
     let mut io_error = false;
     for d in registry.scan_diagnostics() {
-        writeln!(out, "{d}")?;
+        err.write_all(schema_line(d).as_bytes())?;
         io_error = true;
     }
     let targets: Vec<PathBuf> = if files.is_empty() {
@@ -141,7 +141,7 @@ fn run_check(
             }
         };
         for d in &diagnostics {
-            writeln!(out, "{d}")?;
+            err.write_all(schema_line(d).as_bytes())?;
             match d.severity {
                 Severity::Error => errors += 1,
                 Severity::Warning => warnings += 1,
@@ -153,9 +153,10 @@ fn run_check(
     }
     writeln!(
         err,
-        "checked {} schema file{}: {failed} with errors ({errors} errors, {warnings} warnings)",
-        targets.len(),
-        if targets.len() == 1 { "" } else { "s" },
+        "checked {}: {failed} with errors ({}, {})",
+        plural(targets.len(), "schema file"),
+        plural(errors, "error"),
+        plural(warnings, "warning"),
     )?;
     Ok(if io_error {
         Outcome::UsageOrIo
@@ -189,7 +190,7 @@ fn run_show(
                 out.write_all(describe(registry, &package, &found).as_bytes())?;
             }
             Err(unknown) => {
-                writeln!(err, "error: {unknown}")?;
+                err.write_all(crate::term::error_line(unknown).as_bytes())?;
                 outcome = Outcome::Problems;
             }
         }
@@ -236,9 +237,11 @@ fn load_package_for(
     err: &mut dyn Write,
 ) -> io::Result<Option<std::sync::Arc<Package>>> {
     let Some(name) = package_of_token(token) else {
-        writeln!(
-            err,
-            "error: malformed token '{token}': expected 'pkg:module:member' or 'pkg:member'"
+        err.write_all(
+            crate::term::error_line(format_args!(
+                "malformed token `{token}`: expected `pkg:module:member` or `pkg:member`"
+            ))
+            .as_bytes(),
         )?;
         return Ok(None);
     };
@@ -257,16 +260,48 @@ fn report_load_error(
     error: &LoadError,
     err: &mut dyn Write,
 ) -> io::Result<()> {
-    writeln!(err, "error: {error}")?;
+    err.write_all(crate::term::error_line(error).as_bytes())?;
     if let LoadError::NotFound { .. } = error {
         let mut names: Vec<&str> = registry.files().map(|f| f.name.as_str()).collect();
         names.dedup();
         let close = closest_tokens(&[name], names, 3);
         if !close.is_empty() {
-            writeln!(err, "  packages with close names: {}", close.join(", "))?;
+            let p = crate::term::stderr_palette();
+            let close: Vec<String> = close.iter().map(|c| format!("`{c}`")).collect();
+            writeln!(
+                err,
+                "{}: packages with close names: {}",
+                p.paint(p.help, "help"),
+                close.join(", ")
+            )?;
         }
     }
     Ok(())
+}
+
+/// A schema problem as `pcl schema` prints it: `file: /json/path: severity: message`.
+fn schema_line(d: &pcl_schema::SchemaDiagnostic) -> String {
+    let p = crate::term::stderr_palette();
+    let (style, label) = match d.severity {
+        Severity::Error => (p.error, "error"),
+        Severity::Warning => (p.warning, "warning"),
+    };
+    let place = if d.file.is_empty() {
+        format!("{}:", d.path)
+    } else {
+        format!("{}: {}:", d.file, d.path)
+    };
+    format!(
+        "{} {}{}\n",
+        p.paint(p.bold, place),
+        p.paint(style, label),
+        p.paint(p.bold, format_args!(": {}", d.message))
+    )
+}
+
+/// `n` and `what`, in the plural unless `n` is 1.
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn header(package: &Package, out: &mut dyn Write) -> io::Result<()> {

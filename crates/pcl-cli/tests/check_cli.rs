@@ -128,50 +128,133 @@ fn json_format_prints_one_object_per_diagnostic() {
         &[(
             "main.pp",
             "resource b \"demo:storage/bucket:Bucket\" {\n  nmae = \"x\"\n}\nz = invoke(\"demo:network/getZone:getZone\", { name = \"a\", privat = true })\n",
-        )],
+        ), ("other.pp", "# 日本語\nz = 1\n")],
     );
     let schemas = binding_schemas();
     let (status, out, err) = pcl_check(&dir, &["--schemas", &schemas, "--format", "json", "."]);
     assert_eq!((status, err.as_str()), (1, ""));
-    let lines: Vec<serde_json::Value> = out
+    let lines: String = out
         .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .map(|l| {
+            let value: serde_json::Value = serde_json::from_str(l).expect("one JSON object per line");
+            serde_json::to_string_pretty(&value).expect("prints") + "\n"
+        })
         .collect();
     expect![[r#"
-        [
-            Object {
-                "file": String("./main.pp"),
-                "line": Number(1),
-                "column": Number(41),
-                "end_line": Number(1),
-                "end_column": Number(42),
-                "severity": String("error"),
-                "code": String("E0208"),
-                "message": String("missing required attribute 'name' of resource type demo:storage:Bucket"),
-            },
-            Object {
-                "file": String("./main.pp"),
-                "line": Number(2),
-                "column": Number(3),
-                "end_line": Number(2),
-                "end_column": Number(7),
-                "severity": String("error"),
-                "code": String("E0205"),
-                "message": String("unsupported attribute 'nmae' of resource type demo:storage:Bucket"),
-            },
-            Object {
-                "file": String("./main.pp"),
-                "line": Number(4),
-                "column": Number(58),
-                "end_line": Number(4),
-                "end_column": Number(64),
-                "severity": String("warning"),
-                "code": String("W0505"),
-                "message": String("unknown property 'privat' of { name: string, private: bool? }; it is ignored"),
-            },
-        ]
+        {
+          "object": "diagnostic",
+          "version": 1,
+          "file": "./main.pp",
+          "line": 1,
+          "column": 41,
+          "end_line": 1,
+          "end_column": 42,
+          "byte_start": 40,
+          "byte_end": 41,
+          "severity": "error",
+          "code": "E0208",
+          "message": "missing required attribute 'name' of resource type demo:storage:Bucket",
+          "notes": [],
+          "help": [
+            "name is of type string"
+          ],
+          "fixes": [],
+          "rendered": "./main.pp:1:41: error[E0208]: missing required attribute 'name' of resource type demo:storage:Bucket\n  |\n1 | resource b \"demo:storage/bucket:Bucket\" {\n  |                                         ^\nhelp: name is of type string\n"
+        }
+        {
+          "object": "diagnostic",
+          "version": 1,
+          "file": "./main.pp",
+          "line": 2,
+          "column": 3,
+          "end_line": 2,
+          "end_column": 7,
+          "byte_start": 44,
+          "byte_end": 48,
+          "severity": "error",
+          "code": "E0205",
+          "message": "unsupported attribute 'nmae' of resource type demo:storage:Bucket",
+          "notes": [],
+          "help": [],
+          "fixes": [],
+          "rendered": "./main.pp:2:3: error[E0205]: unsupported attribute 'nmae' of resource type demo:storage:Bucket\n  |\n2 |   nmae = \"x\"\n  |   ^^^^\n"
+        }
+        {
+          "object": "diagnostic",
+          "version": 1,
+          "file": "./main.pp",
+          "line": 4,
+          "column": 58,
+          "end_line": 4,
+          "end_column": 64,
+          "byte_start": 114,
+          "byte_end": 120,
+          "severity": "warning",
+          "code": "W0505",
+          "message": "unknown property 'privat' of { name: string, private: bool? }; it is ignored",
+          "notes": [],
+          "help": [
+            "did you mean 'private'?"
+          ],
+          "fixes": [
+            {
+              "title": "replace with 'private'",
+              "edits": [
+                {
+                  "file": "./main.pp",
+                  "line": 4,
+                  "column": 58,
+                  "end_line": 4,
+                  "end_column": 64,
+                  "byte_start": 114,
+                  "byte_end": 120,
+                  "replacement": "private"
+                }
+              ]
+            }
+          ],
+          "rendered": "./main.pp:4:58: warning[W0505]: unknown property 'privat' of { name: string, private: bool? }; it is ignored\n  |\n4 | z = invoke(\"demo:network/getZone:getZone\", { name = \"a\", privat = true })\n  |                                                          ^^^^^^\nhelp: did you mean 'private'?\n"
+        }
+        {
+          "object": "diagnostic",
+          "version": 1,
+          "file": "./other.pp",
+          "line": 2,
+          "column": 1,
+          "end_line": 2,
+          "end_column": 2,
+          "byte_start": 12,
+          "byte_end": 13,
+          "severity": "error",
+          "code": "E0203",
+          "message": "\"z\" already declared",
+          "notes": [
+            {
+              "file": "./main.pp",
+              "line": 4,
+              "column": 1,
+              "end_line": 4,
+              "end_column": 2,
+              "byte_start": 57,
+              "byte_end": 58,
+              "message": "first declared here"
+            }
+          ],
+          "help": [],
+          "fixes": [],
+          "rendered": "./other.pp:2:1: error[E0203]: \"z\" already declared\n  |\n2 | z = 1\n  | ^\n./main.pp:4:1: note: first declared here\n  |\n4 | z = invoke(\"demo:network/getZone:getZone\", { name = \"a\", privat = true })\n  | ^\n"
+        }
+        {
+          "object": "summary",
+          "version": 1,
+          "programs": 1,
+          "files": 2,
+          "errors": 3,
+          "warnings": 1,
+          "io_errors": 0
+        }
     "#]]
-    .assert_debug_eq(&lines);
+    .assert_eq(&lines);
     // With --emit-types, every line is still one JSON object.
     let (_, out, _) = pcl_check(
         &dir,
@@ -192,8 +275,9 @@ fn json_format_prints_one_object_per_diagnostic() {
         .collect();
     expect![[r#"
         [
-            "{\"node\":\"b\",\"kind\":\"resource\",\"type\":\"resource(demo:storage:Bucket)\"}",
-            "{\"node\":\"z\",\"kind\":\"local\",\"type\":\"promise({ id: string, nameServers: list(string) })\"}",
+            "{\"object\":\"node\",\"version\":1,\"node\":\"b\",\"kind\":\"resource\",\"type\":\"resource(demo:storage:Bucket)\"}",
+            "{\"object\":\"node\",\"version\":1,\"node\":\"z\",\"kind\":\"local\",\"type\":\"promise({ id: string, nameServers: list(string) })\"}",
+            "{\"object\":\"node\",\"version\":1,\"node\":\"z\",\"kind\":\"local\",\"type\":\"int\"}",
         ]
     "#]]
     .assert_debug_eq(&types);
@@ -217,6 +301,7 @@ fn lenient_mode_turns_missing_schemas_into_warnings() {
           |            ^^^^^^^^^^^^^^^^^^^^^^
         help: add a schema file named aws-VERSION.json to a schema directory (`pulumi package get-schema aws > aws-VERSION.json` writes one)
         help: 1 other use of package 'aws' is not reported
+        help: to check the rest of the program without this schema, run with `--lenient` (its resources are then `dynamic`)
         1 error
     "#]]
     .assert_eq(&err);
@@ -285,5 +370,59 @@ fn a_schema_directory_that_does_not_exist_is_a_usage_error() {
     let dir = temp_program("no-schemas", &[("main.pp", "x = 1\n")]);
     let (status, _, err) = pcl_check(&dir, &["--schemas", "nowhere", "main.pp"]);
     assert_eq!(status, 2);
-    assert!(err.contains("--schemas nowhere: not a directory"), "{err}");
+    assert_eq!(err, "error: `--schemas nowhere`: not a directory\n");
+}
+
+/// The fields `docs/json.md` lists for an object kind: the backquoted names in the first cell
+/// of each row of the table under the heading naming that kind.
+fn documented_fields(doc: &str, kind: &str) -> Vec<String> {
+    let heading = format!("## `\"object\": \"{kind}\"`");
+    let section = doc
+        .split("\n## ")
+        .find(|s| format!("## {s}").starts_with(&heading))
+        .unwrap_or_else(|| panic!("docs/json.md has no section {heading}"));
+    let mut fields = Vec::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let cell = row.split('|').nth(1).unwrap_or_default();
+        fields.extend(cell.split('`').skip(1).step_by(2).map(String::from));
+    }
+    fields
+}
+
+/// Every kind of JSON object has exactly the fields `docs/json.md` documents, in that order,
+/// and every place has the fields of the doc's Places table.
+#[test]
+fn json_objects_have_the_documented_fields() {
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/json.md"),
+    )
+    .expect("docs/json.md");
+    let dir = temp_program(
+        "json-fields",
+        &[("main.pp", "a = 1\nb = { x = 1 }.y\na = 2\n")],
+    );
+    let (status, out, _) = pcl_check(&dir, &["--format", "json", "--emit-types", "."]);
+    assert_eq!(status, 1);
+    let mut seen = std::collections::BTreeSet::new();
+    for line in out.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let object = value.as_object().expect("an object");
+        let kind = object["object"].as_str().expect("an object field");
+        let keys: Vec<String> = object.keys().cloned().collect();
+        assert_eq!(keys, documented_fields(&doc, kind), "{kind}: {line}");
+        assert_eq!(object["version"], 1);
+        for note in object.get("notes").and_then(|n| n.as_array()).into_iter().flatten() {
+            let keys: Vec<&str> = note.as_object().expect("a note").keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                ["file", "line", "column", "end_line", "end_column", "byte_start", "byte_end", "message"]
+            );
+        }
+        seen.insert(kind.to_string());
+    }
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        ["diagnostic", "node", "summary"]
+    );
+    assert!(out.lines().last().is_some_and(|l| l.contains("\"summary\"")));
 }

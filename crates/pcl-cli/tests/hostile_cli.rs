@@ -19,6 +19,9 @@ fn messages_by_file(stdout: &str) -> BTreeMap<String, Vec<String>> {
     for line in stdout.lines() {
         let value: serde_json::Value =
             serde_json::from_str(line).expect("one JSON object per line");
+        if value["object"] != "diagnostic" {
+            continue;
+        }
         let file = value["file"].as_str().expect("file").to_string();
         let name = Path::new(&file)
             .file_name()

@@ -45,16 +45,16 @@ fn check_reports_file_path_and_message_and_exits_1() {
         .display()
         .to_string();
     let (status, out, err) = pcl_schema(&["check", &file]);
-    assert_eq!(status, 1, "{out}{err}");
+    assert_eq!((status, out.as_str()), (1, ""), "{err}");
     assert!(
-        out.lines().any(|l| l
-            == format!("{file}: /resources/wrongtypes:index:Thing/inputProperties/b: an array type needs `items`")),
-        "{out}"
+        err.lines().any(|l| l
+            == format!("{file}: /resources/wrongtypes:index:Thing/inputProperties/b: error: an array type needs `items`")),
+        "{err}"
     );
     assert!(
-        out.lines().any(|l| l
+        err.lines().any(|l| l
             == format!("{file}: /mystery: warning: unknown top-level key 'mystery' (ignored)")),
-        "{out}"
+        "{err}"
     );
     assert!(err.contains("1 with errors"), "{err}");
 }
@@ -62,26 +62,26 @@ fn check_reports_file_path_and_message_and_exits_1() {
 #[test]
 fn check_malformed_json_names_file_and_position() {
     let file = schemas("broken/truncated-1.0.0.json").display().to_string();
-    let (status, out, _) = pcl_schema(&["check", &file]);
-    assert_eq!(status, 1);
+    let (status, out, err) = pcl_schema(&["check", &file]);
+    assert_eq!((status, out.as_str()), (1, ""));
     assert_eq!(
-        out,
-        format!("{file}: /: invalid JSON: EOF while parsing an object at line 6 column 0\n")
+        err,
+        format!("{file}: /: error: invalid JSON: EOF while parsing an object at line 6 column 0\nchecked 1 schema file: 1 with errors (1 error, 0 warnings)\n")
     );
 }
 
 #[test]
 fn check_missing_file_or_directory_exits_2() {
     let file = schemas("broken/absent-1.0.0.json").display().to_string();
-    let (status, out, _) = pcl_schema(&["check", &file]);
+    let (status, _, err) = pcl_schema(&["check", &file]);
     assert_eq!(status, 2);
     assert!(
-        out.starts_with(&format!("{file}: /: cannot read schema file:")),
-        "{out}"
+        err.starts_with(&format!("{file}: /: error: cannot read schema file:")),
+        "{err}"
     );
-    let (status, out, _) = pcl_schema(&["check", "--schemas", &path("no-such-dir")]);
+    let (status, _, err) = pcl_schema(&["check", "--schemas", &path("no-such-dir")]);
     assert_eq!(status, 2);
-    assert!(out.contains("cannot read schema directory"), "{out}");
+    assert!(err.contains("cannot read schema directory"), "{err}");
 }
 
 #[test]
@@ -95,15 +95,18 @@ fn check_without_arguments_is_a_usage_error() {
 fn check_with_directory_for_cross_package_references() {
     // widgets refers to gizmo; naming only the widgets file but giving the directory resolves it.
     let file = schemas("registry/widgets-1.2.0.json").display().to_string();
-    let (status, out, _) = pcl_schema(&["check", &file]);
+    let (status, _, err) = pcl_schema(&["check", &file]);
     assert_eq!(status, 0);
     assert!(
-        out.contains("warning: cannot check the reference: no schema for package 'gizmo'"),
-        "{out}"
+        err.contains("warning: cannot check the reference: no schema for package 'gizmo'"),
+        "{err}"
     );
-    let (status, out, _) = pcl_schema(&["check", "--schemas", &path("registry"), &file]);
-    assert_eq!(status, 0);
-    assert_eq!(out, "");
+    let (status, out, err) = pcl_schema(&["check", "--schemas", &path("registry"), &file]);
+    assert_eq!((status, out.as_str()), (0, ""));
+    assert_eq!(
+        err,
+        "checked 1 schema file: 0 with errors (0 errors, 0 warnings)\n"
+    );
 }
 
 #[test]
@@ -161,7 +164,7 @@ fn show_unknown_token_exits_1_with_suggestion() {
     assert_eq!(status, 1);
     assert_eq!(
         err,
-        "error: no schema for package 'gizmos'\n  packages with close names: gizmo\n"
+        "error: no schema for package 'gizmos'\nhelp: packages with close names: `gizmo`\n"
     );
 }
 
@@ -208,7 +211,7 @@ fn show_provider_method_function() {
     assert_eq!(status, 1);
     assert_eq!(
         err,
-        "error: no schema for package 'lump'\n  packages with close names: lamp\n"
+        "error: no schema for package 'lump'\nhelp: packages with close names: `lamp`\n"
     );
 }
 

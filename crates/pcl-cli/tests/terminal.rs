@@ -122,3 +122,56 @@ fn lsp_on_a_terminal_ends_at_ctrl_d() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The escape sequence of rustc's bold bright red, which `error[...]` is painted in.
+const RED: &str = "\u{1b}[1;91m";
+
+/// On a terminal, diagnostics are coloured the way rustc colours them, and what the screen
+/// shows is the plain text. `NO_COLOR`, `CLICOLOR=0`, `TERM=dumb` and `--color never` turn
+/// colour off; `--color always` beats `NO_COLOR`.
+#[test]
+fn diagnostics_are_coloured_on_a_terminal_unless_told_not_to() {
+    let dir = temp_dir("terminal-colour", &[("main.pp", "x = 1 ** 2\n")]);
+    let run = pcl_on_terminal(&dir, &["check", "main.pp"], LIMIT);
+    let drawn = String::from_utf8_lossy(&run.bytes).into_owned();
+    assert!(
+        drawn.contains(&format!("{RED}error[E0004]")),
+        "no colour on a terminal: {drawn:?}"
+    );
+    assert_eq!(run.status, Some(1));
+    // The screen shows the plain text: the header, the excerpt with its carets, the summary.
+    let screen = run.screen();
+    assert!(
+        screen[0].starts_with("main.pp:1:7: error[E0004]: "),
+        "{screen:#?}"
+    );
+    assert_eq!(
+        screen[1..],
+        ["  |", "1 | x = 1 ** 2", "  |       ^^", "1 error"],
+        "{screen:#?}"
+    );
+    for (env, args) in [
+        (vec![("NO_COLOR", "1")], vec!["check", "main.pp"]),
+        (vec![("CLICOLOR", "0")], vec!["check", "main.pp"]),
+        (vec![("TERM", "dumb")], vec!["check", "main.pp"]),
+        (vec![], vec!["--color", "never", "check", "main.pp"]),
+        (vec![], vec!["check", "--color=never", "main.pp"]),
+        (vec![], vec!["parse", "--color", "never", "main.pp"]),
+    ] {
+        let run = common::pty::pcl_on_terminal_env(&dir, &args, &env, LIMIT);
+        let drawn = String::from_utf8_lossy(&run.bytes);
+        assert!(
+            !drawn.contains('\u{1b}'),
+            "{env:?} {args:?} still coloured: {drawn:?}"
+        );
+        assert!(drawn.contains("error[E0004]"), "{drawn:?}");
+    }
+    let run = common::pty::pcl_on_terminal_env(
+        &dir,
+        &["check", "--color", "always", "main.pp"],
+        &[("NO_COLOR", "1")],
+        LIMIT,
+    );
+    assert!(String::from_utf8_lossy(&run.bytes).contains(RED));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,7 +20,8 @@ pub fn pcl(dir: &Path, subcommand: &str, args: &[&str]) -> (i32, String, String)
 }
 
 /// [`pcl`] with environment variables set. Schema locations of the machine
-/// (`$PCL_SCHEMA_PATH`, `~/.pcl/schemas`) are hidden unless set here.
+/// (`$PCL_SCHEMA_PATH`, `~/.pcl/schemas`) and colour settings (`CLICOLOR_FORCE` would colour
+/// piped output) are hidden unless set here.
 pub fn pcl_with_env(
     dir: &Path,
     subcommand: &str,
@@ -31,6 +32,9 @@ pub fn pcl_with_env(
     command
         .current_dir(dir)
         .env_remove("PCL_SCHEMA_PATH")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
+        .env_remove("NO_COLOR")
         .env("HOME", dir);
     for (key, value) in env {
         command.env(key, value);

@@ -109,6 +109,27 @@ pub fn pcl_on_terminal_typing(
     typed: &[u8],
     limit: Duration,
 ) -> TerminalRun {
+    pcl_on_terminal_with(dir, args, &[], typed, limit)
+}
+
+/// [`pcl_on_terminal`] with environment variables set (`NO_COLOR`, `CLICOLOR_FORCE`,
+/// `CLICOLOR` and `TERM` are otherwise unset, and `TERM=xterm-256color`).
+pub fn pcl_on_terminal_env(
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    limit: Duration,
+) -> TerminalRun {
+    pcl_on_terminal_with(dir, args, env, b"", limit)
+}
+
+fn pcl_on_terminal_with(
+    dir: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    typed: &[u8],
+    limit: Duration,
+) -> TerminalRun {
     let mut master: libc::c_int = -1;
     let mut slave: libc::c_int = -1;
     let size = libc::winsize {
@@ -146,9 +167,12 @@ pub fn pcl_on_terminal_typing(
         .current_dir(dir)
         .env_remove("PCL_SCHEMA_PATH")
         .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
         .env_remove("CI")
         .env("HOME", dir)
         .env("TERM", "xterm-256color")
+        .envs(env.iter().copied())
         .args(args)
         .stdin(Stdio::from(slave.try_clone().expect("dup")))
         .stdout(Stdio::from(slave.try_clone().expect("dup")))
