@@ -155,7 +155,10 @@ impl<'a> Renderer<'a> {
         let (text, cursor) = if file == self.path {
             (Some(self.text), &mut self.related_cursor)
         } else {
-            (self.others.and_then(|lookup| lookup(file)), &mut other_file_cursor)
+            (
+                self.others.and_then(|lookup| lookup(file)),
+                &mut other_file_cursor,
+            )
         };
         let mut note = match text {
             Some(text) => json_location(file, text, cursor, related.range),
@@ -186,7 +189,10 @@ impl<'a> Renderer<'a> {
         let _ = writeln!(
             out,
             "{} {}{}",
-            p.paint(p.bold, format_args!("{}:{}:{}:", self.path, at.line, at.col)),
+            p.paint(
+                p.bold,
+                format_args!("{}:{}:{}:", self.path, at.line, at.col)
+            ),
             p.paint(
                 level,
                 format_args!("{}[{}]", diagnostic.severity, diagnostic.code.as_str())
@@ -253,7 +259,12 @@ pub const JSON_VERSION: u32 = 1;
 /// `range` of `text` as the JSON objects give a place: file, 1-based lines and columns (in
 /// characters), byte offsets.
 /// Walks from `cursor` (from the start when the range is before it) and leaves it at the end.
-fn json_location(file: &str, text: &str, cursor: &mut Cursor, range: TextRange) -> serde_json::Value {
+fn json_location(
+    file: &str,
+    text: &str,
+    cursor: &mut Cursor,
+    range: TextRange,
+) -> serde_json::Value {
     let at = locate(text, cursor, range.start());
     let end = locate(text, cursor, range.end());
     serde_json::json!({
@@ -472,8 +483,14 @@ mod tests {
         let coloured = Renderer::new("m.pp", text)
             .with_palette(crate::term::Palette::ANSI)
             .render(&diagnostic);
-        assert!(coloured.contains("\u{1b}[1;91merror[E0025]\u{1b}[0m"), "{coloured:?}");
-        assert!(coloured.contains("\u{1b}[1;92mnote\u{1b}[0m"), "{coloured:?}");
+        assert!(
+            coloured.contains("\u{1b}[1;91merror[E0025]\u{1b}[0m"),
+            "{coloured:?}"
+        );
+        assert!(
+            coloured.contains("\u{1b}[1;92mnote\u{1b}[0m"),
+            "{coloured:?}"
+        );
         let mut stripped = String::new();
         let mut chars = coloured.chars();
         while let Some(c) = chars.next() {

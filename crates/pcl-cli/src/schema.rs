@@ -60,7 +60,7 @@ pub fn run(cmd: SchemaCommand) -> ExitCode {
         } => {
             let registry = SchemaRegistry::from_dirs(&schemas);
             for d in registry.scan_diagnostics() {
-                let _ = err.write_all(schema_line(&d).as_bytes());
+                let _ = err.write_all(schema_line(d).as_bytes());
             }
             if !registry.scan_diagnostics().is_empty() {
                 return ExitCode::from(Outcome::UsageOrIo.exit_code());
@@ -76,7 +76,9 @@ pub fn run(cmd: SchemaCommand) -> ExitCode {
         Ok(outcome) => ExitCode::from(outcome.exit_code()),
         Err(e) => {
             // Writing to stdout failed for another reason than a closed pipe (a full disk).
-            let _ = err.write_all(crate::term::error_line(format_args!("cannot write the output: {e}")).as_bytes());
+            let _ = err.write_all(
+                crate::term::error_line(format_args!("cannot write the output: {e}")).as_bytes(),
+            );
             ExitCode::from(Outcome::UsageOrIo.exit_code())
         }
     }
@@ -106,11 +108,7 @@ impl Outcome {
 /// `pcl schema check`: checks `files`, or every schema file of `dirs` if no file is named.
 /// Writes each problem as `file: /json/path: severity: message`, then a summary, to `err`
 /// (where `pcl check` writes its diagnostics too).
-fn run_check(
-    dirs: &[PathBuf],
-    files: &[PathBuf],
-    err: &mut dyn Write,
-) -> io::Result<Outcome> {
+fn run_check(dirs: &[PathBuf], files: &[PathBuf], err: &mut dyn Write) -> io::Result<Outcome> {
     if dirs.is_empty() && files.is_empty() {
         err.write_all(
             crate::term::error_line("name schema files, or directories with `--schemas`")

@@ -112,7 +112,11 @@ impl Palette {
 /// error.
 pub fn error_line(message: impl std::fmt::Display) -> String {
     let p = stderr_palette();
-    format!("{}{}\n", p.paint(p.error, "error:"), message_text(&p, message))
+    format!(
+        "{}{}\n",
+        p.paint(p.error, "error:"),
+        message_text(&p, message)
+    )
 }
 
 /// A `warning: MESSAGE` line, for standard error.
@@ -124,7 +128,6 @@ pub fn warning_line(message: impl std::fmt::Display) -> String {
         message_text(&p, message)
     )
 }
-
 
 fn message_text(p: &Palette, message: impl std::fmt::Display) -> String {
     format!(" {}", p.paint(p.bold, message))
@@ -145,7 +148,9 @@ mod tests {
     #[test]
     fn the_flag_then_the_environment_then_the_terminal() {
         use ColorChoice::*;
-        let cases: &[(ColorChoice, &[(&str, &str)], bool, bool)] = &[
+        /// The flag, the environment, whether it is a terminal, and whether to colour.
+        type Case<'a> = (ColorChoice, &'a [(&'a str, &'a str)], bool, bool);
+        let cases: &[Case] = &[
             (Auto, &[], true, true),
             (Auto, &[], false, false),
             (Auto, &[("TERM", "dumb")], true, false),
@@ -154,7 +159,12 @@ mod tests {
             (Auto, &[("NO_COLOR", "")], true, true),
             (Auto, &[("CLICOLOR_FORCE", "1")], false, true),
             (Auto, &[("CLICOLOR_FORCE", "0")], false, false),
-            (Auto, &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")], false, false),
+            (
+                Auto,
+                &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")],
+                false,
+                false,
+            ),
             (Auto, &[("CLICOLOR", "0")], true, false),
             (Always, &[("NO_COLOR", "1")], false, true),
             (Never, &[("CLICOLOR_FORCE", "1")], true, false),

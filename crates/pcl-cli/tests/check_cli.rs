@@ -136,7 +136,8 @@ fn json_format_prints_one_object_per_diagnostic() {
     let lines: String = out
         .lines()
         .map(|l| {
-            let value: serde_json::Value = serde_json::from_str(l).expect("one JSON object per line");
+            let value: serde_json::Value =
+                serde_json::from_str(l).expect("one JSON object per line");
             serde_json::to_string_pretty(&value).expect("prints") + "\n"
         })
         .collect();
@@ -393,10 +394,9 @@ fn documented_fields(doc: &str, kind: &str) -> Vec<String> {
 /// and every place has the fields of the doc's Places table.
 #[test]
 fn json_objects_have_the_documented_fields() {
-    let doc = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/json.md"),
-    )
-    .expect("docs/json.md");
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/json.md"))
+            .expect("docs/json.md");
     let dir = temp_program(
         "json-fields",
         &[("main.pp", "a = 1\nb = { x = 1 }.y\na = 2\n")],
@@ -411,11 +411,30 @@ fn json_objects_have_the_documented_fields() {
         let keys: Vec<String> = object.keys().cloned().collect();
         assert_eq!(keys, documented_fields(&doc, kind), "{kind}: {line}");
         assert_eq!(object["version"], 1);
-        for note in object.get("notes").and_then(|n| n.as_array()).into_iter().flatten() {
-            let keys: Vec<&str> = note.as_object().expect("a note").keys().map(String::as_str).collect();
+        for note in object
+            .get("notes")
+            .and_then(|n| n.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let keys: Vec<&str> = note
+                .as_object()
+                .expect("a note")
+                .keys()
+                .map(String::as_str)
+                .collect();
             assert_eq!(
                 keys,
-                ["file", "line", "column", "end_line", "end_column", "byte_start", "byte_end", "message"]
+                [
+                    "file",
+                    "line",
+                    "column",
+                    "end_line",
+                    "end_column",
+                    "byte_start",
+                    "byte_end",
+                    "message"
+                ]
             );
         }
         seen.insert(kind.to_string());
@@ -424,5 +443,8 @@ fn json_objects_have_the_documented_fields() {
         seen.into_iter().collect::<Vec<_>>(),
         ["diagnostic", "node", "summary"]
     );
-    assert!(out.lines().last().is_some_and(|l| l.contains("\"summary\"")));
+    assert!(out
+        .lines()
+        .last()
+        .is_some_and(|l| l.contains("\"summary\"")));
 }

@@ -58,7 +58,14 @@ fn check_prints_the_union_of_the_per_file_diagnostics() {
     // The fields the library's diagnostics are compared on (notes, help, fixes and the
     // rendered text are the renderer's, tested in check_cli.rs).
     let compared = [
-        "file", "line", "column", "end_line", "end_column", "severity", "code", "message",
+        "file",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "severity",
+        "code",
+        "message",
     ];
     let printed: Vec<serde_json::Value> = out
         .lines()

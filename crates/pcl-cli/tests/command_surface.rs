@@ -78,7 +78,10 @@ fn completions_for_every_shell() {
     std::fs::write(&script_path, script).expect("write");
     let output = std::process::Command::new("bash")
         .arg("-c")
-        .arg(format!("source {} && complete -p pcl", script_path.display()))
+        .arg(format!(
+            "source {} && complete -p pcl",
+            script_path.display()
+        ))
         .output();
     match output {
         Ok(output) => {
@@ -100,14 +103,23 @@ fn colour_through_a_pipe_only_when_forced() {
     let coloured = |env: &[(&str, &str)], args: &[&str]| {
         let (status, _, err) = pcl_with_env(&dir, "check", args, env);
         assert_eq!(status, 1, "{err}");
-        assert!(err.contains("error[E0004]") || err.contains("E0004"), "{err}");
+        assert!(
+            err.contains("error[E0004]") || err.contains("E0004"),
+            "{err}"
+        );
         err.contains('\u{1b}')
     };
     assert!(!coloured(&[], &["main.pp"]));
     assert!(coloured(&[("CLICOLOR_FORCE", "1")], &["main.pp"]));
-    assert!(!coloured(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], &["main.pp"]));
+    assert!(!coloured(
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+        &["main.pp"]
+    ));
     assert!(coloured(&[], &["--color", "always", "main.pp"]));
-    assert!(!coloured(&[("CLICOLOR_FORCE", "1")], &["--color=never", "main.pp"]));
+    assert!(!coloured(
+        &[("CLICOLOR_FORCE", "1")],
+        &["--color=never", "main.pp"]
+    ));
     // JSON is never coloured, whatever is asked.
     let (_, out, _) = pcl_with_env(
         &dir,
