@@ -27,6 +27,77 @@ pub trait Db: salsa::Database {
         let _ = path;
         Err(NO_SCHEMA_READER.to_string())
     }
+
+    /// The last tree of each open file, which [`parse`] reparses from after an edit (none:
+    /// every parse is a whole one).
+    fn parse_cache(&self) -> Option<&ParseCache> {
+        None
+    }
+
+    /// Per open file, what a layer above keeps of its last run over the file to redo only
+    /// what an edit changed (lowering keeps each top-level item's result by its green node);
+    /// none: every run starts afresh.
+    fn file_caches(&self) -> Option<&FileCaches> {
+        None
+    }
+}
+
+/// Values a layer above this one keeps per open file between runs of a query, outside salsa
+/// (which keeps no old values): opaque here, each layer downcasts its own. A query may use one
+/// only to compute, faster, exactly the value it would compute without it. Closing a file
+/// drops its entry.
+#[derive(Clone, Default)]
+pub struct FileCaches(Arc<Mutex<FxHashMap<SourceFile, Kept>>>);
+
+impl FileCaches {
+    fn lock(&self) -> std::sync::MutexGuard<'_, FxHashMap<SourceFile, Kept>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The value kept for `file`, if it is a `T`.
+    pub fn get<T: Send + Sync + 'static>(&self, file: SourceFile) -> Option<Arc<T>> {
+        self.lock().get(&file).cloned()?.downcast::<T>().ok()
+    }
+
+    pub fn put<T: Send + Sync + 'static>(&self, file: SourceFile, value: Arc<T>) {
+        self.lock().insert(file, value);
+    }
+
+    fn forget(&self, file: SourceFile) {
+        self.lock().remove(&file);
+    }
+}
+
+/// The last text and tree of each open file, kept outside salsa (which keeps no old values),
+/// so that [`parse`] can reparse only the lines an edit touched (`pcl_syntax::reparse`, which
+/// gives exactly the tree of a whole parse, or declines). Only open files have an entry, and
+/// closing a file drops it, so it holds no more than the editor has open.
+#[derive(Clone, Default)]
+pub struct ParseCache(Arc<Mutex<LastParses>>);
+
+/// Each open file's last text and its tree.
+type LastParses = FxHashMap<SourceFile, (Arc<str>, Parse)>;
+
+/// What a layer keeps of one file (see [`FileCaches`]).
+type Kept = Arc<dyn std::any::Any + Send + Sync>;
+
+impl ParseCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, LastParses> {
+        // Entries are replaced whole, so a panic elsewhere leaves none half-written.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, file: SourceFile) -> Option<(Arc<str>, Parse)> {
+        self.lock().get(&file).cloned()
+    }
+
+    fn put(&self, file: SourceFile, text: &str, parse: &Parse) {
+        self.lock().insert(file, (Arc::from(text), parse.clone()));
+    }
+
+    fn forget(&self, file: SourceFile) {
+        self.lock().remove(&file);
+    }
 }
 
 /// A host's way of reading a schema file on first use (`pcl-project` installs one that reads
@@ -157,9 +228,24 @@ pub fn workspace(db: &dyn Db) -> Workspace {
 /// `no_eq`: a lossless tree changes with every edit, so comparing old and new trees would only
 /// cost time; early cutoff comes from the queries above this one. `lru`: trees of files nobody
 /// looks at are dropped and rebuilt on demand.
+///
+/// A file open in an editor is reparsed from its previous tree ([`ParseCache`]): only the
+/// top-level lines an edit touched are parsed again, the rest of the tree is shared.
 #[salsa::tracked(returns(ref), no_eq, lru = 64)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
-    pcl_syntax::parse(file.text(db))
+    let text = file.text(db);
+    let Some(cache) = db.parse_cache().filter(|_| file.open(db)) else {
+        return pcl_syntax::parse(text);
+    };
+    let parse = match cache.get(file) {
+        Some((old_text, old)) if *old_text == **text => old,
+        Some((old_text, old)) => {
+            pcl_syntax::reparse(&old, &old_text, text).unwrap_or_else(|| pcl_syntax::parse(text))
+        }
+        None => pcl_syntax::parse(text),
+    };
+    cache.put(file, text, &parse);
+    parse
 }
 
 /// A schema file as a host describes it to [`RootDatabase::set_schema_files`].
@@ -279,6 +365,8 @@ pub struct RootDatabase {
     executed: Arc<EventLog>,
     /// The durability each file's text was last written with.
     text_durability: Arc<Mutex<FxHashMap<SourceFile, Durability>>>,
+    parse_cache: ParseCache,
+    file_caches: FileCaches,
 }
 
 impl Default for RootDatabase {
@@ -298,6 +386,8 @@ impl Default for RootDatabase {
             schema_reader: None,
             executed,
             text_durability: Arc::default(),
+            parse_cache: ParseCache::default(),
+            file_caches: FileCaches::default(),
         };
         let _workspace =
             Workspace::builder(Vec::new(), Vec::new(), Vec::new(), CheckOptions::default())
@@ -320,6 +410,14 @@ impl Db for RootDatabase {
             Some(read) => read(path),
             None => Err(NO_SCHEMA_READER.to_string()),
         }
+    }
+
+    fn parse_cache(&self) -> Option<&ParseCache> {
+        Some(&self.parse_cache)
+    }
+
+    fn file_caches(&self) -> Option<&FileCaches> {
+        Some(&self.file_caches)
     }
 }
 
@@ -395,6 +493,10 @@ impl RootDatabase {
     /// Marks the file at `path` as open in an editor or not (see [`SourceFile::open`]).
     pub fn set_file_open(&mut self, path: &Path, open: bool) {
         if let Some(file) = self.files.get(path) {
+            if !open {
+                self.parse_cache.forget(file);
+                self.file_caches.forget(file);
+            }
             if file.open(self) != open {
                 // Opening and closing are rare next to keystrokes: `MEDIUM`, so what reads
                 // whether a file is open is not re-validated after every edit.

@@ -80,7 +80,37 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
 }
 
+/// `range` moved by `delta` bytes (saturating at 0, which a caller that moves a range it
+/// found at or after an edit never reaches).
+pub fn move_range(range: TextRange, delta: i64) -> TextRange {
+    let at = |size: TextSize| {
+        TextSize::from(
+            u32::try_from((i64::from(u32::from(size)) + delta).max(0)).unwrap_or(u32::MAX),
+        )
+    };
+    TextRange::new(at(range.start()), at(range.end()))
+}
+
 impl Diagnostic {
+    /// This diagnostic with every range in its own file moved by `delta` bytes: the text
+    /// before it grew or shrank (a tool that keeps a diagnostic of an unchanged part of a
+    /// file across an edit elsewhere).
+    pub fn moved(&self, delta: i64) -> Diagnostic {
+        let mut moved = self.clone();
+        moved.range = move_range(moved.range, delta);
+        for related in &mut moved.related {
+            if related.file.is_none() {
+                related.range = move_range(related.range, delta);
+            }
+        }
+        if let Some(fix) = &mut moved.fix {
+            for edit in &mut fix.edits {
+                edit.range = move_range(edit.range, delta);
+            }
+        }
+        moved
+    }
+
     /// A diagnostic with the code's default severity.
     pub fn new(code: Code, range: TextRange, message: impl Into<String>) -> Diagnostic {
         Diagnostic {

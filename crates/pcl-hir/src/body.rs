@@ -389,6 +389,24 @@ pub struct BodySourceMap {
 }
 
 impl BodySourceMap {
+    /// Every range moved by `delta` bytes (the text before the node grew or shrank).
+    pub fn moved(&self, delta: i64) -> BodySourceMap {
+        let shift = |ranges: &[TextRange]| {
+            ranges
+                .iter()
+                .map(|&r| pcl_diagnostics::move_range(r, delta))
+                .collect()
+        };
+        BodySourceMap {
+            exprs: shift(&self.exprs),
+            bindings: shift(&self.bindings),
+            attr_names: shift(&self.attr_names),
+            attr_ranges: shift(&self.attr_ranges),
+            block_types: shift(&self.block_types),
+            block_ranges: shift(&self.block_ranges),
+        }
+    }
+
     pub fn expr(&self, id: ExprId) -> TextRange {
         self.exprs[id.index()]
     }

@@ -122,6 +122,21 @@ pub struct NodeSourceMap {
     pub body: BodySourceMap,
 }
 
+impl NodeSourceMap {
+    /// Every range moved by `delta` bytes (the text before the node grew or shrank).
+    pub fn moved(&self, delta: i64) -> NodeSourceMap {
+        let at = |r: TextRange| pcl_diagnostics::move_range(r, delta);
+        NodeSourceMap {
+            range: at(self.range),
+            keyword: at(self.keyword),
+            name: at(self.name),
+            labels: self.labels.iter().map(|&r| at(r)).collect(),
+            open_brace: self.open_brace.map(at),
+            body: self.body.moved(delta),
+        }
+    }
+}
+
 /// A top-level node. Identity: (file, kind, name, occurrence), where `occurrence` counts the
 /// earlier nodes of the same kind and name in the file. Content lives in tracked fields, so
 /// an edit invalidates only what changed.

@@ -37,28 +37,121 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
     let Some(body) = parse.tree().body() else {
         return LoweredFile { nodes, diagnostics };
     };
+    // An open file keeps each top-level item's lowering by its green node: after an edit,
+    // reparsing shares the green nodes of the items it did not touch, so only the edited
+    // item is lowered again, and the others only move (their positions, if the text before
+    // them changed length). Items lower independently of each other, so this is exactly
+    // what lowering them again would give.
+    let cache = file
+        .open(db)
+        .then(|| db.file_caches())
+        .flatten()
+        .map(|caches| (caches, caches.get::<ItemCache>(file)));
+    let mut next_cache = cache.as_ref().map(|_| ItemCache::default());
     let mut seen: rustc_hash::FxHashMap<(NodeKind, Name), u32> = Default::default();
     for item in body.items() {
-        let lowered = match item {
-            ast::BodyItem::Attribute(attr) => lower_local(&attr, &mut diagnostics),
-            ast::BodyItem::Block(block) => lower_block(&block, &mut diagnostics),
+        let syntax = item.syntax();
+        let start = syntax.text_range().start();
+        let green = syntax.green();
+        let key = std::ptr::from_ref(&*green).cast::<()>() as usize;
+        let cached = cache
+            .as_ref()
+            .and_then(|(_, old)| old.as_ref()?.items.get(&key).cloned());
+        let lowered = match cached {
+            Some(old) => old.moved_to(start),
+            None => {
+                let mut item_diagnostics = Vec::new();
+                let node = match &item {
+                    ast::BodyItem::Attribute(attr) => lower_local(attr, &mut item_diagnostics),
+                    ast::BodyItem::Block(block) => lower_block(block, &mut item_diagnostics),
+                };
+                CachedItem {
+                    green: green.into_owned(),
+                    start,
+                    node: node.map(|node| {
+                        Arc::new(LoweredItem {
+                            kind: node.kind,
+                            name: node.name,
+                            signature: node.signature,
+                            body: Arc::new(node.body),
+                            source_map: Arc::new(node.source_map),
+                        })
+                    }),
+                    diagnostics: Arc::new(item_diagnostics),
+                }
+            }
         };
-        if let Some(node) = lowered {
+        diagnostics.extend(lowered.diagnostics.iter().cloned());
+        if let Some(node) = &lowered.node {
             let occurrence = seen.entry((node.kind, node.name.clone())).or_insert(0);
             nodes.push(Node::new(
                 db,
                 pf,
                 node.kind,
-                node.name,
+                node.name.clone(),
                 *occurrence,
-                node.signature,
-                Arc::new(node.body),
-                Arc::new(node.source_map),
+                node.signature.clone(),
+                node.body.clone(),
+                node.source_map.clone(),
             ));
             *occurrence += 1;
         }
+        if let Some(next) = &mut next_cache {
+            next.items.insert(key, lowered);
+        }
+    }
+    if let (Some((caches, _)), Some(next)) = (cache, next_cache) {
+        caches.put(file, Arc::new(next));
     }
     LoweredFile { nodes, diagnostics }
+}
+
+/// The lowering of each top-level item of an open file, by the address of its green node.
+#[derive(Default)]
+struct ItemCache {
+    items: rustc_hash::FxHashMap<usize, CachedItem>,
+}
+
+/// One item's lowering, with positions as of `start`.
+#[derive(Clone)]
+struct CachedItem {
+    /// Keeps the node alive, so that its address names no other node while cached.
+    green: pcl_syntax::GreenNode,
+    start: TextSize,
+    node: Option<Arc<LoweredItem>>,
+    diagnostics: Arc<Vec<Diagnostic>>,
+}
+
+struct LoweredItem {
+    kind: NodeKind,
+    name: Name,
+    signature: Signature,
+    body: Arc<Body>,
+    source_map: Arc<NodeSourceMap>,
+}
+
+impl CachedItem {
+    /// This item's lowering with its positions moved to `start`.
+    fn moved_to(self, start: TextSize) -> CachedItem {
+        if start == self.start {
+            return self;
+        }
+        let delta = i64::from(u32::from(start)) - i64::from(u32::from(self.start));
+        CachedItem {
+            green: self.green,
+            start,
+            node: self.node.map(|node| {
+                Arc::new(LoweredItem {
+                    kind: node.kind,
+                    name: node.name.clone(),
+                    signature: node.signature.clone(),
+                    body: node.body.clone(),
+                    source_map: Arc::new(node.source_map.moved(delta)),
+                })
+            }),
+            diagnostics: Arc::new(self.diagnostics.iter().map(|d| d.moved(delta)).collect()),
+        }
+    }
 }
 
 struct LoweredNode {

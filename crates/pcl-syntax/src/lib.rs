@@ -7,6 +7,7 @@
 pub mod ast;
 mod build;
 mod dump;
+mod reparse;
 mod validate;
 
 use std::sync::Arc;
@@ -15,6 +16,7 @@ pub use pcl_parser::{SyntaxErrorKind, SyntaxKind};
 pub use rowan::{TextRange, TextSize};
 
 pub use dump::{debug_tree, json_tree};
+pub use reparse::reparse;
 
 /// The rowan language tag of PCL trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

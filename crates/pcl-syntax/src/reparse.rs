@@ -1,0 +1,346 @@
+//! Reparsing after an edit: only the top-level lines the edit touches are parsed again, and
+//! every other top-level item keeps its green node (shared, not copied), so a keystroke in a
+//! large file costs in proportion to the item it is in, and freeing the old tree frees only
+//! that item.
+//!
+//! Top-level items are independent: at the start of a line of the file's body the lexer is in
+//! its normal mode and the parser expects a new item, whatever came before. So the lines around
+//! the edit, from just after a body-level newline to just after one (or the file's start or
+//! end), parse alone to exactly what a parse of the whole new text gives there, *provided* they
+//! parse without any error: an error's recovery could reach past them in the whole text (an
+//! unclosed `{` swallows everything after it). Anything unusual falls back to a full parse
+//! (`None`), which is always right. Two facts span items and are redone: duplicate attribute
+//! names of the top-level body (E0025, with its note), and errors elsewhere only move.
+//!
+//! `crates/pcl-syntax/tests/reparse.rs` checks the result against a fresh parse, tree and
+//! errors, on every kind of edit of real files.
+
+use pcl_parser::SyntaxKind::{self, *};
+use rowan::{GreenNode, Language, NodeOrToken, TextRange};
+use rustc_hash::FxHashMap;
+
+use crate::validate::Validator;
+use crate::{Parse, PclLanguage, SyntaxError};
+
+type Element = NodeOrToken<GreenNode, rowan::GreenToken>;
+
+fn kind_of(element: &Element) -> SyntaxKind {
+    PclLanguage::kind_from_raw(match element {
+        NodeOrToken::Node(n) => n.kind(),
+        NodeOrToken::Token(t) => t.kind(),
+    })
+}
+
+fn len_of(element: &Element) -> u32 {
+    u32::from(match element {
+        NodeOrToken::Node(n) => n.text_len(),
+        NodeOrToken::Token(t) => t.text_len(),
+    })
+}
+
+/// The tree of `new_text`, from `old`, the tree of `old_text`: the same [`Parse`] as
+/// [`crate::parse`]`(new_text)`, or `None` when the edit is not one this shortcut handles.
+pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
+    if u32::try_from(new_text.len()).is_err() || u32::from(old.green.text_len()) != len(old_text) {
+        return None;
+    }
+    // The edit: old[start..old_end] became new[start..new_end].
+    let prefix = common_prefix(old_text.as_bytes(), new_text.as_bytes());
+    let max_suffix = old_text.len().min(new_text.len()) - prefix;
+    let suffix = common_suffix(old_text.as_bytes(), new_text.as_bytes()).min(max_suffix);
+    if prefix == old_text.len() && prefix == new_text.len() {
+        return Some(old.clone());
+    }
+    let edit_start = prefix as u32;
+    let old_edit_end = (old_text.len() - suffix) as u32;
+    let delta = new_text.len() as i64 - old_text.len() as i64;
+
+    // The old tree: SOURCE_FILE(trivia..., BODY(children...), trailing...).
+    let root: Vec<Element> = old.green.children().map(|c| c.to_owned()).collect();
+    let body_index = root.iter().position(
+        |c| matches!(c, NodeOrToken::Node(n) if n.kind() == PclLanguage::kind_to_raw(BODY)),
+    )?;
+    if root.iter().filter(|c| kind_of(c) == BODY).count() != 1
+        || root[..body_index].iter().any(|c| !kind_of(c).is_trivia())
+    {
+        return None;
+    }
+    let NodeOrToken::Node(body) = &root[body_index] else {
+        return None;
+    };
+    let body_start: u32 = root[..body_index].iter().map(len_of).sum();
+    let children: Vec<Element> = body.children().map(|c| c.to_owned()).collect();
+    if children.is_empty() {
+        return None;
+    }
+    let mut starts = Vec::with_capacity(children.len() + 1);
+    let mut at = body_start;
+    for child in &children {
+        starts.push(at);
+        at += len_of(child);
+    }
+    let body_end = at;
+
+    // The first child: the one holding the character before the edit (an edit at an item's
+    // end can extend it), moved back to the start of its line.
+    let before = edit_start.saturating_sub(1);
+    let mut first = child_at(&starts, before.max(body_start));
+    while first > 0 && kind_of(&children[first - 1]) != NEWLINE {
+        first -= 1;
+    }
+    if edit_start < body_start {
+        first = 0;
+    }
+    // The last child: the one holding the first character after the edit, moved forward to
+    // the end of its line.
+    let mut last = if old_edit_end >= body_end {
+        children.len() - 1
+    } else {
+        child_at(&starts, old_edit_end.max(body_start))
+    };
+    while last + 1 < children.len() && kind_of(&children[last]) != NEWLINE {
+        last += 1;
+    }
+    let at_file_start = first == 0;
+    let at_file_end = last + 1 == children.len();
+    // The segment in the old text, and in the new.
+    let seg_start = if at_file_start { 0 } else { starts[first] };
+    let old_seg_end = if at_file_end {
+        len(old_text)
+    } else {
+        starts[last] + len_of(&children[last])
+    };
+    if old_seg_end < old_edit_end || seg_start > edit_start {
+        return None;
+    }
+    let new_seg_end = u32::try_from(old_seg_end as i64 + delta).ok()?;
+    let segment = new_text.get(seg_start as usize..new_seg_end as usize)?;
+
+    // A byte order mark is whitespace at the start of a file only.
+    if !at_file_start && segment.starts_with('\u{feff}') {
+        return None;
+    }
+    let part = crate::parse(segment);
+    if part.has_errors() {
+        return None;
+    }
+    let part_root: Vec<Element> = part.green.children().map(|c| c.to_owned()).collect();
+    let part_body_index = part_root.iter().position(|c| kind_of(c) == BODY)?;
+    if part_root.iter().filter(|c| kind_of(c) == BODY).count() != 1
+        || part_root.iter().any(|c| kind_of(c) == ERROR)
+    {
+        return None;
+    }
+    let NodeOrToken::Node(part_body) = &part_root[part_body_index] else {
+        return None;
+    };
+    // A segment of trivia only, in the middle of the file: a whole parse puts trivia at the
+    // file's end after the body, before it elsewhere; not worth telling apart.
+    if part_body.children().len() == 0 && !at_file_start {
+        return None;
+    }
+    let part_pre = &part_root[..part_body_index];
+    let part_post = &part_root[part_body_index + 1..];
+    if !at_file_end {
+        // Lines in the middle of the file end with their newline, and leave nothing after the body.
+        let ends_in_newline = part_body
+            .children()
+            .last()
+            .is_some_and(|c| PclLanguage::kind_from_raw(c.kind()) == NEWLINE);
+        if !part_post.is_empty() || !ends_in_newline {
+            return None;
+        }
+    }
+
+    // The new body: untouched children before, the segment's (its leading trivia included,
+    // which a whole parse puts in the body, since the body has started), untouched after.
+    let mut new_children: Vec<Element> = Vec::with_capacity(children.len() + 8);
+    new_children.extend(children[..first].iter().cloned());
+    if !at_file_start {
+        new_children.extend(part_pre.iter().cloned());
+    }
+    new_children.extend(part_body.children().map(|c| c.to_owned()));
+    if !at_file_end {
+        new_children.extend(children[last + 1..].iter().cloned());
+    }
+    let new_body = GreenNode::new(PclLanguage::kind_to_raw(BODY), new_children);
+    let mut new_root: Vec<Element> = Vec::with_capacity(root.len());
+    if at_file_start {
+        new_root.extend(part_pre.iter().cloned());
+    } else {
+        new_root.extend(root[..body_index].iter().cloned());
+    }
+    new_root.push(NodeOrToken::Node(new_body.clone()));
+    if at_file_end {
+        new_root.extend(part_post.iter().cloned());
+    } else {
+        new_root.extend(root[body_index + 1..].iter().cloned());
+    }
+    let green = GreenNode::new(PclLanguage::kind_to_raw(SOURCE_FILE), new_root);
+    if u32::from(green.text_len()) != len(new_text) {
+        return None;
+    }
+
+    // Errors: the old ones outside the segment, moved; the top-level duplicates, redone.
+    let old_top_names = top_level_names(body, body_start);
+    let old_dups: std::collections::HashSet<u32> = old_top_names.iter().map(|&(_, s)| s).collect();
+    let mut errors: Vec<SyntaxError> = Vec::with_capacity(old.errors.len());
+    // Where a range of the old text is: before the segment, after it (moved), inside it (an
+    // error the old segment made), or across a boundary (or empty at one: whose is it?).
+    enum Place {
+        Before,
+        After(TextRange),
+        Inside,
+        Across,
+    }
+    let place = |range: TextRange| -> Place {
+        let (s, e) = (u32::from(range.start()), u32::from(range.end()));
+        if e < seg_start || (e == seg_start && s < e) {
+            Place::Before
+        } else if s > old_seg_end || (s == old_seg_end && e > s) {
+            match (
+                u32::try_from(s as i64 + delta),
+                u32::try_from(e as i64 + delta),
+            ) {
+                (Ok(s), Ok(e)) => Place::After(TextRange::new(s.into(), e.into())),
+                _ => Place::Across,
+            }
+        } else if s >= seg_start
+            && e <= old_seg_end
+            && !(s == e && (s == seg_start || s == old_seg_end))
+        {
+            Place::Inside
+        } else {
+            Place::Across
+        }
+    };
+    for error in old.errors.iter() {
+        if error.kind == pcl_parser::SyntaxErrorKind::DuplicateAttribute
+            && old_dups.contains(&u32::from(error.range.start()))
+        {
+            continue;
+        }
+        let mut moved = error.clone();
+        match place(error.range) {
+            Place::Before => {}
+            Place::After(range) => moved.range = range,
+            // Made by the old segment, which the new one replaces without errors.
+            Place::Inside => {
+                if error
+                    .related
+                    .iter()
+                    .all(|(r, _)| matches!(place(*r), Place::Inside))
+                {
+                    continue;
+                }
+                return None;
+            }
+            Place::Across => return None,
+        }
+        for (range, _) in &mut moved.related {
+            match place(*range) {
+                Place::Before => {}
+                Place::After(moved) => *range = moved,
+                Place::Inside | Place::Across => return None,
+            }
+        }
+        errors.push(moved);
+    }
+    let new_names = top_level_names(
+        &new_body,
+        if at_file_start {
+            part_pre.iter().map(len_of).sum()
+        } else {
+            body_start
+        },
+    );
+    let mut first_seen: FxHashMap<&str, u32> = FxHashMap::default();
+    {
+        let mut validator = Validator {
+            errors: &mut errors,
+        };
+        for (name, start) in &new_names {
+            match first_seen.entry(name.as_str()) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    validator.attribute_redefined(name, *start, *first.get());
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(*start);
+                }
+            }
+        }
+    }
+    errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+    // A whole parse orders errors at the same range by the stage that found them; rather than
+    // guess that order, such rare cases parse again.
+    if errors
+        .windows(2)
+        .any(|w| (w[0].range.start(), w[0].range.end()) == (w[1].range.start(), w[1].range.end()))
+    {
+        return None;
+    }
+    Some(Parse {
+        green,
+        errors: errors.into(),
+    })
+}
+
+fn len(text: &str) -> u32 {
+    text.len() as u32
+}
+
+/// The index of the child whose range holds `offset` (the last child if none does).
+fn child_at(starts: &[u32], offset: u32) -> usize {
+    starts.partition_point(|&s| s <= offset).saturating_sub(1)
+}
+
+/// The name and its offset of every attribute directly in `body` (which starts at `start`),
+/// as the validation pass sees them: the first identifier token of each attribute.
+fn top_level_names(body: &GreenNode, start: u32) -> Vec<(String, u32)> {
+    let mut names = Vec::new();
+    let mut at = start;
+    for child in body.children() {
+        let child_len = u32::from(child.text_len());
+        if let NodeOrToken::Node(node) = child {
+            if PclLanguage::kind_from_raw(node.kind()) == ATTRIBUTE {
+                let mut offset = at;
+                for part in node.children() {
+                    if let NodeOrToken::Token(token) = part {
+                        if PclLanguage::kind_from_raw(token.kind()) == IDENT {
+                            names.push((token.text().to_string(), offset));
+                            break;
+                        }
+                    }
+                    offset += u32::from(part.text_len());
+                }
+            }
+        }
+        at += child_len;
+    }
+    names
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    // Compare in chunks first: memcmp-speed for the long equal runs of an edit.
+    let mut i = 0;
+    while i + 64 <= n && a[i..i + 64] == b[i..i + 64] {
+        i += 64;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 64 <= n && a[a.len() - i - 64..a.len() - i] == b[b.len() - i - 64..b.len() - i] {
+        i += 64;
+    }
+    while i < n && a[a.len() - 1 - i] == b[b.len() - 1 - i] {
+        i += 1;
+    }
+    i
+}

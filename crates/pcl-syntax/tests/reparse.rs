@@ -1,0 +1,261 @@
+//! `pcl_syntax::reparse` gives exactly what a fresh parse of the new text gives (tree and
+//! errors), for every kind of edit at every kind of place, on the bundled programs and on the
+//! real-world HCL corpus; and it takes its shortcut for the edits typing makes in valid files.
+
+use std::path::{Path, PathBuf};
+
+use pcl_syntax::{parse, reparse};
+
+/// SplitMix64: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn floor(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Snippets an edit inserts: what typing inserts, and what breaks a parse.
+const SNIPPETS: &[&str] = &[
+    "a",
+    "1",
+    " ",
+    "\n",
+    "\"",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    "#",
+    "=",
+    "$",
+    "${",
+    "%{",
+    "<<EOF\n",
+    "/*",
+    "*/",
+    ",",
+    ".",
+    "\\",
+    "x = 1\n",
+    "b {\n}\n",
+    "\r\n",
+    "日本",
+    "\t",
+    "a = 1 b = 2",
+    "resource r \"t\" {\n",
+    "// c\n",
+];
+
+/// Edits of `text`: (description, new text).
+fn edits(text: &str, rng: &mut Rng, count: usize) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let at = floor(text, rng.below(text.len() + 1));
+        let mut new = String::with_capacity(text.len() + 16);
+        let what = match rng.below(4) {
+            0 => {
+                let snippet = SNIPPETS[rng.below(SNIPPETS.len())];
+                new.push_str(&text[..at]);
+                new.push_str(snippet);
+                new.push_str(&text[at..]);
+                format!("insert {snippet:?} at {at}")
+            }
+            1 => {
+                let end = floor(text, (at + 1 + rng.below(12)).min(text.len()));
+                new.push_str(&text[..at]);
+                new.push_str(&text[end..]);
+                format!("delete {at}..{end}")
+            }
+            2 => {
+                // A character of the text typed again next to itself, as typing does.
+                let end = floor(text, (at + 4).min(text.len()));
+                new.push_str(&text[..end]);
+                new.push_str(&text[at..end]);
+                new.push_str(&text[end..]);
+                format!("repeat {at}..{end}")
+            }
+            _ => {
+                let from = floor(text, rng.below(text.len() + 1));
+                let to = floor(text, (from + rng.below(40)).min(text.len()));
+                let end = floor(text, (at + rng.below(20)).min(text.len()));
+                new.push_str(&text[..at]);
+                new.push_str(&text[from..to]);
+                new.push_str(&text[end..]);
+                format!("replace {at}..{end} with {from}..{to}")
+            }
+        };
+        out.push((what, new));
+    }
+    out
+}
+
+/// Checks every edit of `text`; returns (edits, edits the shortcut took).
+fn check_file(name: &str, text: &str, rng: &mut Rng, count: usize) -> (usize, usize) {
+    let old = parse(text);
+    let mut taken = 0;
+    let all = edits(text, rng, count);
+    for (what, new) in &all {
+        if let Some(incremental) = reparse(&old, text, new) {
+            taken += 1;
+            let fresh = parse(new);
+            assert!(
+                incremental == fresh,
+                "{name}: {what}: the reparse differs from a fresh parse\nreparse:\n{}\nerrors {:#?}\nfresh:\n{}\nerrors {:#?}",
+                pcl_syntax::debug_tree(&incremental.syntax(), &[]),
+                incremental.errors(),
+                pcl_syntax::debug_tree(&fresh.syntax(), &[]),
+                fresh.errors()
+            );
+            // And again from the result: chains of edits.
+            let back = reparse(&incremental, new, text);
+            if let Some(back) = back {
+                assert!(
+                    back == old,
+                    "{name}: undoing {what} differs from the old parse\nreparse:\n{}\nerrors {:#?}\nfresh:\n{}\nerrors {:#?}",
+                    pcl_syntax::debug_tree(&back.syntax(), &[]),
+                    back.errors(),
+                    pcl_syntax::debug_tree(&old.syntax(), &[]),
+                    old.errors()
+                );
+            }
+        }
+    }
+    (all.len(), taken)
+}
+
+fn files_below(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files_below(&path, extensions, out);
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+        {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn reparse_equals_a_fresh_parse_on_the_bundled_programs() {
+    let root = pcl_test_support::workspace_root();
+    let mut files = Vec::new();
+    files_below(&root.join("test_data"), &["pp", "hcl", "tf"], &mut files);
+    files_below(&root.join("examples"), &["pp"], &mut files);
+    assert!(files.len() > 20, "{files:?}");
+    let mut rng = Rng(7);
+    let (mut total, mut taken) = (0, 0);
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let (t, k) = check_file(&path.display().to_string(), &text, &mut rng, 60);
+        total += t;
+        taken += k;
+    }
+    eprintln!("bundled: the shortcut took {taken} of {total} edits");
+    assert!(
+        taken * 5 > total,
+        "the shortcut took only {taken} of {total} edits"
+    );
+}
+
+#[test]
+fn reparse_equals_a_fresh_parse_on_the_hcl_corpus() {
+    let Some(dir) = pcl_test_support::corpus("corpus/hcl") else {
+        return;
+    };
+    let mut files = Vec::new();
+    files_below(&dir, &["hcl", "tf", "pp", "tfvars"], &mut files);
+    let mut rng = Rng(11);
+    let (mut total, mut taken) = (0, 0);
+    // Every 4th file, 8 edits each: a few seconds in a debug build.
+    for path in files.iter().step_by(4) {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let (t, k) = check_file(&path.display().to_string(), &text, &mut rng, 8);
+        total += t;
+        taken += k;
+    }
+    eprintln!("corpus: the shortcut took {taken} of {total} edits");
+    assert!(total > 1000);
+}
+
+/// Typing in a valid file (a digit into a number, a letter into a name or a string, a new
+/// line, a whole new attribute) takes the shortcut, and the new tree shares every other
+/// top-level item with the old one.
+#[test]
+fn typing_in_a_valid_file_reparses_one_item() {
+    let text = "a = 1\n\n# comment\nb \"l\" {\n  c = \"text\"\n}\nd = [1, 2]\n";
+    let old = parse(text);
+    assert!(!old.has_errors());
+    for (at, typed) in [
+        (text.find('1').unwrap(), "2"),
+        (text.find("c =").unwrap(), "x"),
+        (text.find("text").unwrap() + 2, "y"),
+        (text.find("d =").unwrap(), "e = 3\n"),
+        (text.len(), "f = 4\n"),
+        (0, "z = 0\n"),
+        (text.find("# comment").unwrap() + 9, " more"),
+    ] {
+        let new = format!("{}{typed}{}", &text[..at], &text[at..]);
+        let incremental = reparse(&old, text, &new)
+            .unwrap_or_else(|| panic!("no shortcut for {typed:?} at {at}"));
+        assert!(incremental == parse(&new), "{typed:?} at {at}");
+    }
+    // The block after an edit of `a`'s value is the very same green node.
+    let new = text.replacen('1', "12", 1);
+    let incremental = reparse(&old, text, &new).expect("a shortcut");
+    let block = |p: &pcl_syntax::Parse| {
+        p.syntax()
+            .descendants()
+            .find(|n| n.kind() == pcl_syntax::SyntaxKind::BLOCK)
+            .expect("a block")
+            .green()
+            .into_owned()
+    };
+    assert!(std::ptr::eq(
+        &*block(&old) as *const _,
+        &*block(&incremental) as *const _
+    ));
+}
+
+/// Duplicate top-level attributes are redone over the whole body: an edit can make one, or
+/// remove one, far from the other occurrence.
+#[test]
+fn top_level_duplicates_follow_the_edit() {
+    let text = "a = 1\nb = 2\nc = 3\n";
+    let old = parse(text);
+    let made = text.replace("c = 3", "a = 3");
+    let new = reparse(&old, text, &made).expect("a shortcut");
+    assert!(new == parse(&made));
+    assert_eq!(new.errors().len(), 1);
+    let back = reparse(&new, &made, text).expect("a shortcut");
+    assert!(back == old);
+    assert!(!back.has_errors());
+}
