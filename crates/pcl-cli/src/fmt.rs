@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use pcl_project::files::{read_limited_with_metadata, read_stream};
+use crate::inputs;
 
 #[derive(Args)]
 pub struct FmtArgs {
@@ -45,12 +45,9 @@ pub fn run(args: FmtArgs) -> ExitCode {
     let mut out = stdout.lock();
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
-    let stdin_requested = args.paths.iter().any(|p| p.as_os_str() == "-");
+    let stdin_requested = args.paths.iter().any(|p| inputs::is_stdin(p));
     if stdin_requested && args.paths.len() > 1 {
-        let _ = writeln!(
-            err,
-            "error: `-` (standard input) cannot be combined with other paths"
-        );
+        let _ = writeln!(err, "error: {}", inputs::STDIN_AND_PATHS);
         return ExitCode::from(2);
     }
     if stdin_requested {
@@ -76,11 +73,9 @@ pub fn run(args: FmtArgs) -> ExitCode {
                     files.push(file);
                 }
             }
-        } else if path.exists() {
-            files.push(path.clone());
         } else {
-            let _ = writeln!(err, "error: {}: no such file or directory", path.display());
-            had_error = true;
+            // A path that is missing or cannot be read is reported when it is read.
+            files.push(path.clone());
         }
     }
     for message in &walk.warnings {
@@ -133,7 +128,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 Ok(crate::replace::Replaced::ChangedMeanwhile) => {
                     let _ = writeln!(
                         err,
-                        "warning: {name}: changed while it was being formatted; left as it is now (run pcl fmt again)"
+                        "warning: `{name}`: changed while it was being formatted; left as it is now (run `pcl fmt` again)"
                     );
                 }
                 Err(message) => {
@@ -147,13 +142,7 @@ pub fn run(args: FmtArgs) -> ExitCode {
 }
 
 fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> ExitCode {
-    let text = match read_stream(
-        std::io::stdin().lock(),
-        "standard input",
-        pcl_syntax::MAX_SOURCE_LEN,
-    )
-    .and_then(|bytes| decode(bytes, "standard input"))
-    {
+    let text = match inputs::read_stdin().and_then(|bytes| decode(bytes, inputs::STDIN)) {
         Ok(text) => text,
         Err(message) => {
             let _ = writeln!(err, "error: {message}");
@@ -163,7 +152,7 @@ fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> Exit
     let formatted = match pcl_fmt::format(&text) {
         Ok(formatted) => formatted,
         Err(e) => {
-            let _ = writeln!(err, "error: <stdin>: {e}");
+            let _ = writeln!(err, "error: `{}`: {e}", inputs::STDIN);
             return ExitCode::from(2);
         }
     };
@@ -199,7 +188,7 @@ fn exit_code(had_error: bool, unformatted: bool) -> ExitCode {
 
 fn format_file(path: &Path) -> Outcome {
     let name = path.display().to_string();
-    let (text, metadata) = match read_limited_with_metadata(path, pcl_syntax::MAX_SOURCE_LEN)
+    let (text, metadata) = match inputs::read_file(path)
         .and_then(|(bytes, metadata)| Ok((decode(bytes, &name)?, metadata)))
     {
         Ok(read) => read,
@@ -214,7 +203,7 @@ fn format_file(path: &Path) -> Outcome {
         Ok(formatted) => formatted,
         Err(e) => {
             return Outcome {
-                error: Some(format!("{name}: {e}; the file was left unchanged")),
+                error: Some(format!("`{name}`: {e}; the file was left unchanged")),
                 ..Outcome::default()
             }
         }
@@ -234,7 +223,7 @@ fn format_file(path: &Path) -> Outcome {
 fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| {
         format!(
-            "{name}: not valid UTF-8 (invalid byte at offset {}); the file was left unchanged",
+            "`{name}`: not valid UTF-8 (invalid byte at offset {}); the file was left unchanged",
             e.utf8_error().valid_up_to()
         )
     })
@@ -293,7 +282,7 @@ fn link_out_of(file: &Path, root: &Path, dir: &Path) -> Option<String> {
     let target = file.canonicalize().ok()?;
     (!target.starts_with(root)).then(|| {
         format!(
-            "{}: skipped: a symbolic link to {}, outside {} (name it to format it)",
+            "`{}`: skipped: a symbolic link to `{}`, outside `{}` (name it to format it)",
             file.display(),
             target.display(),
             dir.display()

@@ -10,8 +10,9 @@ use clap::{Args, ValueEnum};
 use pcl_diagnostics::Diagnostic;
 use pcl_syntax::SyntaxError;
 
+use crate::inputs;
 use crate::render::Renderer;
-use pcl_project::files::{read_source, Source};
+use pcl_project::files::Source;
 
 #[derive(Args)]
 pub struct ParseArgs {
@@ -94,6 +95,12 @@ pub fn run(args: ParseArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Reads a source file by the rules of `pcl_project::files::read_source` (lossy UTF-8, the
+/// place of the first bad byte kept), with the messages of every command.
+fn read_source(path: &std::path::Path) -> Result<Source, String> {
+    inputs::read_file(path).map(|(bytes, _)| Source::from_bytes(bytes))
 }
 
 /// What parsing one file prints.

@@ -6,6 +6,10 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use pcl_project::files::io_reason;
+
+use crate::inputs::cannot_read;
+
 #[derive(Default)]
 pub struct Walk {
     visited: HashSet<PathBuf>,
@@ -47,8 +51,7 @@ impl Walk {
             {
                 Ok(entries) => entries,
                 Err(e) => {
-                    self.errors
-                        .push(format!("cannot read directory {}: {e}", path.display()));
+                    self.errors.push(cannot_read(path.display(), io_reason(&e)));
                     continue;
                 }
             };

@@ -175,18 +175,24 @@ fn usage_and_io_errors_exit_2() {
     std::fs::write(dir.join("latin1.pp"), b"a = \"caf\xe9\"\n").expect("write");
     let (status, _, err) = pcl_fmt(&dir, &["missing.pp", "main.pp"]);
     assert_eq!(status, 2);
-    assert_eq!(err, "error: missing.pp: no such file or directory\n");
+    assert_eq!(
+        err,
+        "error: cannot read `missing.pp`: no such file or directory\n"
+    );
     // The other files are still formatted.
     assert_eq!(read(&dir, "main.pp"), FORMATTED);
     let (status, _, err) = pcl_fmt(&dir, &["latin1.pp"]);
     assert_eq!(status, 2);
     expect![[r#"
-        error: latin1.pp: not valid UTF-8 (invalid byte at offset 8); the file was left unchanged
+        error: `latin1.pp`: not valid UTF-8 (invalid byte at offset 8); the file was left unchanged
     "#]]
     .assert_eq(&err);
     let (status, _, err) = pcl_fmt(&dir, &["-", "main.pp"]);
     assert_eq!(status, 2);
-    assert!(err.contains("cannot be combined"), "{err}");
+    assert_eq!(
+        err,
+        "error: `-` (standard input) cannot be combined with other paths\n"
+    );
     let (status, _, _) = pcl_fmt(&dir, &["--no-such-flag"]);
     assert_eq!(status, 2);
 }

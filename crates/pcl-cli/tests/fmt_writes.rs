@@ -102,7 +102,7 @@ fn links_out_of_a_walked_directory_are_not_followed_but_named_links_are() {
     assert_eq!(
         err,
         format!(
-            "warning: ./out.pp: skipped: a symbolic link to {}, outside . (name it to format it)\n",
+            "warning: `./out.pp`: skipped: a symbolic link to `{}`, outside `.` (name it to format it)\n",
             outside.join("target.pp").canonicalize().unwrap().display()
         )
     );
