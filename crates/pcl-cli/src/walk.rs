@@ -1,6 +1,6 @@
 //! Finding source files below directories, for `pcl parse` and `pcl fmt`: in sorted order,
 //! skipping hidden directories (`.git`, `.terraform`) and directories reached through symbolic
-//! links (as `terraform fmt -recursive` does), and entering each directory once, by its
+//! links (as `terraform fmt -recursive` does), and entering each directory once per walk, by its
 //! canonical path. Iterative: a deep tree costs no stack.
 
 use std::collections::HashSet;
@@ -12,20 +12,22 @@ use crate::inputs::cannot_read;
 
 #[derive(Default)]
 pub struct Walk {
-    visited: HashSet<PathBuf>,
-    /// The files found, in the order found.
+    /// The files found, in the order found (a file found under two directories given is
+    /// listed twice: callers keep the first of each canonical path).
     pub files: Vec<PathBuf>,
     /// Directories that could not be read, as messages.
     pub errors: Vec<String>,
     /// Files skipped: not regular files (a FIFO would hang the read), or links that lead
-    /// nowhere; as messages.
+    /// nowhere; as messages, each once.
     pub warnings: Vec<String>,
 }
 
 impl Walk {
     /// Adds the files below `dir` whose extension is one of `extensions`, in sorted order
-    /// (a directory's files and subdirectories interleaved by name).
-    pub fn add_dir(&mut self, dir: &Path, extensions: &[&str]) {
+    /// (a directory's files and subdirectories interleaved by name). Returns how many it found.
+    pub fn add_dir(&mut self, dir: &Path, extensions: &[&str]) -> usize {
+        let before = self.files.len();
+        let mut visited = HashSet::new();
         // Entries still to visit, the next one last.
         let mut pending = vec![dir.to_path_buf()];
         while let Some(path) = pending.pop() {
@@ -37,13 +39,16 @@ impl Walk {
                     match pcl_project::files::regular_entry(&path) {
                         Ok(true) => self.files.push(path),
                         Ok(false) => {}
-                        Err(warning) => self.warnings.push(warning),
+                        Err(warning) if !self.warnings.contains(&warning) => {
+                            self.warnings.push(warning)
+                        }
+                        Err(_) => {}
                     }
                 }
                 continue;
             }
             let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
-            if !self.visited.insert(canonical) {
+            if !visited.insert(canonical) {
                 continue;
             }
             let mut entries: Vec<PathBuf> = match std::fs::read_dir(&path)
@@ -51,7 +56,10 @@ impl Walk {
             {
                 Ok(entries) => entries,
                 Err(e) => {
-                    self.errors.push(cannot_read(path.display(), io_reason(&e)));
+                    let error = cannot_read(path.display(), io_reason(&e));
+                    if !self.errors.contains(&error) {
+                        self.errors.push(error);
+                    }
                     continue;
                 }
             };
@@ -66,5 +74,6 @@ impl Walk {
             entries.sort();
             pending.extend(entries.into_iter().rev());
         }
+        self.files.len() - before
     }
 }
