@@ -104,7 +104,7 @@ fn find_files(paths: &[PathBuf], err: &mut impl Write) -> (Vec<PathBuf>, bool) {
             continue;
         }
         let errors = walk.errors.len();
-        if walk.add_dir(path, &["pp"]) == 0 && walk.errors.len() == errors {
+        if walk.add_dir(path, &["pp"], true) == 0 && walk.errors.len() == errors {
             // The words of `pcl check` (`pcl_project::Loader`) for a directory with no program,
             // so that the two commands agree (`tests/parse_cli.rs` compares them).
             walk.errors.push(format!(

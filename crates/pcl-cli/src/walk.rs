@@ -1,7 +1,8 @@
-//! Finding source files below directories, for `pcl parse` and `pcl fmt`: in sorted order,
-//! skipping hidden directories (`.git`, `.terraform`) and directories reached through symbolic
-//! links (as `terraform fmt -recursive` does), and entering each directory once per walk, by its
-//! canonical path. Iterative: a deep tree costs no stack.
+//! Finding source files in directories, for `pcl parse` and `pcl fmt`: below them (or, for
+//! `pcl fmt --no-recursive`, directly in them), in sorted order, skipping hidden directories
+//! (`.git`, `.terraform`) and directories reached through symbolic links (as `terraform fmt
+//! -recursive` does), and entering each directory once per walk, by its canonical path.
+//! Iterative: a deep tree costs no stack.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -23,9 +24,10 @@ pub struct Walk {
 }
 
 impl Walk {
-    /// Adds the files below `dir` whose extension is one of `extensions`, in sorted order
-    /// (a directory's files and subdirectories interleaved by name). Returns how many it found.
-    pub fn add_dir(&mut self, dir: &Path, extensions: &[&str]) -> usize {
+    /// Adds the files below `dir` (only those directly in it unless `recursive`) whose
+    /// extension is one of `extensions`, in sorted order (a directory's files and
+    /// subdirectories interleaved by name). Returns how many it found.
+    pub fn add_dir(&mut self, dir: &Path, extensions: &[&str], recursive: bool) -> usize {
         let before = self.files.len();
         let mut visited = HashSet::new();
         // Entries still to visit, the next one last.
@@ -64,12 +66,13 @@ impl Walk {
                 }
             };
             // Hidden directories, and directories reached through a symbolic link, which may
-            // lead out of the tree asked for (`pcl fmt` writes what it finds), are not entered.
+            // lead out of the tree asked for (`pcl fmt` writes what it finds), are not entered;
+            // nor is any subdirectory when the walk is not recursive.
             entries.retain(|entry| {
                 let hidden = entry
                     .file_name()
                     .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-                !((hidden || entry.is_symlink()) && entry.is_dir())
+                !((hidden || entry.is_symlink() || !recursive) && entry.is_dir())
             });
             entries.sort();
             pending.extend(entries.into_iter().rev());
