@@ -7,6 +7,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use pcl_project::files::io_reason;
+
+use crate::inputs::cannot_read;
 
 #[derive(Subcommand)]
 pub enum BenchCommand {
@@ -33,7 +36,10 @@ fn parse_bench(args: ParseBenchArgs) -> ExitCode {
     let list = match std::fs::read_to_string(&args.list) {
         Ok(list) => list,
         Err(e) => {
-            eprintln!("error: cannot read {}: {e}", args.list.display());
+            eprint!(
+                "{}",
+                crate::term::error_line(cannot_read(args.list.display(), io_reason(&e)))
+            );
             return ExitCode::from(2);
         }
     };
@@ -43,7 +49,10 @@ fn parse_bench(args: ParseBenchArgs) -> ExitCode {
             // The same lossy decoding as `pcl parse`; the peers also reject invalid UTF-8.
             Ok(bytes) => sources.push(String::from_utf8_lossy(&bytes).into_owned()),
             Err(e) => {
-                eprintln!("error: cannot read {path}: {e}");
+                eprint!(
+                    "{}",
+                    crate::term::error_line(cannot_read(path, io_reason(&e)))
+                );
                 return ExitCode::from(2);
             }
         }

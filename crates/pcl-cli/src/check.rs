@@ -72,6 +72,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut loaded = Vec::new();
     let mut loader = pcl_project::Loader::new();
     for path in &args.paths {
+        // A path that cannot be read is reported in the words of every command.
+        if let Err(message) = crate::inputs::readable(path) {
+            eprint!("{}", crate::term::error_line(message));
+            io_errors += 1;
+            continue;
+        }
         // Loading stops at its first error, so a path's warnings come before its error.
         let programs = loader.load(&mut db, path);
         for warning in &programs.warnings {

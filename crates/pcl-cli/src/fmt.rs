@@ -1,4 +1,5 @@
-//! `pcl fmt [--check] [--diff] [-] [PATH...]`: rewrite files in the canonical HCL layout.
+//! `pcl fmt [--check] [--diff] [-q] [--no-recursive] [-] [PATH...]`: rewrite files in the
+//! canonical HCL layout, naming each file rewritten (with `--check`, each file that fails it).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -6,18 +7,39 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use pcl_project::files::{read_limited_with_metadata, read_stream};
+use crate::inputs;
 
 #[derive(Args)]
+#[command(after_help = "\
+Directories are walked recursively unless --no-recursive is given (`terraform fmt` needs \
+`-recursive` for it).
+
+Exit status: 0 every file is formatted (or was rewritten) and parses cleanly; 1 a file has \
+syntax errors (formatted except the items that have them, which are left as written) or, \
+with --check, formatting would change a file; 2 usage or I/O errors, or a file that cannot \
+be formatted (not UTF-8, nested too deeply).")]
 pub struct FmtArgs {
-    /// Change nothing; list the files that are not formatted and exit with status 1 if there are any.
+    /// Change nothing; list the files that are not formatted or have syntax errors, and exit
+    /// with status 1 if there are any.
     #[arg(long)]
     check: bool,
     /// Change nothing; print a unified diff of what formatting would change.
     #[arg(long)]
     diff: bool,
-    /// Files or directories (every .pp, .tf, .hcl and .tfvars file below a directory, hidden
-    /// directories skipped); `-` formats standard input to standard output. Default: `.`.
+    /// Do not list the files rewritten (with --check, the files that fail it); errors,
+    /// warnings and diffs are still printed.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Take only the files directly in each directory given, not those in its subdirectories.
+    #[arg(long, overrides_with = "recursive")]
+    no_recursive: bool,
+    /// Take the files in subdirectories too: the default, for scripts written for `terraform
+    /// fmt -recursive`.
+    #[arg(long, overrides_with = "no_recursive")]
+    recursive: bool,
+    /// Files or directories (every .pp, .tf, .hcl and .tfvars file in a directory and its
+    /// subdirectories, hidden directories skipped); `-` formats standard input to standard
+    /// output. Default: `.`.
     paths: Vec<PathBuf>,
 }
 
@@ -33,11 +55,20 @@ struct Outcome {
     /// The file's metadata when it was read: with `original`, what it must still be when it
     /// is replaced.
     metadata: Option<std::fs::Metadata>,
-    /// Lines (1-based) of the items left as written because of syntax errors.
+    /// The syntax errors, if it has any.
+    syntax_errors: Option<SyntaxErrors>,
+    error: Option<String>,
+}
+
+/// What a file with syntax errors (those `pcl parse` reports) keeps as written.
+struct SyntaxErrors {
+    /// How many (at least 1).
+    count: usize,
+    /// Lines (1-based) of the items left as written (none when every error is one that does not
+    /// damage the layout, such as an attribute set twice).
     damaged_lines: Vec<usize>,
     /// The whole file was left as written (`pcl_fmt::Formatted::kept_whole`).
     kept_whole: bool,
-    error: Option<String>,
 }
 
 pub fn run(args: FmtArgs) -> ExitCode {
@@ -45,15 +76,11 @@ pub fn run(args: FmtArgs) -> ExitCode {
     let mut out = stdout.lock();
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
-    let stdin_requested = args.paths.iter().any(|p| p.as_os_str() == "-");
-    if stdin_requested && args.paths.len() > 1 {
-        let _ = writeln!(
-            err,
-            "error: `-` (standard input) cannot be combined with other paths"
-        );
-        return ExitCode::from(2);
-    }
-    if stdin_requested {
+    if args.paths.iter().any(|p| inputs::is_stdin(p)) {
+        if args.paths.len() > 1 {
+            let _ = write!(err, "{}", crate::term::error_line(inputs::STDIN_AND_PATHS));
+            return ExitCode::from(2);
+        }
         return run_stdin(&args, &mut out, &mut err);
     }
 
@@ -67,7 +94,8 @@ pub fn run(args: FmtArgs) -> ExitCode {
     let mut walk = crate::walk::Walk::default();
     for path in &paths {
         if path.is_dir() {
-            walk.add_dir(path, &EXTENSIONS);
+            // A directory with nothing to format is no error (as for `terraform fmt`).
+            walk.add_dir(path, &EXTENSIONS, !args.no_recursive);
             let root = path.canonicalize().unwrap_or_else(|_| path.clone());
             for file in walk.files.drain(..) {
                 if let Some(warning) = link_out_of(&file, &root, path) {
@@ -76,43 +104,45 @@ pub fn run(args: FmtArgs) -> ExitCode {
                     files.push(file);
                 }
             }
-        } else if path.exists() {
-            files.push(path.clone());
         } else {
-            let _ = writeln!(err, "error: {}: no such file or directory", path.display());
-            had_error = true;
+            // A path that is missing or cannot be read is reported when it is read.
+            files.push(path.clone());
         }
     }
     for message in &walk.warnings {
-        let _ = writeln!(err, "warning: {message}");
+        let _ = write!(err, "{}", crate::term::warning_line(message));
     }
     for message in &walk.errors {
-        let _ = writeln!(err, "error: {message}");
+        let _ = write!(err, "{}", crate::term::error_line(message));
         had_error = true;
     }
 
-    // A file named twice (directly, through a link, or by two arguments) is formatted once.
-    let mut seen = std::collections::HashSet::new();
-    files.retain(|file| seen.insert(file.canonicalize().unwrap_or_else(|_| file.clone())));
+    let files = once_each(files);
 
     use rayon::prelude::*;
     let outcomes: Vec<Outcome> = files.par_iter().map(|path| format_file(path)).collect();
-    let mut any_changed = false;
+    // Files that fail: with syntax errors, or (under `--check`) not formatted.
+    let mut failed = false;
     for (path, outcome) in files.iter().zip(outcomes) {
         let name = path.display().to_string();
         if let Some(message) = outcome.error {
-            let _ = writeln!(err, "error: {message}");
+            let _ = write!(err, "{}", crate::term::error_line(message));
             had_error = true;
             continue;
         }
-        report_damage(&mut err, &name, &outcome.damaged_lines, outcome.kept_whole);
+        if let Some(errors) = &outcome.syntax_errors {
+            report_syntax_errors(&mut err, &name, &name, errors);
+            failed = true;
+        }
+        if args.check && (outcome.changed.is_some() || outcome.syntax_errors.is_some()) {
+            failed = true;
+            if !args.quiet {
+                let _ = writeln!(out, "{name}");
+            }
+        }
         let Some(formatted) = outcome.changed else {
             continue;
         };
-        any_changed = true;
-        if args.check {
-            let _ = writeln!(out, "{name}");
-        }
         if args.diff {
             let _ = write!(
                 out,
@@ -129,68 +159,99 @@ pub fn run(args: FmtArgs) -> ExitCode {
                 metadata,
             };
             match crate::replace::replace(path, &read, &formatted) {
-                Ok(crate::replace::Replaced::Written) => {}
+                Ok(crate::replace::Replaced::Written) => {
+                    if !args.quiet {
+                        let _ = writeln!(out, "{name}");
+                    }
+                }
                 Ok(crate::replace::Replaced::ChangedMeanwhile) => {
-                    let _ = writeln!(
+                    let _ = write!(
                         err,
-                        "warning: {name}: changed while it was being formatted; left as it is now (run pcl fmt again)"
+                        "{}",
+                        crate::term::warning_line(format_args!(
+                            "`{name}`: changed while it was being formatted; left as it is now (run `pcl fmt` again)"
+                        ))
                     );
                 }
                 Err(message) => {
-                    let _ = writeln!(err, "error: {message}");
+                    let _ = write!(err, "{}", crate::term::error_line(message));
                     had_error = true;
                 }
             }
         }
     }
-    exit_code(had_error, args.check && any_changed)
+    exit_code(had_error, failed)
 }
 
 fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> ExitCode {
-    let text = match read_stream(
-        std::io::stdin().lock(),
-        "standard input",
-        pcl_syntax::MAX_SOURCE_LEN,
-    )
-    .and_then(|bytes| decode(bytes, "standard input"))
-    {
+    let text = match inputs::read_stdin().and_then(|bytes| decode(bytes, inputs::STDIN)) {
         Ok(text) => text,
         Err(message) => {
-            let _ = writeln!(err, "error: {message}");
+            let _ = write!(err, "{}", crate::term::error_line(message));
             return ExitCode::from(2);
         }
     };
     let formatted = match pcl_fmt::format(&text) {
         Ok(formatted) => formatted,
         Err(e) => {
-            let _ = writeln!(err, "error: <stdin>: {e}");
+            let _ = write!(
+                err,
+                "{}",
+                crate::term::error_line(format_args!("`{}`: {e}", inputs::STDIN))
+            );
             return ExitCode::from(2);
         }
     };
-    report_damage(
-        err,
-        "<stdin>",
-        &damaged_lines(&text, &formatted),
-        formatted.kept_whole,
-    );
+    let syntax_errors = syntax_errors(&text, &formatted);
+    if let Some(errors) = &syntax_errors {
+        report_syntax_errors(err, inputs::STDIN, "-", errors);
+    }
     let changed = formatted.is_changed();
-    if args.check && changed {
-        let _ = writeln!(out, "<stdin>");
+    if args.check && (changed || syntax_errors.is_some()) && !args.quiet {
+        let _ = writeln!(out, "{}", inputs::STDIN);
     }
     if args.diff {
         if changed {
-            let _ = write!(out, "{}", unified_diff(&text, &formatted.text, "<stdin>"));
+            let _ = write!(
+                out,
+                "{}",
+                unified_diff(&text, &formatted.text, inputs::STDIN)
+            );
         }
     } else if !args.check {
         let _ = out.write_all(formatted.text.as_bytes());
     }
-    exit_code(false, args.check && changed)
+    exit_code(false, (args.check && changed) || syntax_errors.is_some())
 }
 
-fn exit_code(had_error: bool, unformatted: bool) -> ExitCode {
+/// A file named twice (directly, through a link, or by two arguments) is formatted once, under
+/// its first name that is not a symbolic link if it has one (the name printed when it is
+/// rewritten), else its first name; the order is kept.
+fn once_each(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    let is_link = |file: &Path| std::fs::symlink_metadata(file).is_ok_and(|m| m.is_symlink());
+    let mut chosen = std::collections::HashMap::new();
+    for (i, file) in files.iter().enumerate() {
+        let key = file.canonicalize().unwrap_or_else(|_| file.clone());
+        let first = chosen.entry(key).or_insert(i);
+        if is_link(&files[*first]) && !is_link(file) {
+            *first = i;
+        }
+    }
+    let keep: std::collections::HashSet<usize> = chosen.into_values().collect();
+    files
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| keep.contains(i))
+        .map(|(_, file)| file)
+        .collect()
+}
+
+/// 2 for usage and I/O errors, else 1 for files that fail (syntax errors; under `--check`,
+/// files not formatted), else 0.
+fn exit_code(had_error: bool, failed: bool) -> ExitCode {
     if had_error {
         ExitCode::from(2)
-    } else if unformatted {
+    } else if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -199,7 +260,7 @@ fn exit_code(had_error: bool, unformatted: bool) -> ExitCode {
 
 fn format_file(path: &Path) -> Outcome {
     let name = path.display().to_string();
-    let (text, metadata) = match read_limited_with_metadata(path, pcl_syntax::MAX_SOURCE_LEN)
+    let (text, metadata) = match inputs::read_file(path)
         .and_then(|(bytes, metadata)| Ok((decode(bytes, &name)?, metadata)))
     {
         Ok(read) => read,
@@ -214,14 +275,13 @@ fn format_file(path: &Path) -> Outcome {
         Ok(formatted) => formatted,
         Err(e) => {
             return Outcome {
-                error: Some(format!("{name}: {e}; the file was left unchanged")),
+                error: Some(format!("`{name}`: {e}; the file was left unchanged")),
                 ..Outcome::default()
             }
         }
     };
     Outcome {
-        damaged_lines: damaged_lines(&text, &formatted),
-        kept_whole: formatted.kept_whole,
+        syntax_errors: syntax_errors(&text, &formatted),
         changed: formatted.is_changed().then_some(formatted.text),
         original: text,
         metadata: Some(metadata),
@@ -234,9 +294,23 @@ fn format_file(path: &Path) -> Outcome {
 fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| {
         format!(
-            "{name}: not valid UTF-8 (invalid byte at offset {}); the file was left unchanged",
+            "`{name}`: not valid UTF-8 (invalid byte at offset {}); the file was left unchanged",
             e.utf8_error().valid_up_to()
         )
+    })
+}
+
+/// The syntax errors of `text`, if it has any: those `pcl parse` reports, so that a file passes
+/// `pcl fmt --check` only if it passes `pcl parse` too. The formatter parses without building
+/// a tree, and finds only the errors that damage the layout; the others (an attribute set
+/// twice, an invalid escape or number) come from building the tree, as `pcl parse` does.
+fn syntax_errors(text: &str, formatted: &pcl_fmt::Formatted) -> Option<SyntaxErrors> {
+    let count = pcl_syntax::parse(text).errors().len();
+    let damaged = !formatted.damaged.is_empty();
+    (count > 0 || damaged).then(|| SyntaxErrors {
+        count: count.max(1),
+        damaged_lines: damaged_lines(text, formatted),
+        kept_whole: formatted.kept_whole,
     })
 }
 
@@ -258,27 +332,43 @@ fn damaged_lines(text: &str, formatted: &pcl_fmt::Formatted) -> Vec<usize> {
     lines
 }
 
-fn report_damage(err: &mut impl Write, name: &str, lines: &[usize], kept_whole: bool) {
-    if kept_whole {
-        let _ = writeln!(
-            err,
-            "warning: {name}: left as written: its syntax errors make the layout ambiguous (where a \
-             block ends depends on indentation); `pcl parse {name}` shows the errors"
-        );
-        return;
-    }
-    if lines.is_empty() {
-        return;
-    }
-    let list: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    let _ = writeln!(
+/// Says that `name` has syntax errors, which command shows them (`pcl parse ARG`), and what
+/// was left as written.
+fn report_syntax_errors(err: &mut impl Write, name: &str, arg: &str, errors: &SyntaxErrors) {
+    let count = match errors.count {
+        1 => format!("1 syntax error (`pcl parse {arg}` shows it)"),
+        n => format!("{n} syntax errors (`pcl parse {arg}` shows them)"),
+    };
+    let kept = if errors.kept_whole {
+        "; the whole file was left as written (with these errors, where a block ends depends on \
+         indentation, which formatting would change)"
+            .to_owned()
+    } else {
+        match errors.damaged_lines.as_slice() {
+            [] => String::new(),
+            [line] => format!("; the item on line {line} was left as written"),
+            lines => format!(
+                "; the items on lines {} were left as written",
+                list_lines(lines)
+            ),
+        }
+    };
+    let _ = write!(
         err,
-        "warning: {name}: {} with syntax errors left as written (line{} {}); `pcl parse {name}` \
-         shows the errors",
-        if lines.len() == 1 { "an item" } else { "items" },
-        if lines.len() == 1 { "" } else { "s" },
-        list.join(", ")
+        "{}",
+        crate::term::error_line(format_args!("`{name}`: {count}{kept}"))
     );
+}
+
+/// "2, 5 and 9"; past ten lines, "1, 2, ..., 10 and 990 more".
+fn list_lines(lines: &[usize]) -> String {
+    const SHOWN: usize = 10;
+    let shown: Vec<String> = lines.iter().take(SHOWN).map(|l| l.to_string()).collect();
+    if lines.len() > SHOWN {
+        return format!("{} and {} more", shown.join(", "), lines.len() - SHOWN);
+    }
+    let (last, rest) = shown.split_last().expect("at least two lines");
+    format!("{} and {last}", rest.join(", "))
 }
 
 /// Why a file found below `dir` is not formatted: it is a symbolic link to a file outside
@@ -293,7 +383,7 @@ fn link_out_of(file: &Path, root: &Path, dir: &Path) -> Option<String> {
     let target = file.canonicalize().ok()?;
     (!target.starts_with(root)).then(|| {
         format!(
-            "{}: skipped: a symbolic link to {}, outside {} (name it to format it)",
+            "`{}`: skipped: a symbolic link to `{}`, outside `{}` (name it to format it)",
             file.display(),
             target.display(),
             dir.display()

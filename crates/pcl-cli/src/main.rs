@@ -12,6 +12,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod bench;
 mod check;
 mod fmt;
+mod inputs;
 mod parse;
 mod render;
 mod replace;

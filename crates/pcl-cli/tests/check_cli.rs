@@ -103,9 +103,9 @@ fn missing_paths_and_empty_directories_exit_2() {
     let dir = temp_program("empty", &[]);
     let (status, _, err) = pcl_check(&dir, &["missing.pp"]);
     assert_eq!(status, 2);
-    assert!(
-        err.contains("missing.pp: no such file or directory"),
-        "{err}"
+    assert_eq!(
+        err,
+        "error: cannot read `missing.pp`: no such file or directory\n"
     );
     let (status, _, err) = pcl_check(&dir, &["."]);
     assert_eq!(status, 2);

@@ -97,12 +97,12 @@ fn links_out_of_a_walked_directory_are_not_followed_but_named_links_are() {
     std::os::unix::fs::symlink(outside.join("target.pp"), dir.join("out.pp")).expect("link");
     std::os::unix::fs::symlink("inside.pp", dir.join("again.pp")).expect("link");
 
-    let (status, _, err) = pcl(&dir, "fmt", &["."]);
-    assert_eq!(status, 0, "{err}");
+    let (status, out, err) = pcl(&dir, "fmt", &["."]);
+    assert_eq!((status, out.as_str()), (0, "./inside.pp\n"), "{err}");
     assert_eq!(
         err,
         format!(
-            "warning: ./out.pp: skipped: a symbolic link to {}, outside . (name it to format it)\n",
+            "warning: `./out.pp`: skipped: a symbolic link to `{}`, outside `.` (name it to format it)\n",
             outside.join("target.pp").canonicalize().unwrap().display()
         )
     );

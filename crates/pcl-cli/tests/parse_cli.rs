@@ -1,5 +1,5 @@
 //! `pcl parse` end to end: diagnostics rendering, exit statuses (0 clean, 1 syntax errors,
-//! 2 usage or I/O errors), and the text and JSON tree forms.
+//! 2 usage or I/O errors), standard input, directories, and the text and JSON tree forms.
 
 use std::path::Path;
 
@@ -64,7 +64,10 @@ fn unreadable_file_exits_2_and_other_files_are_still_checked() {
     std::fs::write(dir.join("bad.pp"), "a = (\n").unwrap();
     let (status, _, err) = pcl_parse(&dir, &["missing.pp", "bad.pp"]);
     assert_eq!(status, 2, "{err}");
-    assert!(err.starts_with("error: cannot read missing.pp: "), "{err}");
+    assert!(
+        err.starts_with("error: cannot read `missing.pp`: no such file or directory\n"),
+        "{err}"
+    );
     assert!(err.contains("\nbad.pp:1:5: error[E0014]: "), "{err}");
 }
 
@@ -170,4 +173,70 @@ fn a_directory_means_every_pp_file_below_it() {
     assert_eq!(err.matches(": error[").count(), 1, "{err}");
     let (status, _, err) = pcl_parse(&dir, &["missing-dir/"]);
     assert_eq!(status, 2, "{err}");
+}
+
+#[test]
+fn standard_input_is_parsed_as_stdin() {
+    let dir = temp_dir("parse-stdin", &[]);
+    let (status, out, err) = common::pcl_with_stdin(&dir, "parse", &["-"], b"a = 1\n");
+    assert_eq!((status, out.as_str(), err.as_str()), (0, "", ""));
+
+    let (status, out, err) = common::pcl_with_stdin(&dir, "parse", &["-"], b"a = 1\nb = (\n");
+    assert_eq!((status, out.as_str()), (1, ""));
+    expect![[r#"
+        <stdin>:2:5: error[E0014]: Unbalanced parentheses: there is no closing `)` for this `(`
+          |
+        2 | b = (
+          |     ^
+    "#]]
+    .assert_eq(&err);
+
+    // The rules of files: invalid UTF-8 is read lossily and reported where it is.
+    let (status, _, err) = common::pcl_with_stdin(&dir, "parse", &["-"], b"a = \"caf\xe9\"\n");
+    assert_eq!(status, 1);
+    assert!(
+        err.starts_with("<stdin>:1:9: error[E0001]: Invalid character encoding"),
+        "{err}"
+    );
+
+    let (status, out, _) = common::pcl_with_stdin(&dir, "parse", &["--tree", "-"], b"a = 1\n");
+    assert_eq!(status, 0);
+    assert!(out.starts_with("SOURCE_FILE@0..6\n"), "{out}");
+
+    let (status, _, err) = common::pcl_with_stdin(&dir, "parse", &["-", "a.pp"], b"a = 1\n");
+    assert_eq!(status, 2);
+    assert_eq!(
+        err,
+        "error: `-` (standard input) cannot be combined with other paths\n"
+    );
+}
+
+/// `pcl parse` and `pcl check` say the same of a directory with no program in it, and exit 2;
+/// `pcl fmt`, as `terraform fmt`, finds nothing to do there (exit 0).
+#[test]
+fn a_directory_with_no_pp_files_is_an_error_as_for_check() {
+    let dir = temp_dir("parse-no-pp", &[("empty/notes.txt", "a = (\n")]);
+    let parse = pcl_parse(&dir, &["empty"]);
+    let check = common::pcl(&dir, "check", &["empty"]);
+    assert_eq!(parse, check);
+    expect![[r#"
+        error: empty: no .pp files in this directory
+    "#]]
+    .assert_eq(&parse.2);
+    assert_eq!(parse.0, 2);
+    let nothing_to_format = (0, String::new(), String::new());
+    assert_eq!(common::pcl(&dir, "fmt", &["empty"]), nothing_to_format);
+    assert_eq!(
+        common::pcl(&dir, "fmt", &["--check", "empty"]),
+        nothing_to_format
+    );
+    // The other paths are still parsed.
+    std::fs::write(dir.join("bad.pp"), "a = (\n").unwrap();
+    let (status, _, err) = pcl_parse(&dir, &["empty", "bad.pp"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("\nbad.pp:1:5: error[E0014]: "), "{err}");
+    // A directory named twice, or inside another given, is no less a program's directory.
+    std::fs::write(dir.join("empty/sub.pp"), "a = 1\n").unwrap();
+    let (status, _, err) = pcl_parse(&dir, &[".", "empty", "empty"]);
+    assert_eq!((status, err.matches("bad.pp:1:5").count()), (1, 1), "{err}");
 }

@@ -103,21 +103,29 @@ pub struct Source {
 /// decoded lossily and its place returned, to be reported as a diagnostic, so that one bad
 /// byte does not hide every other diagnostic of the file.
 pub fn read_source(path: &Path) -> Result<Source, String> {
-    let bytes = read_limited(path, pcl_syntax::MAX_SOURCE_LEN)?;
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(Source {
-            text,
-            encoding_error: None,
-        }),
-        Err(err) => {
-            let valid_up_to = err.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
-            let start = TextSize::from(valid_up_to as u32);
-            let end = start + TextSize::of(text[valid_up_to..].chars().next().unwrap_or(' '));
-            Ok(Source {
+    read_limited(path, pcl_syntax::MAX_SOURCE_LEN).map(Source::from_bytes)
+}
+
+impl Source {
+    /// A source's text from its bytes, by the rule of [`read_source`]: invalid UTF-8 decoded
+    /// lossily, with the place of the first bad byte. For text that was read some other way
+    /// (standard input).
+    pub fn from_bytes(bytes: Vec<u8>) -> Source {
+        match String::from_utf8(bytes) {
+            Ok(text) => Source {
                 text,
-                encoding_error: Some(TextRange::new(start, end)),
-            })
+                encoding_error: None,
+            },
+            Err(err) => {
+                let valid_up_to = err.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+                let start = TextSize::from(valid_up_to as u32);
+                let end = start + TextSize::of(text[valid_up_to..].chars().next().unwrap_or(' '));
+                Source {
+                    text,
+                    encoding_error: Some(TextRange::new(start, end)),
+                }
+            }
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Helpers shared by the end-to-end tests of the `pcl` binary.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 #[cfg(unix)]
 pub mod pty;
@@ -44,6 +45,36 @@ pub fn pcl_with_env(
         .args(args)
         .output()
         .expect("pcl runs");
+    (
+        output.status.code().expect("exited normally"),
+        String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    )
+}
+
+/// [`pcl`] with `input` on standard input.
+pub fn pcl_with_stdin(
+    dir: &Path,
+    subcommand: &str,
+    args: &[&str],
+    input: &[u8],
+) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pcl"))
+        .current_dir(dir)
+        .env_remove("PCL_SCHEMA_PATH")
+        .env("HOME", dir)
+        .arg(subcommand)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pcl runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A command that fails before reading closes the pipe: that is not the test's failure.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let output = child.wait_with_output().expect("pcl exits");
     (
         output.status.code().expect("exited normally"),
         String::from_utf8(output.stdout).expect("UTF-8 stdout"),
