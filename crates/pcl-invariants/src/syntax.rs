@@ -54,5 +54,51 @@ pub fn check_syntax(text: &str) -> pcl_syntax::Parse {
     // The dumps walk every node and token of a recovered tree.
     let _ = pcl_syntax::debug_tree(&tree, parse.errors());
     let _ = pcl_syntax::json_tree(&tree);
+    check_reparse(text, &parse);
     parse
+}
+
+/// Reparsing after an edit gives what a whole parse gives: for edits of `text` derived from
+/// it (the input split in three; each third deleted, doubled, and its first character typed again),
+/// `pcl_syntax::reparse` either declines or returns exactly `pcl_syntax::parse` of the result.
+pub fn check_reparse(text: &str, parse: &pcl_syntax::Parse) {
+    // Hostile inputs of megabytes are for the whole parse; eighteen more of them add nothing.
+    if text.len() > 256 << 10 {
+        return;
+    }
+    let floor = |mut i: usize| {
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (a, b) = (floor(text.len() / 3), floor(2 * text.len() / 3));
+    let mut edited = Vec::new();
+    for (from, to) in [(0, a), (a, b), (b, text.len())] {
+        edited.push(format!("{}{}", &text[..from], &text[to..]));
+        edited.push(format!("{}{}", &text[..to], &text[from..]));
+        let one = floor((from + 1).min(to).max(from));
+        let one = if one == from {
+            floor((from + 4).min(to))
+        } else {
+            one
+        };
+        edited.push(format!(
+            "{}{}{}",
+            &text[..to],
+            &text[from..one],
+            &text[to..]
+        ));
+    }
+    for new in &edited {
+        if let Some(incremental) = pcl_syntax::reparse(parse, text, new) {
+            let fresh = pcl_syntax::parse(new);
+            assert!(
+                incremental == fresh,
+                "reparse differs from a fresh parse of the edited text:\n{new:?}\nreparse:\n{}\nfresh:\n{}",
+                pcl_syntax::debug_tree(&incremental.syntax(), incremental.errors()),
+                pcl_syntax::debug_tree(&fresh.syntax(), fresh.errors())
+            );
+        }
+    }
 }
