@@ -107,14 +107,26 @@ fn match_score(typed: &str, label: &str) -> Option<u8> {
     if typed.is_empty() {
         return Some(0);
     }
-    let label = label.to_lowercase();
-    if label.starts_with(typed) {
-        return Some(0);
+    // No allocation: completion scores every name of the program (100,000 and more) on each
+    // keystroke.
+    let mut label_chars = label.chars().flat_map(char::to_lowercase);
+    let mut typed_chars = typed.chars();
+    let first = typed_chars.next()?;
+    if label_chars.next() != Some(first) {
+        return None;
     }
-    let mut chars = label.chars();
-    let first_matches = label.chars().next() == typed.chars().next();
-    let subsequence = typed.chars().all(|c| chars.any(|l| l == c));
-    (first_matches && subsequence).then_some(1)
+    // The word starts the label, or its characters are in the label in order.
+    let mut prefix = true;
+    for c in typed_chars {
+        loop {
+            match label_chars.next() {
+                Some(l) if l == c => break,
+                Some(_) => prefix = false,
+                None => return None,
+            }
+        }
+    }
+    Some(if prefix { 0 } else { 1 })
 }
 
 fn candidates(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem> {
@@ -810,4 +822,26 @@ fn expression_completions(
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::match_score;
+
+    #[test]
+    fn words_match_at_the_start_or_in_order_ignoring_case() {
+        for (typed, label, score) in [
+            ("", "anything", Some(0)),
+            ("sit", "siteBucket", Some(0)),
+            ("sitebu", "siteBucket", Some(0)),
+            ("sb", "siteBucket", Some(1)),
+            ("stb", "siteBucket", Some(1)),
+            ("bucket", "siteBucket", None),
+            ("sx", "siteBucket", None),
+            ("sitebucketx", "siteBucket", None),
+            ("é", "Éclair", Some(0)),
+        ] {
+            assert_eq!(match_score(typed, label), score, "{typed:?} {label:?}");
+        }
+    }
 }
