@@ -73,7 +73,7 @@ impl Loader {
             if files.is_empty() {
                 db.remove_program(&root);
                 return Err(format!(
-                    "{}: no .pp files in this directory",
+                    "no program in `{}`: the directory holds no `.pp` files",
                     root.display()
                 ));
             }
@@ -151,7 +151,13 @@ pub fn load_in_memory(db: &mut RootDatabase, root: &Path, files: &[(PathBuf, Str
 fn pp_files(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
-        .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+        .map_err(|e| {
+            format!(
+                "cannot read `{}`: {}",
+                dir.display(),
+                crate::files::io_reason(&e)
+            )
+        })?;
     files.retain(|p| p.extension().is_some_and(|e| e == "pp"));
     files.retain(|p| match regular_entry(p) {
         Ok(regular) => regular,
