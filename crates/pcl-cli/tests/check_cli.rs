@@ -56,16 +56,16 @@ fn errors_are_rendered_rustc_style_and_exit_1() {
     let (status, out, err) = pcl_check(&dir, &["."]);
     assert_eq!((status, out.as_str()), (1, ""));
     expect![[r#"
-        ./main.pp:2:13: error[E0304]: the default value does not fit the config's type int: the string "eighty" is not a number
+        ./main.pp:2:13: error[E0304]: the default value does not fit the config's type int: the string `"eighty"` is not a number
           |
         2 |   default = "eighty"
           |             ^^^^^^^^
-        ./main.pp:4:8: error[E0302]: unknown function 'lenght'
+        ./main.pp:4:8: error[E0302]: unknown function `lenght`
           |
         4 | size = lenght(names)
           |        ^^^^^^
-        help: did you mean 'length'?
-        ./names.pp:2:1: error[E0025]: Attribute redefined: `names` is already set in this body; each argument may be set only once
+        help: did you mean `length`?
+        ./names.pp:2:1: error[E0025]: attribute redefined: `names` is already set in this body; each argument may be set only once
           |
         2 | names = 1
           | ^^^^^
@@ -73,11 +73,11 @@ fn errors_are_rendered_rustc_style_and_exit_1() {
           |
         1 | names = ["a", "b"]
           | ^^^^^
-        ./names.pp:4:1: warning[W0202]: unknown block type 'resourse'; the block is ignored
+        ./names.pp:4:1: warning[W0202]: unknown block type `resourse`: the block is ignored
           |
         4 | resourse x "t" {}
           | ^^^^^^^^
-        help: did you mean 'resource'?
+        help: did you mean `resource`?
         3 errors, 1 warning
     "#]]
     .assert_eq(&err);
@@ -89,7 +89,7 @@ fn a_single_file_is_a_program_and_warnings_alone_exit_0() {
     let (status, out, err) = pcl_check(&dir, &["--emit-types", "main.pp"]);
     assert_eq!((status, out.as_str()), (0, "x: none\n"));
     expect![[r#"
-        main.pp:1:9: warning[W0314]: cannot traverse value of type none
+        main.pp:1:9: warning[W0314]: cannot traverse a value of type none
           |
         1 | x = null.foo
           |         ^^^^
@@ -104,12 +104,12 @@ fn missing_paths_and_empty_directories_exit_2() {
     let (status, _, err) = pcl_check(&dir, &["missing.pp"]);
     assert_eq!(status, 2);
     assert!(
-        err.contains("missing.pp: no such file or directory"),
+        err.contains("cannot read `missing.pp`: no such file or directory"),
         "{err}"
     );
     let (status, _, err) = pcl_check(&dir, &["."]);
     assert_eq!(status, 2);
-    assert!(err.contains("no .pp files"), "{err}");
+    assert!(err.contains("holds no `.pp` files"), "{err}");
     let (status, _, _) = pcl_check(&dir, &[]);
     assert_eq!(status, 2);
 }
@@ -147,7 +147,7 @@ fn json_format_prints_one_object_per_diagnostic() {
                 "end_column": Number(42),
                 "severity": String("error"),
                 "code": String("E0208"),
-                "message": String("missing required attribute 'name' of resource type demo:storage:Bucket"),
+                "message": String("missing required attribute `name` of resource type `demo:storage:Bucket`"),
             },
             Object {
                 "file": String("./main.pp"),
@@ -157,7 +157,7 @@ fn json_format_prints_one_object_per_diagnostic() {
                 "end_column": Number(7),
                 "severity": String("error"),
                 "code": String("E0205"),
-                "message": String("unsupported attribute 'nmae' of resource type demo:storage:Bucket"),
+                "message": String("unsupported attribute `nmae` of resource type `demo:storage:Bucket`"),
             },
             Object {
                 "file": String("./main.pp"),
@@ -167,7 +167,7 @@ fn json_format_prints_one_object_per_diagnostic() {
                 "end_column": Number(64),
                 "severity": String("warning"),
                 "code": String("W0505"),
-                "message": String("unknown property 'privat' of { name: string, private: bool? }; it is ignored"),
+                "message": String("unknown property `privat` of { name: string, private: bool? }: it is ignored"),
             },
         ]
     "#]]
@@ -211,12 +211,12 @@ fn lenient_mode_turns_missing_schemas_into_warnings() {
     let (status, _, err) = pcl_check(&dir, &["main.pp"]);
     assert_eq!(status, 1);
     expect![[r#"
-        main.pp:1:12: error[E0502]: unknown package 'aws': no schema for package 'aws'; no schema directories are configured (set $PCL_SCHEMA_PATH or create ~/.pcl/schemas)
+        main.pp:1:12: error[E0502]: unknown package `aws`: no schema for package `aws`; no schema directories are configured (set `$PCL_SCHEMA_PATH` or create `~/.pcl/schemas`)
           |
         1 | resource a "aws:s3/bucket:Bucket" {
           |            ^^^^^^^^^^^^^^^^^^^^^^
-        help: add a schema file named aws-VERSION.json to a schema directory (`pulumi package get-schema aws > aws-VERSION.json` writes one)
-        help: 1 other use of package 'aws' is not reported
+        help: add a schema file named `aws-VERSION.json` to a schema directory (`pulumi package get-schema aws > aws-VERSION.json` writes one)
+        help: 1 other use of package `aws` is not reported
         1 error
     "#]]
     .assert_eq(&err);
@@ -235,7 +235,7 @@ fn lenient_mode_turns_missing_schemas_into_warnings() {
         &[("PCL_SCHEMA_PATH", &schemas)],
     );
     assert_eq!(status, 1);
-    assert!(err.contains(&format!("looked in {schemas}")), "{err}");
+    assert!(err.contains(&format!("looked in `{schemas}`")), "{err}");
 }
 
 #[test]
@@ -267,11 +267,11 @@ fn components_and_pulumi_yaml_main_are_followed() {
     "#]]
     .assert_eq(&out);
     expect![[r#"
-        ./infra/main.pp:3:14: error[E0304]: the attribute replicas of component './web': the string "many" is not a number
+        ./infra/main.pp:3:14: error[E0304]: the attribute `replicas` of component `./web`: the string `"many"` is not a number
           |
         3 |   replicas = "many"
           |              ^^^^^^
-        infra/web/main.pp:8:12: error[E0304]: the attribute sizeGb of resource type demo:storage:Bucket: the string "big" is not a number
+        infra/web/main.pp:8:12: error[E0304]: the attribute `sizeGb` of resource type `demo:storage:Bucket`: the string `"big"` is not a number
           |
         8 |   sizeGb = "big"
           |            ^^^^^
