@@ -331,8 +331,9 @@ fn types_shared_by_reference_print_bounded_messages() {
     let (code, _, stderr) = pcl(&dir, "check", &["--schemas", "schemas", "chain.pp"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
-        stderr
-            .contains("error[E0304]: the attribute `head` of resource type `cyc::Node`: at `.next.next"),
+        stderr.contains(
+            "error[E0304]: the attribute `head` of resource type `cyc::Node`: at `.next.next"
+        ),
         "{stderr}"
     );
     assert!(stderr.len() < 4096, "{stderr}");

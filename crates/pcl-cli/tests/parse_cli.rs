@@ -64,7 +64,10 @@ fn unreadable_file_exits_2_and_other_files_are_still_checked() {
     std::fs::write(dir.join("bad.pp"), "a = (\n").unwrap();
     let (status, _, err) = pcl_parse(&dir, &["missing.pp", "bad.pp"]);
     assert_eq!(status, 2, "{err}");
-    assert!(err.starts_with("error: cannot read `missing.pp`: "), "{err}");
+    assert!(
+        err.starts_with("error: cannot read `missing.pp`: "),
+        "{err}"
+    );
     assert!(err.contains("\nbad.pp:1:5: error[E0014]: "), "{err}");
 }
 

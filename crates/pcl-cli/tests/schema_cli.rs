@@ -53,7 +53,9 @@ fn check_reports_file_path_and_message_and_exits_1() {
     );
     assert!(
         out.lines().any(|l| l
-            == format!("{file}: /mystery: warning: unknown top-level key `mystery`: it is ignored")),
+            == format!(
+                "{file}: /mystery: warning: unknown top-level key `mystery`: it is ignored"
+            )),
         "{out}"
     );
     assert!(err.contains("1 with errors"), "{err}");
@@ -76,7 +78,9 @@ fn check_missing_file_or_directory_exits_2() {
     let (status, out, _) = pcl_schema(&["check", &file]);
     assert_eq!(status, 2);
     assert!(
-        out.starts_with(&format!("{file}: /: cannot read `{file}`: no such file or directory")),
+        out.starts_with(&format!(
+            "{file}: /: cannot read `{file}`: no such file or directory"
+        )),
         "{out}"
     );
     let (status, out, _) = pcl_schema(&["check", "--schemas", &path("no-such-dir")]);

@@ -48,11 +48,7 @@ pub fn regular_entry(path: &Path) -> Result<bool, String> {
                 path.display()
             )),
         },
-        Err(e) => Err(format!(
-            "skipped `{}`: {}",
-            path.display(),
-            io_reason(&e)
-        )),
+        Err(e) => Err(format!("skipped `{}`: {}", path.display(), io_reason(&e))),
     }
 }
 
