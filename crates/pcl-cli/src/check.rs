@@ -208,7 +208,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         let _ = writeln!(out, "{summary}");
     }
     if errors + warnings > 0 && args.format == Format::Human {
-        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let plural = pcl_diagnostics::style::count;
         let summary = match (errors, warnings) {
             (0, w) => plural(w, "warning"),
             (e, 0) => plural(e, "error"),

@@ -383,7 +383,7 @@ fn link_out_of(file: &Path, root: &Path, dir: &Path) -> Option<String> {
     let target = file.canonicalize().ok()?;
     (!target.starts_with(root)).then(|| {
         format!(
-            "`{}`: skipped: a symbolic link to `{}`, outside `{}` (name it to format it)",
+            "skipped `{}`: it is a symbolic link to `{}`, outside `{}` (name it to format it)",
             file.display(),
             target.display(),
             dir.display()

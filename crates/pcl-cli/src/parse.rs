@@ -105,12 +105,9 @@ fn find_files(paths: &[PathBuf], err: &mut impl Write) -> (Vec<PathBuf>, bool) {
         }
         let errors = walk.errors.len();
         if walk.add_dir(path, &["pp"], true) == 0 && walk.errors.len() == errors {
-            // The words of `pcl check` (`pcl_project::Loader`) for a directory with no program,
-            // so that the two commands agree (`tests/parse_cli.rs` compares them).
-            walk.errors.push(format!(
-                "{}: no .pp files in this directory",
-                path.display()
-            ));
+            // The words of `pcl check` for a directory with no program, so that the two
+            // commands agree (`tests/parse_cli.rs` compares them).
+            walk.errors.push(pcl_project::no_program_in(path));
         }
     }
     for message in &walk.warnings {

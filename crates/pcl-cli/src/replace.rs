@@ -37,13 +37,13 @@ pub fn replace(path: &Path, original: &Original, text: &str) -> Result<Replaced,
     let name = path.display();
     let target = path
         .canonicalize()
-        .map_err(|e| format!("cannot write {name}: {}", io_reason(&e)))?;
+        .map_err(|e| format!("cannot write `{name}`: {}", io_reason(&e)))?;
     if !writable(&target, &original.metadata) {
         return Err(format!(
-            "cannot write {name}: permission denied (the file is read-only; it was left unchanged)"
+            "cannot write `{name}`: permission denied (the file is read-only; it was left unchanged)"
         ));
     }
-    imp::replace(&target, original, text).map_err(|e| format!("cannot write {name}: {e}"))
+    imp::replace(&target, original, text).map_err(|e| format!("cannot write `{name}`: {e}"))
 }
 
 /// Whether the file may be written: it has a write permission bit, and the process may write

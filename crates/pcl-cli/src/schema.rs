@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
+use pcl_diagnostics::style::count;
 use pcl_schema::token::{closest_tokens, package_of_token};
 use pcl_schema::{
     check_package, describe, has_errors, load_schema_file, LoadError, Package, SchemaRegistry,
@@ -152,9 +153,9 @@ fn run_check(dirs: &[PathBuf], files: &[PathBuf], err: &mut dyn Write) -> io::Re
     writeln!(
         err,
         "checked {}: {failed} with errors ({}, {})",
-        plural(targets.len(), "schema file"),
-        plural(errors, "error"),
-        plural(warnings, "warning"),
+        count(targets.len(), "schema file"),
+        count(errors, "error"),
+        count(warnings, "warning"),
     )?;
     Ok(if io_error {
         Outcome::UsageOrIo
@@ -188,7 +189,10 @@ fn run_show(
                 out.write_all(describe(registry, &package, &found).as_bytes())?;
             }
             Err(unknown) => {
-                err.write_all(crate::term::error_line(unknown).as_bytes())?;
+                err.write_all(crate::term::error_line(unknown.message()).as_bytes())?;
+                if let Some(help) = unknown.help() {
+                    err.write_all(crate::term::help_line(help).as_bytes())?;
+                }
                 outcome = Outcome::Problems;
             }
         }
@@ -264,13 +268,13 @@ fn report_load_error(
         names.dedup();
         let close = closest_tokens(&[name], names, 3);
         if !close.is_empty() {
-            let p = crate::term::stderr_palette();
             let close: Vec<String> = close.iter().map(|c| format!("`{c}`")).collect();
-            writeln!(
-                err,
-                "{}: packages with close names: {}",
-                p.paint(p.help, "help"),
-                close.join(", ")
+            err.write_all(
+                crate::term::help_line(format_args!(
+                    "packages with close names: {}",
+                    close.join(", ")
+                ))
+                .as_bytes(),
             )?;
         }
     }
@@ -295,11 +299,6 @@ fn schema_line(d: &pcl_schema::SchemaDiagnostic) -> String {
         p.paint(style, label),
         p.paint(p.bold, format_args!(": {}", d.message))
     )
-}
-
-/// `n` and `what`, in the plural unless `n` is 1.
-fn plural(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn header(package: &Package, out: &mut dyn Write) -> io::Result<()> {

@@ -129,6 +129,12 @@ pub fn warning_line(message: impl std::fmt::Display) -> String {
     )
 }
 
+/// A `help: MESSAGE` line, for standard error (after an `error:` line it belongs to).
+pub fn help_line(message: impl std::fmt::Display) -> String {
+    let p = stderr_palette();
+    format!("{}: {message}\n", p.paint(p.help, "help"))
+}
+
 fn message_text(p: &Palette, message: impl std::fmt::Display) -> String {
     format!(" {}", p.paint(p.bold, message))
 }

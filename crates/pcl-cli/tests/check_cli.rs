@@ -56,16 +56,16 @@ fn errors_are_rendered_rustc_style_and_exit_1() {
     let (status, out, err) = pcl_check(&dir, &["."]);
     assert_eq!((status, out.as_str()), (1, ""));
     expect![[r#"
-        ./main.pp:2:13: error[E0304]: the default value does not fit the config's type int: the string "eighty" is not a number
+        ./main.pp:2:13: error[E0304]: the default value does not fit the config's type int: the string `"eighty"` is not a number
           |
         2 |   default = "eighty"
           |             ^^^^^^^^
-        ./main.pp:4:8: error[E0302]: unknown function 'lenght'
+        ./main.pp:4:8: error[E0302]: unknown function `lenght`
           |
         4 | size = lenght(names)
           |        ^^^^^^
-        help: did you mean 'length'?
-        ./names.pp:2:1: error[E0025]: Attribute redefined: `names` is already set in this body; each argument may be set only once
+        help: did you mean `length`?
+        ./names.pp:2:1: error[E0025]: attribute redefined: `names` is already set in this body; each argument may be set only once
           |
         2 | names = 1
           | ^^^^^
@@ -73,11 +73,11 @@ fn errors_are_rendered_rustc_style_and_exit_1() {
           |
         1 | names = ["a", "b"]
           | ^^^^^
-        ./names.pp:4:1: warning[W0202]: unknown block type 'resourse'; the block is ignored
+        ./names.pp:4:1: warning[W0202]: unknown block type `resourse`: the block is ignored
           |
         4 | resourse x "t" {}
           | ^^^^^^^^
-        help: did you mean 'resource'?
+        help: did you mean `resource`?
         3 errors, 1 warning
     "#]]
     .assert_eq(&err);
@@ -89,7 +89,7 @@ fn a_single_file_is_a_program_and_warnings_alone_exit_0() {
     let (status, out, err) = pcl_check(&dir, &["--emit-types", "main.pp"]);
     assert_eq!((status, out.as_str()), (0, "x: none\n"));
     expect![[r#"
-        main.pp:1:9: warning[W0314]: cannot traverse value of type none
+        main.pp:1:9: warning[W0314]: cannot traverse a value of type none
           |
         1 | x = null.foo
           |         ^^^^
@@ -109,7 +109,7 @@ fn missing_paths_and_empty_directories_exit_2() {
     );
     let (status, _, err) = pcl_check(&dir, &["."]);
     assert_eq!(status, 2);
-    assert!(err.contains("no .pp files"), "{err}");
+    assert!(err.contains("holds no `.pp` files"), "{err}");
     let (status, _, _) = pcl_check(&dir, &[]);
     assert_eq!(status, 2);
 }
@@ -154,13 +154,13 @@ fn json_format_prints_one_object_per_diagnostic() {
           "byte_end": 41,
           "severity": "error",
           "code": "E0208",
-          "message": "missing required attribute 'name' of resource type demo:storage:Bucket",
+          "message": "missing required attribute `name` of resource type `demo:storage:Bucket`",
           "notes": [],
           "help": [
-            "name is of type string"
+            "`name` is of type string"
           ],
           "fixes": [],
-          "rendered": "./main.pp:1:41: error[E0208]: missing required attribute 'name' of resource type demo:storage:Bucket\n  |\n1 | resource b \"demo:storage/bucket:Bucket\" {\n  |                                         ^\nhelp: name is of type string\n"
+          "rendered": "./main.pp:1:41: error[E0208]: missing required attribute `name` of resource type `demo:storage:Bucket`\n  |\n1 | resource b \"demo:storage/bucket:Bucket\" {\n  |                                         ^\nhelp: `name` is of type string\n"
         }
         {
           "object": "diagnostic",
@@ -174,11 +174,11 @@ fn json_format_prints_one_object_per_diagnostic() {
           "byte_end": 48,
           "severity": "error",
           "code": "E0205",
-          "message": "unsupported attribute 'nmae' of resource type demo:storage:Bucket",
+          "message": "unsupported attribute `nmae` of resource type `demo:storage:Bucket`",
           "notes": [],
           "help": [],
           "fixes": [],
-          "rendered": "./main.pp:2:3: error[E0205]: unsupported attribute 'nmae' of resource type demo:storage:Bucket\n  |\n2 |   nmae = \"x\"\n  |   ^^^^\n"
+          "rendered": "./main.pp:2:3: error[E0205]: unsupported attribute `nmae` of resource type `demo:storage:Bucket`\n  |\n2 |   nmae = \"x\"\n  |   ^^^^\n"
         }
         {
           "object": "diagnostic",
@@ -192,14 +192,14 @@ fn json_format_prints_one_object_per_diagnostic() {
           "byte_end": 120,
           "severity": "warning",
           "code": "W0505",
-          "message": "unknown property 'privat' of { name: string, private: bool? }; it is ignored",
+          "message": "unknown property `privat` of { name: string, private: bool? }: it is ignored",
           "notes": [],
           "help": [
-            "did you mean 'private'?"
+            "did you mean `private`?"
           ],
           "fixes": [
             {
-              "title": "replace with 'private'",
+              "title": "replace with `private`",
               "edits": [
                 {
                   "file": "./main.pp",
@@ -214,7 +214,7 @@ fn json_format_prints_one_object_per_diagnostic() {
               ]
             }
           ],
-          "rendered": "./main.pp:4:58: warning[W0505]: unknown property 'privat' of { name: string, private: bool? }; it is ignored\n  |\n4 | z = invoke(\"demo:network/getZone:getZone\", { name = \"a\", privat = true })\n  |                                                          ^^^^^^\nhelp: did you mean 'private'?\n"
+          "rendered": "./main.pp:4:58: warning[W0505]: unknown property `privat` of { name: string, private: bool? }: it is ignored\n  |\n4 | z = invoke(\"demo:network/getZone:getZone\", { name = \"a\", privat = true })\n  |                                                          ^^^^^^\nhelp: did you mean `private`?\n"
         }
         {
           "object": "diagnostic",
@@ -228,7 +228,7 @@ fn json_format_prints_one_object_per_diagnostic() {
           "byte_end": 13,
           "severity": "error",
           "code": "E0203",
-          "message": "\"z\" already declared",
+          "message": "`z` is already declared",
           "notes": [
             {
               "file": "./main.pp",
@@ -243,7 +243,7 @@ fn json_format_prints_one_object_per_diagnostic() {
           ],
           "help": [],
           "fixes": [],
-          "rendered": "./other.pp:2:1: error[E0203]: \"z\" already declared\n  |\n2 | z = 1\n  | ^\n./main.pp:4:1: note: first declared here\n  |\n4 | z = invoke(\"demo:network/getZone:getZone\", { name = \"a\", privat = true })\n  | ^\n"
+          "rendered": "./other.pp:2:1: error[E0203]: `z` is already declared\n  |\n2 | z = 1\n  | ^\n./main.pp:4:1: note: first declared here\n  |\n4 | z = invoke(\"demo:network/getZone:getZone\", { name = \"a\", privat = true })\n  | ^\n"
         }
         {
           "object": "summary",
@@ -296,12 +296,12 @@ fn lenient_mode_turns_missing_schemas_into_warnings() {
     let (status, _, err) = pcl_check(&dir, &["main.pp"]);
     assert_eq!(status, 1);
     expect![[r#"
-        main.pp:1:12: error[E0502]: unknown package 'aws': no schema for package 'aws'; no schema directories are configured (set $PCL_SCHEMA_PATH or create ~/.pcl/schemas)
+        main.pp:1:12: error[E0502]: unknown package `aws`: no schema for package `aws`; no schema directories are configured (set `$PCL_SCHEMA_PATH` or create `~/.pcl/schemas`)
           |
         1 | resource a "aws:s3/bucket:Bucket" {
           |            ^^^^^^^^^^^^^^^^^^^^^^
-        help: add a schema file named aws-VERSION.json to a schema directory (`pulumi package get-schema aws > aws-VERSION.json` writes one)
-        help: 1 other use of package 'aws' is not reported
+        help: add a schema file named `aws-VERSION.json` to a schema directory (`pulumi package get-schema aws > aws-VERSION.json` writes one)
+        help: 1 other use of package `aws` is not reported
         help: to check the rest of the program without this schema, run with `--lenient` (its resources are then `dynamic`)
         1 error
     "#]]
@@ -321,7 +321,7 @@ fn lenient_mode_turns_missing_schemas_into_warnings() {
         &[("PCL_SCHEMA_PATH", &schemas)],
     );
     assert_eq!(status, 1);
-    assert!(err.contains(&format!("looked in {schemas}")), "{err}");
+    assert!(err.contains(&format!("looked in `{schemas}`")), "{err}");
 }
 
 #[test]
@@ -353,11 +353,11 @@ fn components_and_pulumi_yaml_main_are_followed() {
     "#]]
     .assert_eq(&out);
     expect![[r#"
-        ./infra/main.pp:3:14: error[E0304]: the attribute replicas of component './web': the string "many" is not a number
+        ./infra/main.pp:3:14: error[E0304]: the attribute `replicas` of component `./web`: the string `"many"` is not a number
           |
         3 |   replicas = "many"
           |              ^^^^^^
-        infra/web/main.pp:8:12: error[E0304]: the attribute sizeGb of resource type demo:storage:Bucket: the string "big" is not a number
+        infra/web/main.pp:8:12: error[E0304]: the attribute `sizeGb` of resource type `demo:storage:Bucket`: the string `"big"` is not a number
           |
         8 |   sizeGb = "big"
           |            ^^^^^

@@ -137,6 +137,6 @@ fn check_prints_the_union_of_the_per_file_diagnostics() {
     assert_eq!(codes("a.pp"), ["E0502"]);
     assert!(!codes("b.pp").contains(&"E0502".to_string()));
     assert_eq!(codes("part/main.pp"), ["E0502"]);
-    assert!(helps.contains(&"1 other use of package 'nope' is not reported".to_string()));
+    assert!(helps.contains(&"1 other use of package `nope` is not reported".to_string()));
     let _ = std::fs::remove_dir_all(&dir);
 }

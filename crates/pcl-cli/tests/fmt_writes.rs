@@ -35,7 +35,7 @@ fn read_only_files_are_refused_and_the_others_formatted() {
     assert_eq!(status, 2, "{err}");
     assert_eq!(
         err,
-        "error: cannot write ./ro.pp: permission denied (the file is read-only; it was left unchanged)\n"
+        "error: cannot write `./ro.pp`: permission denied (the file is read-only; it was left unchanged)\n"
     );
     assert_eq!(
         std::fs::read_to_string(dir.join("ro.pp")).unwrap(),
@@ -102,7 +102,7 @@ fn links_out_of_a_walked_directory_are_not_followed_but_named_links_are() {
     assert_eq!(
         err,
         format!(
-            "warning: `./out.pp`: skipped: a symbolic link to `{}`, outside `.` (name it to format it)\n",
+            "warning: skipped `./out.pp`: it is a symbolic link to `{}`, outside `.` (name it to format it)\n",
             outside.join("target.pp").canonicalize().unwrap().display()
         )
     );

@@ -26,23 +26,23 @@ fn syntax_errors_are_rendered_with_caret_and_exit_1() {
     assert_eq!(status, 1);
     assert_eq!(out, "");
     expect![[r#"
-        main.pp:5:12: error[E0005]: Unterminated string: a quoted string must end with `"` on the line where it starts (use a heredoc for text on several lines)
+        main.pp:5:12: error[E0005]: unterminated string: a quoted string must end with `"` on the line where it starts (use a heredoc for text on several lines)
           |
         5 |   bucket = "my-bucket
           |            ^^^^^^^^^^
-        main.pp:6:12: error[E0003]: Invalid character: single quotes are not valid; use double quotes (") to write a string
+        main.pp:6:12: error[E0003]: invalid character: single quotes are not valid; use double quotes (`"`) to write a string
           |
         6 |   acl    = 'private'
           |            ^^^^^^^^^
-        main.pp:8:17: error[E0012]: Missing attribute separator: expected a newline or `,` after the attribute value
+        main.pp:8:17: error[E0012]: missing attribute separator: expected a newline or `,` after the attribute value
           |
         8 |     env = "dev" team = "web"
           |                 ^^^^
-        main.pp:15:15: error[E0004]: Unsupported operator `**`: there is no exponent operator; use the pow function
+        main.pp:15:15: error[E0004]: unsupported operator `**`: there is no exponent operator; use the `pow` function
            |
         15 |   size   = 10 ** 2
            |               ^^
-        main.pp:16:3: error[E0025]: Attribute redefined: `key` is already set in this body; each argument may be set only once
+        main.pp:16:3: error[E0025]: attribute redefined: `key` is already set in this body; each argument may be set only once
            |
         16 |   key    = "error.html"
            |   ^^^
@@ -50,7 +50,7 @@ fn syntax_errors_are_rendered_with_caret_and_exit_1() {
            |
         14 |   key    = "index.html"
            |   ^^^
-        main.pp:20:19: error[E0014]: Unterminated template interpolation: there is no closing `}` for this `${`
+        main.pp:20:19: error[E0014]: unterminated template interpolation: there is no closing `}` for this `${`
            |
         20 |   value = "http://${bucket.websiteEndpoint"
            |                   ^^
@@ -87,11 +87,11 @@ fn invalid_utf8_is_reported_and_the_rest_parsed() {
     let (status, _, err) = pcl_parse(&dir, &["latin1.pp"]);
     assert_eq!(status, 1);
     expect![[r#"
-        latin1.pp:1:9: error[E0001]: Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)
+        latin1.pp:1:9: error[E0001]: invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)
           |
         1 | a = "caf�"
           |         ^
-        latin1.pp:2:5: error[E0014]: Unbalanced parentheses: there is no closing `)` for this `(`
+        latin1.pp:2:5: error[E0014]: unbalanced parentheses: there is no closing `)` for this `(`
           |
         2 | b = (
           |     ^
@@ -184,7 +184,7 @@ fn standard_input_is_parsed_as_stdin() {
     let (status, out, err) = common::pcl_with_stdin(&dir, "parse", &["-"], b"a = 1\nb = (\n");
     assert_eq!((status, out.as_str()), (1, ""));
     expect![[r#"
-        <stdin>:2:5: error[E0014]: Unbalanced parentheses: there is no closing `)` for this `(`
+        <stdin>:2:5: error[E0014]: unbalanced parentheses: there is no closing `)` for this `(`
           |
         2 | b = (
           |     ^
@@ -195,7 +195,7 @@ fn standard_input_is_parsed_as_stdin() {
     let (status, _, err) = common::pcl_with_stdin(&dir, "parse", &["-"], b"a = \"caf\xe9\"\n");
     assert_eq!(status, 1);
     assert!(
-        err.starts_with("<stdin>:1:9: error[E0001]: Invalid character encoding"),
+        err.starts_with("<stdin>:1:9: error[E0001]: invalid character encoding"),
         "{err}"
     );
 
@@ -220,7 +220,7 @@ fn a_directory_with_no_pp_files_is_an_error_as_for_check() {
     let check = common::pcl(&dir, "check", &["empty"]);
     assert_eq!(parse, check);
     expect![[r#"
-        error: empty: no .pp files in this directory
+        error: no program in `empty`: the directory holds no `.pp` files
     "#]]
     .assert_eq(&parse.2);
     assert_eq!(parse.0, 2);

@@ -53,7 +53,9 @@ fn check_reports_file_path_and_message_and_exits_1() {
     );
     assert!(
         err.lines().any(|l| l
-            == format!("{file}: /mystery: warning: unknown top-level key 'mystery' (ignored)")),
+            == format!(
+                "{file}: /mystery: warning: unknown top-level key `mystery`: it is ignored"
+            )),
         "{err}"
     );
     assert!(err.contains("1 with errors"), "{err}");
@@ -76,12 +78,20 @@ fn check_missing_file_or_directory_exits_2() {
     let (status, _, err) = pcl_schema(&["check", &file]);
     assert_eq!(status, 2);
     assert!(
-        err.starts_with(&format!("{file}: /: error: cannot read schema file:")),
+        err.starts_with(&format!(
+            "{file}: /: error: cannot read `{file}`: no such file or directory"
+        )),
         "{err}"
     );
     let (status, _, err) = pcl_schema(&["check", "--schemas", &path("no-such-dir")]);
     assert_eq!(status, 2);
-    assert!(err.contains("cannot read schema directory"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "no-such-dir: /: error: cannot read `{}`: no such file or directory",
+            path("no-such-dir")
+        )),
+        "{err}"
+    );
 }
 
 #[test]
@@ -98,7 +108,7 @@ fn check_with_directory_for_cross_package_references() {
     let (status, _, err) = pcl_schema(&["check", &file]);
     assert_eq!(status, 0);
     assert!(
-        err.contains("warning: cannot check the reference: no schema for package 'gizmo'"),
+        err.contains("warning: cannot check the reference: no schema for package `gizmo`"),
         "{err}"
     );
     let (status, out, err) = pcl_schema(&["check", "--schemas", &path("registry"), &file]);
@@ -153,7 +163,7 @@ fn show_unknown_token_exits_1_with_suggestion() {
     assert_eq!(out, "");
     assert_eq!(
         err,
-        "error: unknown token 'widgets:index:gadget' in package 'widgets'; did you mean 'widgets::Gadget'?\n"
+        "error: unknown token `widgets:index:gadget` in package `widgets`\nhelp: did you mean `widgets::Gadget`?\n"
     );
     let (status, _, err) = pcl_schema(&[
         "show",
@@ -164,7 +174,7 @@ fn show_unknown_token_exits_1_with_suggestion() {
     assert_eq!(status, 1);
     assert_eq!(
         err,
-        "error: no schema for package 'gizmos'\nhelp: packages with close names: `gizmo`\n"
+        "error: no schema for package `gizmos`\nhelp: packages with close names: `gizmo`\n"
     );
 }
 
@@ -200,7 +210,7 @@ fn show_provider_method_function() {
     assert_eq!(out, "");
     assert_eq!(
         err,
-        "error: unknown token 'pulumi:providers:lamp/dimm' in package 'lamp'; did you mean 'pulumi:providers:lamp/dim'?\n"
+        "error: unknown token `pulumi:providers:lamp/dimm` in package `lamp`\nhelp: did you mean `pulumi:providers:lamp/dim`?\n"
     );
     let (status, _, err) = pcl_schema(&[
         "show",
@@ -211,7 +221,7 @@ fn show_provider_method_function() {
     assert_eq!(status, 1);
     assert_eq!(
         err,
-        "error: no schema for package 'lump'\nhelp: packages with close names: `lamp`\n"
+        "error: no schema for package `lump`\nhelp: packages with close names: `lamp`\n"
     );
 }
 
@@ -355,7 +365,7 @@ fn closed_stdout_ends_quietly_with_the_commands_status() {
     let (status, _, err) = pcl_schema_into_closed_pipe(&args, false);
     assert_eq!(status, 1, "{err}");
     assert!(
-        err.starts_with("error: unknown token 'widgets::Nope'"),
+        err.starts_with("error: unknown token `widgets::Nope`"),
         "{err}"
     );
     assert!(!err.contains("panicked"), "{err}");

@@ -59,14 +59,14 @@ fn fifos_in_directories_are_skipped_with_a_warning_and_refused_when_named() {
     let (status, out, err) = pcl(&dir, &["check", "--emit-types", "src"]);
     assert_eq!((status, out.as_str()), (0, "a: int\n"));
     expect![[r#"
-        warning: src/pipe.pp: skipped: it is a FIFO (named pipe), not a regular file
+        warning: skipped `src/pipe.pp`: it is a FIFO (named pipe), not a regular file
     "#]]
     .assert_eq(&err);
 
     let (status, _, err) = pcl(&dir, &["parse", "src"]);
     assert_eq!(status, 0);
     expect![[r#"
-        warning: src/pipe.pp: skipped: it is a FIFO (named pipe), not a regular file
+        warning: skipped `src/pipe.pp`: it is a FIFO (named pipe), not a regular file
     "#]]
     .assert_eq(&err);
 
@@ -74,7 +74,7 @@ fn fifos_in_directories_are_skipped_with_a_warning_and_refused_when_named() {
     assert_eq!(status, 0);
     assert!(
         err.contains(
-            "warning: src/pipe.pp: skipped: it is a FIFO (named pipe), not a regular file"
+            "warning: skipped `src/pipe.pp`: it is a FIFO (named pipe), not a regular file"
         ),
         "{err}"
     );
@@ -144,12 +144,12 @@ fn hostile_project_files_are_refused_with_a_reason() {
         report.push_str(&err);
     }
     expect![[r#"
-        error: missing/Pulumi.yaml names `main: nowhere`, but missing/nowhere does not exist
-        error: invalid/Pulumi.yaml: invalid YAML at line 2, column 1: while parsing a flow sequence, expected ',' or ']'
-        error: list/Pulumi.yaml: line 2: `main` must be a string (the program's directory)
-        error: cannot read fifo/Pulumi.yaml: it is a FIFO (named pipe), not a regular file
-        error: cannot read zero/Pulumi.yaml: it is a character device, not a regular file
-        error: large/Pulumi.yaml: over 1024 KiB, too large for a project file; it was not read
+        error: `missing/Pulumi.yaml` names `main: nowhere`, but `missing/nowhere` does not exist
+        error: invalid project file `invalid/Pulumi.yaml`: invalid YAML at line 2, column 1: while parsing a flow sequence, expected ',' or ']'
+        error: invalid project file `list/Pulumi.yaml`: line 2: `main` must be a string (the program's directory)
+        error: cannot read `fifo/Pulumi.yaml`: it is a FIFO (named pipe), not a regular file
+        error: cannot read `zero/Pulumi.yaml`: it is a character device, not a regular file
+        error: cannot read `large/Pulumi.yaml`: it is over 1024 KiB, too large for a project file
     "#]]
     .assert_eq(&report);
 }
@@ -176,7 +176,7 @@ fn two_cycle() -> std::path::PathBuf {
 fn a_cycle_of_components_is_one_error_whichever_program_is_checked() {
     let dir = two_cycle();
     let expected = expect![[r#"
-        b/main.pp:4:16: error[E0510]: cannot use '../a' as a component: it includes this program again, a cycle of components (a → b → a); a component cannot include itself, directly or through others
+        b/main.pp:4:16: error[E0510]: cannot use `../a` as a component: it includes this program again, a cycle of components (`a` → `b` → `a`); a component cannot include itself, directly or through others
           |
         4 | component back "../a" {
           |                ^^^^^^
@@ -217,7 +217,7 @@ fn a_longer_cycle_names_its_chain() {
         ],
     );
     let expected = expect![[r#"
-        r/main.pp:1:13: error[E0510]: cannot use '../p' as a component: it includes this program again, a cycle of components (p → q → r → p); a component cannot include itself, directly or through others
+        r/main.pp:1:13: error[E0510]: cannot use `../p` as a component: it includes this program again, a cycle of components (`p` → `q` → `r` → `p`); a component cannot include itself, directly or through others
           |
         1 | component p "../p" {}
           |             ^^^^^^

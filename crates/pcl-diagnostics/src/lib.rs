@@ -8,11 +8,13 @@
 //! * [`Diagnostic`]: a code, a severity, a message, a primary range, related ranges ("first
 //!   defined here"), help lines and an optional [`Fix`] (text edits a quick fix applies).
 //! * [`suggest`]: the one edit-distance "did you mean" helper every layer uses.
+//! * [`style`]: the one voice of messages (quoted lists, counts, and the check tests apply).
 //!
 //! Ranges are byte ranges in one file. Layers that must stay position-free (inference, binding)
 //! store their own position-free problems and build [`Diagnostic`]s only at the edge.
 
 mod codes;
+pub mod style;
 pub mod suggest;
 
 use std::fmt;

@@ -209,40 +209,40 @@ fn label_rule(kind: NodeKind) -> LabelRule {
             2,
             2,
             Some(0),
-            "resource blocks must have exactly two labels: a name and a resource type token",
+            "`resource` blocks must have exactly two labels: a name and a resource type token",
         ),
         NodeKind::Read => rule(
             2,
             2,
             Some(0),
-            "read blocks must have exactly two labels: a name and a resource type token",
+            "`read` blocks must have exactly two labels: a name and a resource type token",
         ),
         NodeKind::Config => rule(
             1,
             2,
             Some(0),
-            "config blocks must have one or two labels: a name and an optional type",
+            "`config` blocks must have one or two labels: a name and an optional type",
         ),
         NodeKind::Output => rule(
             1,
             2,
             Some(0),
-            "output blocks must have one or two labels: a name and an optional type",
+            "`output` blocks must have one or two labels: a name and an optional type",
         ),
         NodeKind::Component => rule(
             1,
             2,
             Some(0),
-            "component blocks must have one or two labels: a name and an optional source directory",
+            "`component` blocks must have one or two labels: a name and an optional source directory",
         ),
         NodeKind::Hook => rule(
             2,
             2,
             Some(1),
-            "hook blocks must have exactly two labels: a kind ('resource' or 'error') and a name",
+            "`hook` blocks must have exactly two labels: a kind (`resource` or `error`) and a name",
         ),
-        NodeKind::Pulumi => rule(0, 0, None, "pulumi blocks must not have any labels"),
-        NodeKind::Package => rule(0, 1, None, "package blocks must have at most one label"),
+        NodeKind::Pulumi => rule(0, 0, None, "`pulumi` blocks must not have any labels"),
+        NodeKind::Package => rule(0, 1, None, "`package` blocks must have at most one label"),
         NodeKind::Local => rule(0, 0, None, ""),
     }
 }
@@ -276,15 +276,15 @@ fn lower_block(block: &ast::Block, diagnostics: &mut Vec<Diagnostic>) -> Option<
         let mut diagnostic = Diagnostic::new(
             Code::UnknownBlockType,
             type_token.text_range(),
-            format!("unknown block type '{keyword}'; the block is ignored"),
+            format!("unknown block type `{keyword}`: the block is ignored"),
         );
         if let Some(suggestion) =
             suggest::best_match(keyword, NodeKind::BLOCK_KEYWORDS.iter().copied())
         {
             diagnostic = diagnostic
-                .with_help(format!("did you mean '{suggestion}'?"))
+                .with_help(format!("did you mean `{suggestion}`?"))
                 .with_fix(
-                    format!("replace with '{suggestion}'"),
+                    format!("replace with `{suggestion}`"),
                     type_token.text_range(),
                     suggestion,
                 );
@@ -330,7 +330,7 @@ fn lower_block(block: &ast::Block, diagnostics: &mut Vec<Diagnostic>) -> Option<
                 diagnostics.push(Diagnostic::new(
                     Code::InvalidLabel,
                     *range,
-                    format!("invalid hook kind '{kind_value}': must be 'resource' or 'error'"),
+                    format!("invalid hook kind `{kind_value}`: expected `resource` or `error`"),
                 ));
             }
         }
@@ -564,12 +564,15 @@ impl<'d> Lowerer<'d> {
                     let (code, message) = match kind {
                         NodeKind::Hook => (
                             Code::UnsupportedAttribute,
-                            format!("unknown property '{name}' among [{}]", known.join(" ")),
+                            format!(
+                                "unknown attribute `{name}` of this hook: expected {}",
+                                pcl_diagnostics::style::quoted_list(known, "or")
+                            ),
                         ),
                         _ => (
                             Code::IgnoredAttribute,
                             format!(
-                                "{} blocks do not use the attribute '{name}'",
+                                "`{}` blocks do not use the attribute `{name}`: it is ignored",
                                 kind.keyword()
                             ),
                         ),
@@ -577,8 +580,8 @@ impl<'d> Lowerer<'d> {
                     let mut diagnostic = Diagnostic::new(code, range, message);
                     if let Some(s) = suggest::best_match(name, known.iter().copied()) {
                         diagnostic = diagnostic
-                            .with_help(format!("did you mean '{s}'?"))
-                            .with_fix(format!("replace with '{s}'"), range, s);
+                            .with_help(format!("did you mean `{s}`?"))
+                            .with_fix(format!("replace with `{s}`"), range, s);
                     }
                     self.diagnostics.push(diagnostic);
                 }
@@ -591,7 +594,7 @@ impl<'d> Lowerer<'d> {
                         | ("bool", Expr::Literal(ConstValue::Bool(_)))
                         | (_, Expr::Missing)
                 );
-                (!ok).then(|| format!("attribute {name} must be a {expected} literal"))
+                (!ok).then(|| format!("attribute `{name}` must be a literal {expected}"))
             };
             let problem = match (kind, name) {
                 (NodeKind::Package | NodeKind::Local, _) => None,
@@ -613,7 +616,7 @@ impl<'d> Lowerer<'d> {
             self.diagnostics.push(Diagnostic::new(
                 Code::MissingAttribute,
                 at,
-                "hook blocks must have a 'command' attribute",
+                "missing required attribute `command` of a `hook` block",
             ));
         }
         if kind == NodeKind::Component
@@ -626,7 +629,7 @@ impl<'d> Lowerer<'d> {
             self.diagnostics.push(Diagnostic::new(
                 Code::MissingAttribute,
                 at,
-                "a component declared without a source must set 'token' to the component's type token",
+                "missing required attribute `token` of a `component` block without a source: it sets the component's type token",
             ));
         }
         // Nested blocks.
@@ -649,7 +652,7 @@ impl<'d> Lowerer<'d> {
                         self.diagnostics.push(Diagnostic::new(
                             Code::UnsupportedBlock,
                             range,
-                            "duplicate block of type 'options'",
+                            "duplicate `options` block: a block takes at most one",
                         ));
                     }
                     seen_options = true;
@@ -661,7 +664,7 @@ impl<'d> Lowerer<'d> {
                         Code::IgnoredAttribute,
                         range,
                         format!(
-                            "{} blocks do not use nested blocks; '{type_name}' is ignored",
+                            "`{}` blocks do not use nested blocks: `{type_name}` is ignored",
                             kind.keyword()
                         ),
                     ));
@@ -671,11 +674,11 @@ impl<'d> Lowerer<'d> {
                     let mut diagnostic = Diagnostic::new(
                         Code::UnsupportedBlock,
                         range,
-                        format!("unsupported block of type '{type_name}'"),
+                        format!("unsupported block type `{type_name}`"),
                     );
                     if takes_options && suggest::best_match(type_name, ["options"]).is_some() {
-                        diagnostic = diagnostic.with_help("did you mean 'options'?").with_fix(
-                            "replace with 'options'",
+                        diagnostic = diagnostic.with_help("did you mean `options`?").with_fix(
+                            "replace with `options`",
                             range,
                             "options",
                         );
@@ -700,12 +703,12 @@ impl<'d> Lowerer<'d> {
             let mut diagnostic = Diagnostic::new(
                 Code::UnsupportedAttribute,
                 range,
-                format!("unsupported resource option '{name}'"),
+                format!("unsupported resource option `{name}`"),
             );
             if let Some(s) = suggest::best_match(&name, ResourceOption::names()) {
                 diagnostic = diagnostic
-                    .with_help(format!("did you mean '{s}'?"))
-                    .with_fix(format!("replace with '{s}'"), range, s);
+                    .with_help(format!("did you mean `{s}`?"))
+                    .with_fix(format!("replace with `{s}`"), range, s);
             }
             self.diagnostics.push(diagnostic);
         }
@@ -718,7 +721,7 @@ impl<'d> Lowerer<'d> {
             self.diagnostics.push(Diagnostic::new(
                 Code::UnsupportedBlock,
                 self.map.block_type(id),
-                format!("unsupported block of type '{name}' in options"),
+                format!("unsupported block type `{name}` in `options`: options are attributes"),
             ));
         }
     }
@@ -756,7 +759,7 @@ impl<'d> Lowerer<'d> {
                 self.diagnostics.push(Diagnostic::new(
                     Code::InvalidTypeExpression,
                     label_range,
-                    format!("invalid type expression '{text}'{detail}"),
+                    format!("invalid type expression `{text}`{detail}"),
                 ));
                 self.alloc(Expr::Missing, label_range)
             }
@@ -979,9 +982,12 @@ impl<'d> Lowerer<'d> {
                     Diagnostic::new(
                         Code::DuplicateVariable,
                         self.range(v.text_range()),
-                        format!("name {} already defined", v.text()),
+                        format!(
+                            "`{}` is already declared in this `for` expression",
+                            v.text()
+                        ),
                     )
-                    .with_related(self.range(k.text_range()), "first defined here"),
+                    .with_related(self.range(k.text_range()), "first declared here"),
                 );
             }
         }

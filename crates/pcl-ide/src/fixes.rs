@@ -159,15 +159,11 @@ fn add_missing_attributes(
     }
     let names: Vec<&str> = missing.iter().map(|(n, _)| n.as_str()).collect();
     let label = if names.len() == 1 {
-        format!("add the required attribute '{}'", names[0])
+        format!("add the required attribute `{}`", names[0])
     } else {
         format!(
             "add the required attributes {}",
-            names
-                .iter()
-                .map(|n| format!("'{n}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            pcl_diagnostics::style::quoted_list(&names, "and")
         )
     };
     Some((
@@ -251,7 +247,7 @@ fn wrap_values(db: &RootDatabase, node: Node<'_>, range: TextRange, path: &Path)
         let is_collection = matches!(body.expr(value), Expr::Object(_) | Expr::Tuple(_));
         if wants_string && is_collection && !wrapped_in("toJSON") {
             out.push(Assist {
-                label: format!("wrap the value of '{}' in toJSON(...)", attr.name),
+                label: format!("wrap the value of `{}` in `toJSON(...)`", attr.name),
                 kind: AssistKind::QuickFix,
                 edit: wrap("toJSON"),
                 diagnostic_range: None,
@@ -259,7 +255,7 @@ fn wrap_values(db: &RootDatabase, node: Node<'_>, range: TextRange, path: &Path)
         }
         if property.secret && !wrapped_in("secret") {
             out.push(Assist {
-                label: format!("wrap the value of '{}' in secret(...)", attr.name),
+                label: format!("wrap the value of `{}` in `secret(...)`", attr.name),
                 kind: AssistKind::QuickFix,
                 edit: wrap("secret"),
                 diagnostic_range: None,

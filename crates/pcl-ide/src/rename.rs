@@ -44,7 +44,7 @@ fn renamable<'db>(
             NodeKind::Pulumi | NodeKind::Package | NodeKind::Hook
         ) {
             return Err(RenameError::NotRenamable(format!(
-                "a {} block cannot be renamed",
+                "a `{}` block cannot be renamed",
                 node.kind(db).keyword()
             )));
         }
@@ -55,7 +55,7 @@ fn renamable<'db>(
         {
             let name = semantics::binding_name(db, *node, *binding);
             return Err(RenameError::NotRenamable(format!(
-                "'{name}' is defined by the language and cannot be renamed"
+                "`{name}` is defined by the language and cannot be renamed"
             )));
         }
     }
@@ -96,8 +96,8 @@ pub(crate) fn rename(
     let (definition, _) = renamable(db, position)?;
     if !is_identifier(new_name) || KEYWORDS.contains(&new_name) {
         return Err(RenameError::InvalidName(format!(
-            "'{new_name}' is not a valid name: a name starts with a letter or '_' and goes on \
-             with letters, digits, '_' or '-'"
+            "`{new_name}` is not a valid name: a name starts with a letter or `_` and goes on \
+             with letters, digits, `_` or `-`"
         )));
     }
     match &definition {
@@ -113,7 +113,7 @@ pub(crate) fn rename(
             });
             if let Some(other) = taken {
                 return Err(RenameError::Collision(format!(
-                    "the program already has a {} named '{new_name}'",
+                    "the program already has a `{}` named `{new_name}`",
                     other.kind(db).keyword()
                 )));
             }
@@ -126,7 +126,7 @@ pub(crate) fn rename(
                 });
                 if shadowed {
                     return Err(RenameError::Collision(format!(
-                        "a local variable named '{new_name}' in '{}' would hide the renamed {}",
+                        "a local variable named `{new_name}` in `{}` would hide the renamed `{}`",
                         user.name(db),
                         node.kind(db).keyword()
                     )));
@@ -150,7 +150,7 @@ pub(crate) fn rename(
             );
             if clash || root.is_some() {
                 return Err(RenameError::Collision(format!(
-                    "'{new_name}' is already a name in scope here"
+                    "`{new_name}` is already a name in scope here"
                 )));
             }
         }

@@ -403,7 +403,7 @@ fn rename_refuses_bad_names_and_collisions() {
         0,
         "2fast",
         expect![[r#"
-            error: '2fast' is not a valid name: a name starts with a letter or '_' and goes on with letters, digits, '_' or '-'
+            error: `2fast` is not a valid name: a name starts with a letter or `_` and goes on with letters, digits, `_` or `-`
         "#]],
     );
     check_rename(
@@ -412,7 +412,7 @@ fn rename_refuses_bad_names_and_collisions() {
         0,
         "bucket",
         expect![[r#"
-            error: the program already has a resource named 'bucket'
+            error: the program already has a `resource` named `bucket`
         "#]],
     );
     check_rename(
@@ -751,7 +751,7 @@ fn quick_fix_did_you_mean() {
 }
 "#,
         expect![[r#"
-            replace with 'bucket'
+            replace with `bucket`
             resource b "aws:s3/bucket:Bucket" {
               bucket = "x"
             }
@@ -767,7 +767,7 @@ fn quick_fix_adds_missing_required_attributes() {
 }
 "#,
         expect![[r#"
-            add the required attribute 'bucket'
+            add the required attribute `bucket`
             resource o "aws:s3/bucketObject:BucketObject" {
               key = "a"
               bucket = ""
@@ -784,7 +784,7 @@ fn quick_fix_wraps_json_in_to_json() {
 }
 "#,
         expect![[r#"
-            wrap the value of 'bucket' in toJSON(...)
+            wrap the value of `bucket` in `toJSON(...)`
             resource b "aws:s3/bucket:Bucket" {
               bucket = toJSON({ a = 1 })
             }
@@ -804,8 +804,8 @@ resource b "aws:s3/bucket:Bucket" {
 "#,
     );
     expect![[r#"
-        main.pp:1:5-1:19 error[E0301] undefined variable undefined_name
-        other.pp:2:9-2:15 error[E0304] the attribute acl of resource type aws:s3:Bucket: "nope" is not a valid value of the enum aws:s3:CannedAcl; valid values are "private", "public-read", "public-read-write", "aws-exec-read", "authenticated-read", "log-delivery-write"
+        main.pp:1:5-1:19 error[E0301] undefined variable `undefined_name`
+        other.pp:2:9-2:15 error[E0304] the attribute `acl` of resource type `aws:s3:Bucket`: `"nope"` is not a valid value of the enum aws:s3:CannedAcl: valid values are `"private"`, `"public-read"`, `"public-read-write"`, `"aws-exec-read"`, `"authenticated-read"`, `"log-delivery-write"`
     "#]].assert_eq(&render_diagnostics(&f));
     let all = f.analysis().workspace_diagnostics().unwrap();
     let count: usize = all.iter().map(|(_, d)| d.len()).sum();
@@ -840,7 +840,7 @@ fn quick_fix_unknown_name_and_token() {
 x = $0bucket_nme
 "#,
         expect![[r#"
-            replace with 'bucket_name'
+            replace with `bucket_name`
             bucket_name = "a"
             x = bucket_name
         "#]],
@@ -850,7 +850,7 @@ x = $0bucket_nme
 }
 "#,
         expect![[r#"
-            replace with '"aws:s3/bucket:Bucket"'
+            replace with `"aws:s3/bucket:Bucket"`
             resource b "aws:s3/bucket:Bucket" {
             }
         "#]],
@@ -882,7 +882,7 @@ fn quick_fix_wraps_a_secret_input_in_secret() {
 }
 "#,
         expect![[r#"
-            wrap the value of 'password' in secret(...)
+            wrap the value of `password` in `secret(...)`
             resource db "demo:index:Database" {
               password = secret("hunter2")
             }

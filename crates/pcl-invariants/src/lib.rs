@@ -33,8 +33,10 @@ pub fn assert_range_inside(text: &str, range: TextRange, what: &str) {
 }
 
 /// Panics unless the diagnostic, its related locations in the same file and its fix lie inside
-/// `text`, and its message says something. `other_file` gives the text of files that related
-/// locations name.
+/// `text`, and its message says something in the one voice of every message
+/// (`pcl_diagnostics::style::check`: lowercase or quoted code first, no final period, no
+/// single-quoted names, no suggestion in the message). `other_file` gives the text of files that
+/// related locations name.
 pub fn assert_diagnostic_inside<'t>(
     text: &str,
     diagnostic: &Diagnostic,
@@ -45,6 +47,9 @@ pub fn assert_diagnostic_inside<'t>(
         !diagnostic.message.trim().is_empty(),
         "a diagnostic without a message: {diagnostic:?}"
     );
+    if let Err(broken) = pcl_diagnostics::style::check(&diagnostic.message) {
+        panic!("{what}: the message breaks the style of docs/diagnostics.md: {broken}");
+    }
     assert_range_inside(text, diagnostic.range, &what);
     for related in &diagnostic.related {
         let related_text = match &related.file {

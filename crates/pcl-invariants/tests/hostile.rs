@@ -47,7 +47,7 @@ fn nesting_is_reported_once_per_construct(depth: usize) {
         let report = check_program(&with_demo(text));
         let found = diagnostics(&report);
         assert!(
-            found.iter().any(|d| d.contains("Nesting too deep")),
+            found.iter().any(|d| d.contains("nesting too deep")),
             "{}: {found:#?}",
             kind.name()
         );
@@ -170,7 +170,7 @@ fn a_cycle_of_locals_is_one_diagnostic(n: usize) {
     let found = diagnostics(&report);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(
-        found[0].contains("circular reference: c0 -> c1 -> c2"),
+        found[0].contains("circular reference: `c0` -> `c1` -> `c2`"),
         "{}",
         found[0]
     );
@@ -252,7 +252,7 @@ fn a_schema_nested_100_000_levels_deep() {
     let found = diagnostics(&report);
     assert_eq!(found.len(), 1, "{report}");
     assert!(
-        found[0].contains("E0502 the schema's definition of resource type 'deep:index:R' cannot be used: /resources/deep:index:R: this definition is nested too deeply"),
+        found[0].contains("E0502 the schema's definition of resource type `deep:index:R` cannot be used: /resources/deep:index:R: this definition is nested too deeply"),
         "{}",
         found[0]
     );
@@ -287,7 +287,7 @@ fn types_shared_by_reference_64_levels_deep() {
     }
     let starts = |prefix: &str| messages.iter().filter(|m| m.starts_with(prefix)).count();
     assert_eq!(
-        starts("E0304 the operands of + must be of type number: cannot assign value of type "),
+        starts("E0304 the operands of `+` must be of type number: cannot assign a value of type "),
         4,
         "{messages:#?}"
     );
@@ -297,12 +297,12 @@ fn types_shared_by_reference_64_levels_deep() {
         "{messages:#?}"
     );
     assert_eq!(
-        starts("E0304 the attribute tags of resource type demo:storage:Bucket: at .l: cannot assign value of type {"),
+        starts("E0304 the attribute `tags` of resource type `demo:storage:Bucket`: at `.l`: cannot assign a value of type {"),
         1,
         "{messages:#?}"
     );
     assert_eq!(
-        starts("E0304 the attribute website of resource type demo:storage:Bucket: at .errorDocument: cannot assign value of type {"),
+        starts("E0304 the attribute `website` of resource type `demo:storage:Bucket`: at `.errorDocument`: cannot assign a value of type {"),
         1,
         "{messages:#?}"
     );
@@ -325,11 +325,12 @@ fn a_value_16_000_levels_deep_converted_to_a_recursive_schema_type() {
     let message = &messages[0];
     assert!(message.len() < 1_000, "{message}");
     assert!(
-        message.starts_with("E0304 the attribute head of resource type cyc::Node: at .next.next"),
+        message
+            .starts_with("E0304 the attribute `head` of resource type `cyc::Node`: at `.next.next"),
         "{message}"
     );
     assert!(
-        message.ends_with(".next.me: cannot assign value of type string to type cyc::T0?"),
+        message.ends_with(".next.me`: cannot assign a value of type string to type cyc::T0?"),
         "{message}"
     );
 }

@@ -180,7 +180,7 @@ impl Server {
             _ => self.error(
                 request.id,
                 ErrorCode::MethodNotFound as i32,
-                &format!("unknown method {}", request.method),
+                &format!("unknown method `{}`", request.method),
             ),
         }
     }
@@ -381,7 +381,7 @@ impl Server {
         };
         if !self.documents.contains_key(&path) {
             log(&format!(
-                "didChange of a document not open: {}",
+                "`didChange` of a document not open: `{}`",
                 path.display()
             ));
             // Start from what the host has (a full-text change needs nothing).
@@ -488,7 +488,7 @@ impl Server {
         let params: P = match serde_json::from_value(request.params) {
             Ok(params) => params,
             Err(err) => {
-                let message = format!("invalid params for {}: {err}", request.method);
+                let message = format!("invalid params for `{}`: {err}", request.method);
                 return self.error(request.id, ErrorCode::InvalidParams as i32, &message);
             }
         };

@@ -171,8 +171,8 @@ fn read_body(input: &mut impl BufRead) -> io::Result<Option<Result<Vec<u8>, Stri
     }
     let Some(length) = length else {
         let why = match bad_length {
-            Some(value) => format!("invalid Content-Length {value:?}"),
-            None => "a message without Content-Length".to_owned(),
+            Some(value) => format!("invalid `Content-Length` `{value:?}`"),
+            None => "a message without `Content-Length`".to_owned(),
         };
         return Ok(Some(Err(why)));
     };

@@ -30,6 +30,8 @@ pub struct ParseError {
     pub start: u32,
     pub end: u32,
     pub message: String,
+    /// A suggestion shown after the message ("did you mean `if`?"), never part of it.
+    pub help: Option<String>,
 }
 
 /// Everything the parser produced for one input.

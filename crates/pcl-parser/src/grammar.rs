@@ -44,7 +44,7 @@ fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
                 let e = p.start();
                 p.error(
                     SyntaxErrorKind::UnexpectedToken,
-                    "Unexpected `}`: there is no open block to close here",
+                    "unexpected `}`: there is no open block to close here",
                 );
                 p.bump(R_BRACE);
                 e.complete(p, ERROR);
@@ -59,18 +59,18 @@ fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
                         SyntaxErrorKind::QuotedArgumentName,
                         start,
                         end,
-                        "Invalid argument name: argument names must not be quoted",
+                        "invalid argument name: argument names must not be quoted",
                     );
                     p.bump(EQ);
                     expr(p);
                 } else {
-                    p.error_at(SyntaxErrorKind::UnexpectedToken, start, end, "Argument or block definition required: expected an argument name or a block type");
+                    p.error_at(SyntaxErrorKind::UnexpectedToken, start, end, "argument or block definition required: expected an argument name or a block type");
                 }
                 recover_body_item(p, in_block);
                 e.complete(p, ERROR);
             }
             _ => {
-                p.error(SyntaxErrorKind::UnexpectedToken, "Argument or block definition required: expected an argument name or a block type");
+                p.error(SyntaxErrorKind::UnexpectedToken, "argument or block definition required: expected an argument name or a block type");
                 recover_body_item(p, in_block);
             }
         }
@@ -94,7 +94,7 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
             // `block\n{`: hclsyntax requires the brace on the header line. Report that once and
             // parse the block anyway, so its body keeps its structure.
             p.bump(IDENT);
-            p.error(SyntaxErrorKind::InvalidBlock, "Invalid block definition: the opening brace must be on the same line as the block type");
+            p.error(SyntaxErrorKind::InvalidBlock, "invalid block definition: the opening brace must be on the same line as the block type");
             p.bump(NEWLINE);
             block_body(p);
             m.complete(p, BLOCK);
@@ -102,7 +102,7 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
         }
         _ => {
             p.bump(IDENT);
-            p.error(SyntaxErrorKind::UnexpectedToken, "Argument or block definition required: use `=` to set an argument, or `{` to open a block");
+            p.error(SyntaxErrorKind::UnexpectedToken, "argument or block definition required: use `=` to set an argument, or `{` to open a block");
             recover_body_item(p, in_block);
             m.complete(p, ERROR);
         }
@@ -136,17 +136,17 @@ fn block(p: &mut Parser<'_>, m: Marker) {
     match p.current() {
         L_BRACE => block_body(p),
         NEWLINE if p.nth(1) == L_BRACE => {
-            p.error(SyntaxErrorKind::InvalidBlock, "Invalid block definition: the opening brace must be on the same line as the block type");
+            p.error(SyntaxErrorKind::InvalidBlock, "invalid block definition: the opening brace must be on the same line as the block type");
             p.bump(NEWLINE);
             block_body(p);
         }
         NUMBER => p.error(
             SyntaxErrorKind::MalformedLabel,
-            "Invalid block label: a label must be a quoted string or an identifier",
+            "invalid block label: a label must be a quoted string or an identifier",
         ),
         _ => p.error(
             SyntaxErrorKind::InvalidBlock,
-            "Invalid block definition: expected a label or `{` to open the block body",
+            "invalid block definition: expected a label or `{` to open the block body",
         ),
     }
     m.complete(p, BLOCK);
@@ -173,7 +173,7 @@ fn block_body(p: &mut Parser<'_>) {
                     SyntaxErrorKind::UnclosedBlock,
                     open_start,
                     open_end,
-                    "Unclosed configuration block: there is no closing brace for this block",
+                    "unclosed configuration block: there is no closing brace for this block",
                 );
             }
         }
@@ -188,16 +188,16 @@ fn one_line_block_body(p: &mut Parser<'_>, open_start: u32, open_end: u32) {
         let m = p.start();
         attribute(p, m);
     } else {
-        p.error(SyntaxErrorKind::InvalidBlock, "Argument definition required: a block on one line holds a single `name = value`; put nested blocks on their own lines");
+        p.error(SyntaxErrorKind::InvalidBlock, "argument definition required: a block on one line holds a single `name = value`; put nested blocks on their own lines");
     }
     if !p.at(R_BRACE) {
         match p.current() {
             COMMA | NEWLINE | IDENT => p.error(
                 SyntaxErrorKind::InvalidBlock,
-                "Invalid single-argument block definition: a block on one line holds a single argument, and its `}` must follow on the same line",
+                "invalid single-argument block definition: a block on one line holds a single argument, and its `}` must follow on the same line",
             ),
             EOF => {}
-            _ => p.error(SyntaxErrorKind::InvalidBlock, "Missing closing brace: expected `}` after the argument"),
+            _ => p.error(SyntaxErrorKind::InvalidBlock, "missing closing brace: expected `}` after the argument"),
         }
         skip_to_closing_brace(p);
     }
@@ -207,7 +207,7 @@ fn one_line_block_body(p: &mut Parser<'_>, open_start: u32, open_end: u32) {
             SyntaxErrorKind::UnclosedBlock,
             open_start,
             open_end,
-            "Unclosed configuration block: there is no closing brace for this block",
+            "unclosed configuration block: there is no closing brace for this block",
         );
     }
 }
@@ -251,19 +251,19 @@ fn end_of_item(p: &mut Parser<'_>, in_block: bool, what: &str, errors_before: us
         NEWLINE => p.bump(NEWLINE),
         EOF => {}
         R_BRACE if in_block && what == "block definition" => {
-            p.error(SyntaxErrorKind::MissingNewline, format!("Missing newline after {what}: put the closing `}}` of the enclosing block on its own line"));
+            p.error(SyntaxErrorKind::MissingNewline, format!("missing newline after {what}: put the closing `}}` of the enclosing block on its own line"));
         }
         COMMA if what == "argument" => {
             p.error(
                 SyntaxErrorKind::MissingNewline,
-                "Unexpected comma after argument: arguments are separated by newlines",
+                "unexpected comma after argument: arguments are separated by newlines",
             );
             recover_body_item(p, in_block);
         }
         _ => {
             p.error(
                 SyntaxErrorKind::MissingNewline,
-                format!("Missing newline after {what}: each argument and block must end its line"),
+                format!("missing newline after {what}: each argument and block must end its line"),
             );
             recover_body_item(p, in_block);
         }

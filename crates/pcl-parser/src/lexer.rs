@@ -28,6 +28,8 @@ pub struct LexError {
     pub start: u32,
     pub end: u32,
     pub message: String,
+    /// A suggestion shown after the message ("did you mean `&&`?"), never part of it.
+    pub help: Option<String>,
 }
 
 impl<'a> Lexed<'a> {
@@ -264,7 +266,7 @@ impl<'a> Lexer<'a> {
                 if last.end == start {
                     self.pos += len;
                     last.end = self.pos as u32;
-                    last.message = "Invalid characters".to_string();
+                    last.message = "invalid characters".to_string();
                     return;
                 }
             }
@@ -280,6 +282,7 @@ impl<'a> Lexer<'a> {
             start,
             end: start + len as u32,
             message,
+            help: None,
         });
         self.push(ERROR_TOKEN, len);
     }
@@ -355,9 +358,10 @@ impl<'a> Lexer<'a> {
                             kind: SyntaxErrorKind::InvalidHeredoc,
                             start: junk_start as u32,
                             end: (junk_start + junk.len()) as u32,
-                            message: "Invalid heredoc introducer: the marker must be followed \
+                            message: "invalid heredoc introducer: the marker must be followed \
                                       directly by a newline"
                                 .into(),
+                            help: None,
                         });
                     }
                     self.modes.push(Mode::Heredoc {
@@ -387,11 +391,7 @@ impl<'a> Lexer<'a> {
                 }
                 if token == T::TildeRBrace {
                     // `~}` outside a template sequence: report the `~`, then lex `}` normally.
-                    return self.push_error(
-                        SyntaxErrorKind::UnsupportedOperator,
-                        1,
-                        unsupported_operator('~'),
-                    );
+                    return self.unsupported_operator('~');
                 }
                 R_BRACE
             }
@@ -430,7 +430,7 @@ impl<'a> Lexer<'a> {
                 return self.push_error(
                     SyntaxErrorKind::InvalidQuote,
                     len,
-                    "Invalid character: single quotes are not valid; use double quotes (\") \
+                    "invalid character: single quotes are not valid; use double quotes (`\"`) \
                      to write a string"
                         .into(),
                 );
@@ -440,7 +440,7 @@ impl<'a> Lexer<'a> {
                 return self.push_error(
                     SyntaxErrorKind::InvalidQuote,
                     len,
-                    "Invalid character: backticks are not valid; use double quotes (\") or a \
+                    "invalid character: backticks are not valid; use double quotes (`\"`) or a \
                      heredoc to write a string"
                         .into(),
                 );
@@ -449,7 +449,7 @@ impl<'a> Lexer<'a> {
                 return self.push_error(
                     SyntaxErrorKind::UnsupportedOperator,
                     2,
-                    "Unsupported operator `**`: there is no exponent operator; use the pow \
+                    "unsupported operator `**`: there is no exponent operator; use the `pow` \
                      function"
                         .into(),
                 )
@@ -458,7 +458,7 @@ impl<'a> Lexer<'a> {
                 return self.push_error(
                     SyntaxErrorKind::InvalidCharacter,
                     1,
-                    "Invalid character: semicolons are not valid; end an argument or block \
+                    "invalid character: semicolons are not valid; end an argument or block \
                      with a newline"
                         .into(),
                 )
@@ -488,7 +488,7 @@ impl<'a> Lexer<'a> {
             return self.push_error(
                 SyntaxErrorKind::InvalidQuote,
                 len,
-                "Invalid character: curly quotes are not valid; use straight double quotes (\") \
+                "invalid character: curly quotes are not valid; use straight double quotes (`\"`) \
                  to write a string"
                     .into(),
             );
@@ -496,24 +496,24 @@ impl<'a> Lexer<'a> {
         let (kind, message) = match c {
             '\u{201d}' => (
                 SyntaxErrorKind::InvalidQuote,
-                "Invalid character: curly quotes are not valid; use straight double quotes (\") \
+                "invalid character: curly quotes are not valid; use straight double quotes (`\"`) \
                  to write a string",
             ),
             '\u{feff}' => (
                 SyntaxErrorKind::InvalidCharacter,
-                "Invalid character: a byte order mark is only allowed at the very start of the \
+                "invalid character: a byte order mark is only allowed at the very start of the \
                  file",
             ),
             '\r' => (
                 SyntaxErrorKind::InvalidCharacter,
-                "Invalid character: a carriage return must be followed by a line feed",
+                "invalid character: a carriage return must be followed by a line feed",
             ),
             c if c.is_control() => {
-                let message = format!("Invalid character `{}`", c.escape_unicode());
+                let message = format!("invalid character `{}`", c.escape_unicode());
                 return self.push_invalid_char(c.len_utf8(), message);
             }
             c => {
-                let message = format!("Invalid character `{c}` (U+{:04X})", c as u32);
+                let message = format!("invalid character `{c}` (U+{:04X})", c as u32);
                 return self.push_invalid_char(c.len_utf8(), message);
             }
         };
@@ -728,20 +728,19 @@ fn foreign_string_len(s: &str, open: char, close: char) -> usize {
 
 impl Lexer<'_> {
     fn unsupported_operator(&mut self, op: char) {
+        let help = match op {
+            '&' => Some("did you mean `&&`?"),
+            '|' => Some("did you mean `||`?"),
+            '~' => Some("did you mean `!`?"),
+            _ => None,
+        };
         self.push_error(
             SyntaxErrorKind::UnsupportedOperator,
             1,
-            unsupported_operator(op),
+            format!("unsupported operator `{op}`: bitwise operators are not supported"),
         );
+        if let Some(last) = self.out.errors.last_mut() {
+            last.help = help.map(str::to_string);
+        }
     }
-}
-
-fn unsupported_operator(op: char) -> String {
-    let hint = match op {
-        '&' => "; did you mean `&&`?",
-        '|' => "; did you mean `||`?",
-        '~' => "; did you mean `!`?",
-        _ => "",
-    };
-    format!("Unsupported operator `{op}`: bitwise operators are not supported{hint}")
 }

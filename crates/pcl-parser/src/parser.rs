@@ -262,6 +262,18 @@ impl<'a> Parser<'a> {
         end: u32,
         message: impl Into<String>,
     ) {
+        self.error_with_help(kind, start, end, message, None);
+    }
+
+    /// [`Parser::error_at`] with a suggestion shown after the message ("did you mean `if`?").
+    pub(crate) fn error_with_help(
+        &mut self,
+        kind: SyntaxErrorKind,
+        start: u32,
+        end: u32,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) {
         if self.current() == ERROR_TOKEN && self.current_range().0 == start {
             return;
         }
@@ -294,6 +306,7 @@ impl<'a> Parser<'a> {
             start,
             end,
             message: message.into(),
+            help,
         });
     }
 

@@ -44,11 +44,11 @@ pub fn regular_entry(path: &Path) -> Result<bool, String> {
         Ok(metadata) => match irregular_kind(&metadata) {
             None => Ok(true),
             Some(kind) => Err(format!(
-                "{}: skipped: it is {kind}, not a regular file",
+                "skipped `{}`: it is {kind}, not a regular file",
                 path.display()
             )),
         },
-        Err(e) => Err(format!("{}: skipped: {}", path.display(), io_reason(&e))),
+        Err(e) => Err(format!("skipped `{}`: {}", path.display(), io_reason(&e))),
     }
 }
 
@@ -56,7 +56,8 @@ pub fn regular_entry(path: &Path) -> Result<bool, String> {
 /// (a FIFO without a writer would block it), and the kind is read from the open file, so a file
 /// swapped for a FIFO after a check is still refused.
 pub fn open_regular(path: &Path) -> Result<(File, Metadata), String> {
-    open_regular_unnamed(path).map_err(|reason| format!("cannot read {}: {reason}", path.display()))
+    open_regular_unnamed(path)
+        .map_err(|reason| format!("cannot read `{}`: {reason}", path.display()))
 }
 
 /// [`open_regular`], whose error is only the reason ("it is a FIFO (named pipe), not a regular
@@ -78,19 +79,8 @@ pub fn open_regular_unnamed(path: &Path) -> Result<(File, Metadata), String> {
 }
 
 /// An I/O error as the end of a message: "no such file or directory", without the operating
-/// system's error number.
-pub fn io_reason(error: &std::io::Error) -> String {
-    let text = error.to_string();
-    let text = match text.rfind(" (os error ") {
-        Some(at) if text.ends_with(')') => &text[..at],
-        _ => &text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => text.to_owned(),
-    }
-}
+/// system's error number (`pcl_diagnostics::style::io_reason`, which every layer shares).
+pub use pcl_diagnostics::style::io_reason;
 
 /// A source file's text as read.
 pub struct Source {
@@ -140,15 +130,16 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
 /// [`read_limited`], with the file's metadata as it was when opened (for `pcl fmt`, which
 /// replaces the file only if it is still what was read).
 pub fn read_limited_with_metadata(path: &Path, limit: u64) -> Result<(Vec<u8>, Metadata), String> {
-    let name = path.display();
+    let name = format!("`{}`", path.display());
     let (file, metadata) = open_regular(path)?;
     if metadata.len() > limit {
-        return Err(too_large(&name.to_string(), Some(metadata.len()), limit));
+        return Err(too_large(&name, Some(metadata.len()), limit));
     }
-    Ok((read_stream(file, &name.to_string(), limit)?, metadata))
+    Ok((read_stream(file, &name, limit)?, metadata))
 }
 
-/// Reads a stream (a file, standard input) of at most `limit` bytes.
+/// Reads a stream (a file, standard input) of at most `limit` bytes. `name` is the stream as
+/// messages name it: a path in backticks, or words such as "standard input".
 pub fn read_stream(stream: impl std::io::Read, name: &str, limit: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let mut bytes = Vec::new();
@@ -169,7 +160,7 @@ fn too_large(name: &str, size: Option<u64>, limit: u64) -> String {
         None => format!("more than {:.0} MiB", mib(limit)),
     };
     format!(
-        "{name}: the file is {size}, over the limit of {:.0} MiB for a source file; it was not read (split the program into several files)",
+        "cannot read {name}: it is {size}, over the limit of {:.0} MiB for a source file (split the program into several files)",
         mib(limit)
     )
 }

@@ -72,10 +72,7 @@ impl Loader {
             let files = pp_files(&root, &mut loaded.warnings)?;
             if files.is_empty() {
                 db.remove_program(&root);
-                return Err(format!(
-                    "{}: no .pp files in this directory",
-                    root.display()
-                ));
+                return Err(no_program_in(&root));
             }
             (root, files)
         } else {
@@ -151,7 +148,13 @@ pub fn load_in_memory(db: &mut RootDatabase, root: &Path, files: &[(PathBuf, Str
 fn pp_files(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
-        .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+        .map_err(|e| {
+            format!(
+                "cannot read `{}`: {}",
+                dir.display(),
+                crate::files::io_reason(&e)
+            )
+        })?;
     files.retain(|p| p.extension().is_some_and(|e| e == "pp"));
     files.retain(|p| match regular_entry(p) {
         Ok(regular) => regular,
@@ -172,4 +175,13 @@ fn read_program(db: &mut RootDatabase, root: &Path, files: &[PathBuf]) -> Result
         inputs.push(db.set_file_source(file, source.text, source.encoding_error));
     }
     Ok(db.set_program_files(root, inputs))
+}
+
+/// The error for a directory that holds no program: its words, for every command that looks
+/// for programs in directories (`pcl check` through the loader, `pcl parse` on its own).
+pub fn no_program_in(dir: &Path) -> String {
+    format!(
+        "no program in `{}`: the directory holds no `.pp` files",
+        dir.display()
+    )
 }

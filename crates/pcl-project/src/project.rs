@@ -19,7 +19,7 @@ pub fn pulumi_yaml_main(dir: &Path) -> Result<Option<PathBuf>, String> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => {
                 return Err(format!(
-                    "cannot read {}: {}",
+                    "cannot read `{}`: {}",
                     path.display(),
                     crate::files::io_reason(&e)
                 ))
@@ -27,13 +27,15 @@ pub fn pulumi_yaml_main(dir: &Path) -> Result<Option<PathBuf>, String> {
             Ok(_) => {}
         }
         let text = read_project_file(&path)?;
-        let Some(main) = main_of(&text).map_err(|e| format!("{}: {e}", path.display()))? else {
+        let Some(main) = main_of(&text)
+            .map_err(|e| format!("invalid project file `{}`: {e}", path.display()))?
+        else {
             return Ok(None);
         };
         let target = dir.join(main.trim_end_matches('/'));
         if !target.exists() {
             return Err(format!(
-                "{} names `main: {main}`, but {} does not exist",
+                "`{}` names `main: {main}`, but `{}` does not exist",
                 path.display(),
                 target.display()
             ));
@@ -47,7 +49,7 @@ fn read_project_file(path: &Path) -> Result<String, String> {
     let (file, metadata) = crate::files::open_regular(path)?;
     let too_large = || {
         format!(
-            "{}: over {} KiB, too large for a project file; it was not read",
+            "cannot read `{}`: it is over {} KiB, too large for a project file",
             path.display(),
             MAX_PROJECT_FILE >> 10
         )
@@ -60,7 +62,7 @@ fn read_project_file(path: &Path) -> Result<String, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| {
             format!(
-                "cannot read {}: {}",
+                "cannot read `{}`: {}",
                 path.display(),
                 crate::files::io_reason(&e)
             )
@@ -68,7 +70,8 @@ fn read_project_file(path: &Path) -> Result<String, String> {
     if bytes.len() as u64 > MAX_PROJECT_FILE {
         return Err(too_large());
     }
-    String::from_utf8(bytes).map_err(|_| format!("{}: not valid UTF-8", path.display()))
+    String::from_utf8(bytes)
+        .map_err(|_| format!("cannot read `{}`: it is not valid UTF-8", path.display()))
 }
 
 /// The top-level `main:` of a project file's first document, if set and not empty. Read from

@@ -96,16 +96,16 @@ pub fn use_schema_files(db: &mut RootDatabase, dirs: Vec<PathBuf>, files: Vec<Sc
 
 /// Reads a schema file: a regular file only (opened without blocking, so a FIFO named
 /// `x-1.0.0.json` never hangs a check), refused before reading above
-/// [`pcl_schema::MAX_SCHEMA_LEN`]. The error says why, without the file's name.
+/// [`pcl_schema::MAX_SCHEMA_LEN`]. The error names the file and says why.
 pub fn read_schema(path: &Path) -> Result<String, String> {
-    let cannot = |reason: String| format!("cannot read schema file: {reason}");
+    let cannot = |reason: String| format!("cannot read `{}`: {reason}", path.display());
     let (file, metadata) = crate::files::open_regular_unnamed(path).map_err(cannot)?;
     let limit = pcl_schema::MAX_SCHEMA_LEN;
     let too_large = |size: String| {
-        format!(
-            "the schema file is {size}, over the limit of {} MiB; it was not read",
+        cannot(format!(
+            "it is {size}, over the limit of {} MiB for a schema file",
             limit >> 20
-        )
+        ))
     };
     if metadata.len() > limit {
         return Err(too_large(format!("{} MiB", metadata.len() >> 20)));

@@ -130,14 +130,17 @@ fn problems_are_returned_not_printed() {
     assert_eq!(
         loaded.errors,
         [format!(
-            "{}: no .pp files in this directory",
+            "no program in `{}`: the directory holds no `.pp` files",
             dir.join("empty").display()
         )]
     );
     let loaded = Loader::new().load(&mut db, &dir.join("missing.pp"));
     assert_eq!(loaded.errors.len(), 1);
     assert!(
-        loaded.errors[0].starts_with("cannot read "),
+        loaded.errors[0].starts_with(&format!(
+            "cannot read `{}`: ",
+            dir.join("missing.pp").display()
+        )),
         "{:?}",
         loaded.errors
     );
@@ -167,7 +170,10 @@ fn fifos_are_skipped_with_a_warning_and_links_are_aliases() {
     assert_eq!(loaded.warnings.len(), 1);
     assert!(
         loaded.warnings[0]
-            .ends_with("pipe.pp: skipped: it is a FIFO (named pipe), not a regular file"),
+            == format!(
+                "skipped `{}`: it is a FIFO (named pipe), not a regular file",
+                dir.join("pipe.pp").display()
+            ),
         "{:?}",
         loaded.warnings
     );

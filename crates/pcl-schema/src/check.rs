@@ -36,7 +36,7 @@ pub fn check_package(package: &Package, registry: &SchemaRegistry) -> Vec<Schema
             // The token names the provider, which `provider` defines (checked below).
             checker.problems.warning(
                 &path,
-                format!("'{token}' is the package's provider, defined by `provider`; this definition is ignored"),
+                format!("`{token}` is the package's provider, defined by `provider`: this definition is ignored"),
             );
             continue;
         }
@@ -173,7 +173,7 @@ impl RefChecker<'_> {
                     f.clone()
                 } else {
                     DefaultFit::Invalid(format!(
-                        "invalid default value {value}: no member of the union accepts it"
+                        "invalid default value `{value}`: no member of the union accepts it"
                     ))
                 }
             }
@@ -198,14 +198,14 @@ impl RefChecker<'_> {
                     Some(TypeDefSpec::Enum(e)) => match primitive_fit(e.element, value) {
                         DefaultFit::Fits if !e.values.iter().any(|v| same_value(&v.value, value)) => {
                             DefaultFit::NotAnEnumValue(format!(
-                                "default value {value} is not one of the values of enum '{}'",
+                                "default value `{value}` is not one of the values of enum `{}`",
                                 target.token
                             ))
                         }
                         fit => fit,
                     },
                     Some(TypeDefSpec::Object(_)) => DefaultFit::Invalid(format!(
-                        "object type '{}' cannot have a default value; only booleans, integers, numbers, strings and enums may",
+                        "object type `{}` cannot have a default value: only booleans, integers, numbers, strings and enums may",
                         target.token
                     )),
                     None => DefaultFit::Fits,
@@ -213,7 +213,7 @@ impl RefChecker<'_> {
             }
             TypeKind::Invalid => DefaultFit::Fits,
             _ => DefaultFit::Invalid(format!(
-                "{} property cannot have a default value; only booleans, integers, numbers, strings and enums may",
+                "{} property cannot have a default value: only booleans, integers, numbers, strings and enums may",
                 kind_name(&ty.kind)
             )),
         }
@@ -279,7 +279,7 @@ impl RefChecker<'_> {
             self.problems.warning(
                 path,
                 format!(
-                    "{noun} '{}' not found in package '{}'; it is treated as an opaque type",
+                    "{noun} `{}` not found in package `{}`: it is treated as an opaque type",
                     target.token,
                     package.name()
                 ),
@@ -299,7 +299,7 @@ impl RefChecker<'_> {
             let method_path = path.key("methods").key(name);
             let Some(index) = self.package.function_index(function_token) else {
                 self.problems
-                    .error(&method_path, format!("unknown function {function_token}"));
+                    .error(&method_path, format!("unknown function `{function_token}`"));
                 continue;
             };
             if !function_token
@@ -308,7 +308,7 @@ impl RefChecker<'_> {
             {
                 self.problems.error(
                     &method_path,
-                    format!("invalid function token format {function_token}"),
+                    format!("invalid function token format `{function_token}`: a method's function is named `{}/NAME`", spec.token),
                 );
                 continue;
             }
@@ -318,7 +318,7 @@ impl RefChecker<'_> {
             {
                 self.problems.error(
                     &method_path,
-                    format!("function {function_token} is already a method"),
+                    format!("function `{function_token}` is already a method"),
                 );
                 continue;
             }
@@ -330,13 +330,13 @@ impl RefChecker<'_> {
             if !has_self {
                 self.problems.error(
                     &method_path,
-                    format!("function {function_token} has no __self__ parameter"),
+                    format!("function `{function_token}` has no `__self__` parameter"),
                 );
             }
             if spec.outputs.iter().any(|p| &p.name == name) {
                 self.problems.error(
                     &method_path,
-                    format!("{} already has a property named {name}", spec.token),
+                    format!("`{}` already has a property named `{name}`", spec.token),
                 );
             }
         }
@@ -360,7 +360,7 @@ fn primitive_fit(p: Primitive, value: &Value) -> DefaultFit {
         DefaultFit::Fits
     } else {
         DefaultFit::Invalid(format!(
-            "invalid default value {value} for {} property",
+            "invalid default value `{value}` for {} property",
             p.schema_name()
         ))
     }
@@ -377,10 +377,10 @@ fn same_value(a: &Value, b: &Value) -> bool {
 fn kind_name(kind: &TypeKind) -> &'static str {
     match kind {
         TypeKind::Primitive(_) => "a primitive",
-        TypeKind::Any => "a pulumi.json#/Any",
-        TypeKind::Json => "a pulumi.json#/Json",
-        TypeKind::Archive => "a pulumi.json#/Archive",
-        TypeKind::Asset => "a pulumi.json#/Asset",
+        TypeKind::Any => "a `pulumi.json#/Any`",
+        TypeKind::Json => "a `pulumi.json#/Json`",
+        TypeKind::Archive => "a `pulumi.json#/Archive`",
+        TypeKind::Asset => "a `pulumi.json#/Asset`",
         TypeKind::Array(_) => "an array",
         TypeKind::Map(_) => "a map",
         TypeKind::Ref(_) => "a resource reference",

@@ -119,28 +119,39 @@ pub struct UnknownToken {
     pub suggestions: Vec<String>,
 }
 
-impl std::fmt::Display for UnknownToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown {} '{}' in package '{}'",
+impl UnknownToken {
+    /// The message: "unknown resource `t` in package `p`".
+    pub fn message(&self) -> String {
+        format!(
+            "unknown {} `{}` in package `{}`",
             self.kind.noun(),
             self.token,
             self.package
-        )?;
+        )
+    }
+
+    /// The suggestions as a help line ("did you mean `a` or `b`?"), if there are any: never
+    /// part of the message.
+    pub fn help(&self) -> Option<String> {
         match self.suggestions.as_slice() {
-            [] => Ok(()),
-            [one] => write!(f, "; did you mean '{one}'?"),
-            many => {
-                f.write_str("; did you mean ")?;
-                for (i, s) in many.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(if i + 1 == many.len() { " or " } else { ", " })?;
-                    }
-                    write!(f, "'{s}'")?;
-                }
-                f.write_str("?")
-            }
+            [] => None,
+            many => Some(format!(
+                "did you mean {}?",
+                pcl_diagnostics::style::quoted_list(many, "or")
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for UnknownToken {
+    /// The message, then the suggestions on a `help:` line of their own (as the command line
+    /// shows them): a host that renders help its own way uses [`UnknownToken::message`] and
+    /// [`UnknownToken::help`].
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())?;
+        match self.help() {
+            Some(help) => write!(f, "\nhelp: {help}"),
+            None => Ok(()),
         }
     }
 }
@@ -218,7 +229,7 @@ impl Package {
                 let message = if err.is_syntax() || err.is_eof() {
                     format!("invalid JSON: {err}")
                 } else {
-                    format!("a package schema must be a JSON object ({err})")
+                    format!("a package schema must be a JSON object: {err}")
                 };
                 problems.error(&root, message);
                 return Err(problems.into_diagnostics(&file));
@@ -240,7 +251,7 @@ impl Package {
             if !KNOWN_TOP_LEVEL_KEYS.contains(&key.as_str()) {
                 problems.warning(
                     &root.key(key),
-                    format!("unknown top-level key '{key}' (ignored)"),
+                    format!("unknown top-level key `{key}`: it is ignored"),
                 );
             }
         }
@@ -276,7 +287,7 @@ impl Package {
             if semver::Version::parse(v).is_err() {
                 problems.error(
                     &root.key("version"),
-                    format!("'{v}' is not a semantic version"),
+                    format!("`{v}` is not a semantic version"),
                 );
             }
         }
@@ -292,7 +303,7 @@ impl Package {
                         Ok(f) => module_format = f,
                         Err(e) => problems.error(
                             &meta_path.key("moduleFormat"),
-                            format!("invalid module format regex '{pattern}': {e}"),
+                            format!("invalid module format regex `{pattern}`: {e}"),
                         ),
                     },
                     Some(other) => problems.error(

@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use rustc_hash::FxHashMap;
 
+use pcl_diagnostics::style::io_reason;
+
 use crate::diagnostic::{JsonPath, SchemaDiagnostic, Severity};
 use crate::package::Package;
 
@@ -71,11 +73,15 @@ impl std::fmt::Display for LoadError {
                 available,
             } => {
                 match version {
-                    Some(v) => write!(f, "no schema for package '{name}' version {v}")?,
-                    None => write!(f, "no schema for package '{name}'")?,
+                    Some(v) => write!(f, "no schema for package `{name}` version `{v}`")?,
+                    None => write!(f, "no schema for package `{name}`")?,
                 }
                 if !available.is_empty() {
-                    write!(f, " (available: {})", available.join(", "))?;
+                    write!(
+                        f,
+                        " (available: {})",
+                        pcl_diagnostics::style::quoted_list(available, "and")
+                    )?;
                 }
                 Ok(())
             }
@@ -85,7 +91,7 @@ impl std::fmt::Display for LoadError {
                 declared,
             } => write!(
                 f,
-                "{file}: /name: the schema declares package '{declared}', not '{requested}'"
+                "{file}: /name: the schema declares package `{declared}`, not `{requested}`"
             ),
             LoadError::Invalid(diagnostics) => {
                 for (i, d) in diagnostics
@@ -111,15 +117,17 @@ impl std::error::Error for LoadError {}
 pub const MAX_SCHEMA_LEN: u64 = 512 << 20;
 
 /// The text of a schema file, refused up front when it is larger than [`MAX_SCHEMA_LEN`].
-/// The error says why, without the file name.
+/// The error names the file and says why: "cannot read `PATH`: REASON", the reason lowercase.
 pub fn read_schema_text(path: &Path) -> Result<String, String> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read schema file: {e}"))?;
+    let cannot = |reason: String| format!("cannot read `{}`: {reason}", path.display());
+    let io = |e: std::io::Error| cannot(io_reason(&e));
+    let file = std::fs::File::open(path).map_err(io)?;
     let too_large = |size: String| {
-        format!(
-            "the schema file is {size}, over the limit of {} MiB; it was not read",
+        cannot(format!(
+            "it is {size}, over the limit of {} MiB for a schema file",
             MAX_SCHEMA_LEN >> 20
-        )
+        ))
     };
     if let Ok(metadata) = file.metadata() {
         if metadata.is_file() && metadata.len() > MAX_SCHEMA_LEN {
@@ -129,7 +137,7 @@ pub fn read_schema_text(path: &Path) -> Result<String, String> {
     let mut text = String::new();
     file.take(MAX_SCHEMA_LEN + 1)
         .read_to_string(&mut text)
-        .map_err(|e| format!("cannot read schema file: {e}"))?;
+        .map_err(io)?;
     if text.len() as u64 > MAX_SCHEMA_LEN {
         return Err(too_large(format!("more than {} MiB", MAX_SCHEMA_LEN >> 20)));
     }
@@ -215,7 +223,7 @@ impl SchemaRegistry {
                     severity: Severity::Error,
                     file: dir.display().to_string().into(),
                     path: JsonPath::root(),
-                    message: format!("cannot read schema directory: {err}"),
+                    message: format!("cannot read `{}`: {}", dir.display(), io_reason(&err)),
                 });
                 return;
             }

@@ -317,7 +317,7 @@ impl Decoder<'_> {
         if primitive.is_none() {
             self.problems.error(
                 &path.key("type"),
-                format!("unknown primitive type '{name}'"),
+                format!("unknown primitive type `{name}`"),
             );
         }
         primitive
@@ -386,7 +386,7 @@ impl Decoder<'_> {
                 Some(p) => TypeKind::Primitive(p),
                 None => {
                     self.problems
-                        .error(&path.key("type"), format!("unknown type kind '{other}'"));
+                        .error(&path.key("type"), format!("unknown type kind `{other}`"));
                     TypeKind::Invalid
                 }
             },
@@ -488,7 +488,7 @@ impl Decoder<'_> {
             if !out.iter().any(|p| &p.name == name) {
                 self.problems.error(
                     &path.key(required_key).index(i),
-                    format!("required property '{name}' is not defined in `{properties_key}`"),
+                    format!("required property `{name}` is not defined in `{properties_key}`"),
                 );
             }
         }
@@ -564,7 +564,7 @@ impl Decoder<'_> {
                     self.problems.error(
                         &v_path.key("value"),
                         format!(
-                            "enum value {value} is not a valid {} (the enum's type)",
+                            "enum value `{value}` is not a valid {} (the enum's type)",
                             element.schema_name()
                         ),
                     );
@@ -590,7 +590,7 @@ impl Decoder<'_> {
                 self.problems.error(
                     &path.key("type"),
                     format!(
-                        "a named type must be an object or an enum, found type {}",
+                        "a named type must be an object or an enum, found type `{}`",
                         other
                     ),
                 );
@@ -680,7 +680,7 @@ impl Decoder<'_> {
                 self.problems.error(
                     &path.key("replaceOnChanges").index(i),
                     format!(
-                        "replaceOnChanges names '{name}', which is not a property of the resource"
+                        "`replaceOnChanges` names `{name}`, which is not a property of the resource"
                     ),
                 );
             }
@@ -713,11 +713,11 @@ impl Decoder<'_> {
                 "variables" | "defaults" => {}
                 "required" => self.problems.warning(
                     &path.key(key),
-                    "unknown key 'required' in config (ignored): Pulumi reads the required variables from `defaults`",
+                    "unknown key `required` in `config`: it is ignored (Pulumi reads the required variables from `defaults`)",
                 ),
                 _ => self.problems.warning(
                     &path.key(key),
-                    format!("unknown key '{key}' in config (ignored)"),
+                    format!("unknown key `{key}` in `config`: it is ignored"),
                 ),
             }
         }
@@ -740,7 +740,7 @@ impl Decoder<'_> {
                 if !inputs.iter().any(|p| &p.name == name) {
                     self.problems.error(
                         &path.key("multiArgumentInputs").index(i),
-                        format!("multi-argument input '{name}' is not an input of the function"),
+                        format!("multi-argument input `{name}` is not an input of the function"),
                     );
                 }
             }
@@ -797,7 +797,7 @@ enum ParsedRef {
 fn parse_ref(reference: &str) -> Result<ParsedRef, String> {
     let Some((document, fragment)) = reference.split_once('#') else {
         return Err(format!(
-            "invalid $ref '{reference}': expected a '#' fragment"
+            "invalid `$ref` `{reference}`: expected a `#` fragment"
         ));
     };
     if document == "pulumi.json" {
@@ -806,14 +806,16 @@ fn parse_ref(reference: &str) -> Result<ParsedRef, String> {
             "/Json" => Ok(ParsedRef::Builtin(TypeKind::Json)),
             "/Archive" => Ok(ParsedRef::Builtin(TypeKind::Archive)),
             "/Asset" => Ok(ParsedRef::Builtin(TypeKind::Asset)),
-            _ => Err(format!("unknown builtin type '{reference}'")),
+            _ => Err(format!("unknown builtin type `{reference}`")),
         };
     }
     let external = if document.is_empty() {
         None
     } else {
         Some(parse_external_document(document).ok_or_else(|| {
-            format!("invalid $ref '{reference}': expected '/<package>/v<version>/schema.json#...'")
+            format!(
+                "invalid `$ref` `{reference}`: expected `/<package>/v<version>/schema.json#...`"
+            )
         })?)
     };
     let (section, token) = if fragment == "/provider" {
@@ -824,11 +826,11 @@ fn parse_ref(reference: &str) -> Result<ParsedRef, String> {
         (RefSection::Resources, percent_decode(token))
     } else {
         return Err(format!(
-            "invalid $ref '{reference}': expected '#/types/...', '#/resources/...' or '#/provider'"
+            "invalid `$ref` `{reference}`: expected `#/types/...`, `#/resources/...` or `#/provider`"
         ));
     };
     if section != RefSection::Provider && token.is_empty() {
-        return Err(format!("invalid $ref '{reference}': empty token"));
+        return Err(format!("invalid `$ref` `{reference}`: the token is empty"));
     }
     Ok(ParsedRef::Named(TypeRef {
         external,

@@ -22,7 +22,7 @@ impl fmt::Display for MalformedToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "malformed token '{}': expected 'pkg:module:member' or 'pkg:member'",
+            "malformed token `{}`: expected `pkg:module:member` or `pkg:member`",
             self.0
         )
     }
@@ -96,11 +96,11 @@ pub fn provider_method_of_token(token: &str) -> Option<(&str, &str)> {
 pub fn check_definition_token(token: &str) -> Result<(), String> {
     let parts: Vec<&str> = token.split(':').collect();
     if parts.len() != 3 {
-        return Err(format!("invalid token '{token}' (should have three parts)"));
+        return Err(format!("invalid token `{token}`: a token has three parts"));
     }
     if (parts[1].is_empty() || parts[1] == "index") && parts[2] == "provider" {
         return Err(format!(
-            "invalid token '{token}' (provider is a reserved word for the root module)"
+            "invalid token `{token}`: `provider` is a reserved word for the root module"
         ));
     }
     Ok(())
@@ -274,7 +274,7 @@ mod tests {
             let err = decompose_token(bad).unwrap_err();
             assert_eq!(
                 err.to_string(),
-                format!("malformed token '{bad}': expected 'pkg:module:member' or 'pkg:member'")
+                format!("malformed token `{bad}`: expected `pkg:module:member` or `pkg:member`")
             );
         }
     }
@@ -324,11 +324,11 @@ mod tests {
         assert!(check_definition_token("a:b:c").is_ok());
         assert_eq!(
             check_definition_token("fake-provider:noModulePart").unwrap_err(),
-            "invalid token 'fake-provider:noModulePart' (should have three parts)"
+            "invalid token `fake-provider:noModulePart`: a token has three parts"
         );
         assert_eq!(
             check_definition_token("fake-provider::provider").unwrap_err(),
-            "invalid token 'fake-provider::provider' (provider is a reserved word for the root module)"
+            "invalid token `fake-provider::provider`: `provider` is a reserved word for the root module"
         );
         assert!(check_definition_token("fake-provider:index:provider").is_err());
         assert!(check_definition_token("fake-provider:mod:provider").is_ok());

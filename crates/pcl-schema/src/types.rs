@@ -132,20 +132,21 @@ impl std::fmt::Display for MethodError {
                 method,
                 available,
             } => {
-                write!(f, "resource type \"{resource}\" has no method \"{method}\"")?;
+                write!(f, "resource type `{resource}` has no method `{method}`")?;
                 if !available.is_empty() {
-                    write!(f, " (methods: {})", available.join(", "))?;
+                    write!(
+                        f,
+                        " (methods: {})",
+                        pcl_diagnostics::style::quoted_list(available, "and")
+                    )?;
                 }
                 Ok(())
             }
             MethodError::UnknownFunction { method, function } => {
-                write!(
-                    f,
-                    "method \"{method}\" names unknown function \"{function}\""
-                )
+                write!(f, "method `{method}` names unknown function `{function}`")
             }
             MethodError::NoSelf { function } => {
-                write!(f, "method \"{function}\" has no __self__ input")
+                write!(f, "method `{function}` has no `__self__` input")
             }
         }
     }

@@ -59,40 +59,40 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The expected error for each schema that is broken on purpose (a substring of the message).
 const EXPECTED_ERRORS: &[(&str, &str)] = &[
-    ("codegen-sdk/schema/bad-enum-1.json", "enum value 3 is not a valid string"),
-    ("codegen-sdk/schema/bad-enum-2.json", "enum value true is not a valid string"),
-    ("codegen-sdk/schema/bad-enum-3.json", "enum value 9.1 is not a valid integer"),
-    ("codegen-sdk/schema/bad-enum-4.json", "enum value \"marshmallow\" is not a valid boolean"),
-    ("codegen-sdk/schema/bad-methods-1.json", "unknown function xyz:index:Foo/bar"),
-    ("codegen-sdk/schema/bad-methods-2.json", "function xyz:index:Foo/bar is already a method"),
-    ("codegen-sdk/schema/bad-methods-3.json", "invalid function token format xyz:index:Foo"),
-    ("codegen-sdk/schema/bad-methods-4.json", "invalid function token format xyz:index:Baz/bar"),
-    ("codegen-sdk/schema/bad-methods-5.json", "function xyz:index:Foo/bar has no __self__ parameter"),
-    ("codegen-sdk/schema/bad-methods-6.json", "xyz:index:Foo already has a property named bar"),
+    ("codegen-sdk/schema/bad-enum-1.json", "enum value `3` is not a valid string"),
+    ("codegen-sdk/schema/bad-enum-2.json", "enum value `true` is not a valid string"),
+    ("codegen-sdk/schema/bad-enum-3.json", "enum value `9.1` is not a valid integer"),
+    ("codegen-sdk/schema/bad-enum-4.json", "enum value `\"marshmallow\"` is not a valid boolean"),
+    ("codegen-sdk/schema/bad-methods-1.json", "unknown function `xyz:index:Foo/bar`"),
+    ("codegen-sdk/schema/bad-methods-2.json", "function `xyz:index:Foo/bar` is already a method"),
+    ("codegen-sdk/schema/bad-methods-3.json", "invalid function token format `xyz:index:Foo`"),
+    ("codegen-sdk/schema/bad-methods-4.json", "invalid function token format `xyz:index:Baz/bar`"),
+    ("codegen-sdk/schema/bad-methods-5.json", "function `xyz:index:Foo/bar` has no `__self__` parameter"),
+    ("codegen-sdk/schema/bad-methods-6.json", "`xyz:index:Foo` already has a property named `bar`"),
     (
         "codegen-sdk/schema/bad-type-1.json",
-        "invalid token 'fake-provider:index:provider' (provider is a reserved word for the root module)",
+        "invalid token `fake-provider:index:provider`: `provider` is a reserved word for the root module",
     ),
     (
         "codegen-sdk/schema/bad-type-2.json",
-        "invalid token 'fake-provider::provider' (provider is a reserved word for the root module)",
+        "invalid token `fake-provider::provider`: `provider` is a reserved word for the root module",
     ),
     (
         "codegen-sdk/schema/bad-type-3.json",
-        "invalid token 'fake-provider:noModulePart' (should have three parts)",
+        "invalid token `fake-provider:noModulePart`: a token has three parts",
     ),
-    ("codegen-sdk/schema/bad-type-4.json", "invalid token 'noParts' (should have three parts)"),
+    ("codegen-sdk/schema/bad-type-4.json", "invalid token `noParts`: a token has three parts"),
 ];
 
 /// Schemas whose problems are warnings only, with one expected warning each.
 const EXPECTED_WARNINGS: &[(&str, &str)] = &[
     (
         "codegen-utils/dangling-reference-bad-0.1.0.json",
-        "warning: type 'dangling-reference:a:b' not found in package 'dangling-reference'",
+        "warning: type `dangling-reference:a:b` not found in package `dangling-reference`",
     ),
     (
         "codegen-sdk/simple-schema-pyproject/example-0.0.1.json",
-        "/readme: warning: unknown top-level key 'readme' (ignored)",
+        "/readme: warning: unknown top-level key `readme`: it is ignored",
     ),
 ];
 

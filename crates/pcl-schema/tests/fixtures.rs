@@ -77,12 +77,17 @@ fn unknown_tokens_name_the_closest_ones() {
     .map(|r| r.unwrap_err().to_string())
     .collect();
     expect![[r#"
-        unknown resource 'widgets:index:gadget' in package 'widgets'; did you mean 'widgets::Gadget'?
-        unknown resource 'widgets:shapes:Gadget' in package 'widgets'; did you mean 'widgets::Gadget'?
-        unknown resource 'widgets:index:Gadgte' in package 'widgets'; did you mean 'widgets::Gadget'?
-        unknown resource 'pulumi:providers:widget' in package 'widgets'; did you mean 'pulumi:providers:widgets'?
-        unknown function 'widgets::Lookup' in package 'widgets'; did you mean 'widgets::lookup'?
-        unknown resource 'widgets:index:Nothing' in package 'widgets'"#]]
+        unknown resource `widgets:index:gadget` in package `widgets`
+        help: did you mean `widgets::Gadget`?
+        unknown resource `widgets:shapes:Gadget` in package `widgets`
+        help: did you mean `widgets::Gadget`?
+        unknown resource `widgets:index:Gadgte` in package `widgets`
+        help: did you mean `widgets::Gadget`?
+        unknown resource `pulumi:providers:widget` in package `widgets`
+        help: did you mean `pulumi:providers:widgets`?
+        unknown function `widgets::Lookup` in package `widgets`
+        help: did you mean `widgets::lookup`?
+        unknown resource `widgets:index:Nothing` in package `widgets`"#]]
     .assert_eq(&messages.join("\n"));
 }
 
@@ -122,7 +127,7 @@ fn version_choice() {
             "widgets 3.0.0"
         ]
     );
-    expect![[r#"versions/widgets-3.0.0.json: /name: the schema declares package 'other-name', not 'widgets'"#]]
+    expect!["versions/widgets-3.0.0.json: /name: the schema declares package `other-name`, not `widgets`"]
         .assert_eq(&short(registry.package("widgets", None).unwrap_err()));
     assert_eq!(
         input_names(&registry.package("widgets", Some("1.0.0")).unwrap()),
@@ -136,9 +141,9 @@ fn version_choice() {
         input_names(&registry.package("widgets", Some("2.0.0-beta.1")).unwrap()),
         ["beta"]
     );
-    expect![[r#"no schema for package 'widgets' version 1.1.0 (available: 3.0.0, 2.0.0-beta.1, 1.2.0, 1.0.0)"#]]
+    expect!["no schema for package `widgets` version `1.1.0` (available: `3.0.0`, `2.0.0-beta.1`, `1.2.0` and `1.0.0`)"]
         .assert_eq(&registry.package("widgets", Some("1.1.0")).unwrap_err().to_string());
-    expect![[r#"no schema for package 'gadgets'"#]]
+    expect!["no schema for package `gadgets`"]
         .assert_eq(&registry.package("gadgets", None).unwrap_err().to_string());
     // The same file is parsed once.
     let a = registry.package("widgets", Some("1.0.0")).unwrap();
@@ -408,7 +413,7 @@ fn functions_and_methods() {
         add positional: ["a: int", "b: int?"] -> int
         ping: args {}? has_inputs false result {} has_result false
         spin: { speed: number? } -> output({ rpm: int })
-        resource type "widgets::Gadget" has no method "spun" (methods: spin)"#]]
+        resource type `widgets::Gadget` has no method `spun` (methods: `spin`)"#]]
     .assert_eq(&text.join("\n"));
 }
 
@@ -432,7 +437,7 @@ fn external_reference_to_a_missing_package_is_opaque() {
         .iter()
         .map(|d| d.to_string())
         .collect();
-    expect!["registry/widgets-1.2.0.json: /types/widgets:shapes~1square:Square/properties/gizmo/$ref: warning: cannot check the reference: no schema for package 'gizmo' version 0.1.0"].assert_eq(
+    expect!["registry/widgets-1.2.0.json: /types/widgets:shapes~1square:Square/properties/gizmo/$ref: warning: cannot check the reference: no schema for package `gizmo` version `0.1.0`"].assert_eq(
         &strip_dir(&diagnostics.join("\n")),
     );
     let square = package.lookup_type("widgets:shapes:Square").unwrap();
@@ -490,26 +495,26 @@ fn malformed_and_missing_files_are_diagnostics() {
     );
     let text = strip_dir(&lines.join("\n"));
     expect![[r#"
-        broken/array-1.0.0.json: /: a package schema must be a JSON object (invalid type: sequence, expected a map at line 1 column 0)
+        broken/array-1.0.0.json: /: a package schema must be a JSON object: invalid type: sequence, expected a map at line 1 column 0
         broken/noname-1.0.0.json: /: a package schema needs a `name`
         broken/truncated-1.0.0.json: /: invalid JSON: EOF while parsing an object at line 6 column 0
-        broken/absent-1.0.0.json: /: cannot read schema file: No such file or directory (os error 2)
+        broken/absent-1.0.0.json: /: cannot read `broken/absent-1.0.0.json`: no such file or directory
         broken/wrongtypes-1.0.0.json: /functions: expected an object, found an array
-        broken/wrongtypes-1.0.0.json: /meta/moduleFormat: invalid module format regex '(unclosed': found open group without closing ')'
-        broken/wrongtypes-1.0.0.json: /mystery: warning: unknown top-level key 'mystery' (ignored)
+        broken/wrongtypes-1.0.0.json: /meta/moduleFormat: invalid module format regex `(unclosed`: found open group without closing ')'
+        broken/wrongtypes-1.0.0.json: /mystery: warning: unknown top-level key `mystery`: it is ignored
         broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Other: expected an object, found a number
-        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/a/type: unknown type kind 'strin'
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/a/type: unknown type kind `strin`
         broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/b: an array type needs `items`
-        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/c/$ref: warning: type 'wrongtypes:index:Missing' not found in package 'wrongtypes'; it is treated as an opaque type
-        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/d/$ref: unknown builtin type 'pulumi.json#/Nope'
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/c/$ref: warning: type `wrongtypes:index:Missing` not found in package `wrongtypes`: it is treated as an opaque type
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/d/$ref: unknown builtin type `pulumi.json#/Nope`
         broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/e/oneOf: a union must have at least two members
         broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/f: expected an object, found a string
         broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/inputProperties/g/secret: expected a boolean, found a string
-        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/requiredInputs/1: required property 'zzz' is not defined in `inputProperties`
-        broken/wrongtypes-1.0.0.json: /types/wrongtypes:index:Enum/enum/0/value: enum value 1.5 is not a valid integer (the enum's type)
+        broken/wrongtypes-1.0.0.json: /resources/wrongtypes:index:Thing/requiredInputs/1: required property `zzz` is not defined in `inputProperties`
+        broken/wrongtypes-1.0.0.json: /types/wrongtypes:index:Enum/enum/0/value: enum value `1.5` is not a valid integer (the enum's type)
         broken/wrongtypes-1.0.0.json: /types/wrongtypes:index:Enum/enum/1: an enum value needs `value`
-        broken/wrongtypes-1.0.0.json: /types/wrongtypes:index:NotAnObject/type: a named type must be an object or an enum, found type "array"
-        broken/wrongtypes-1.0.0.json: /version: 'one' is not a semantic version"#]].assert_eq(&text);
+        broken/wrongtypes-1.0.0.json: /types/wrongtypes:index:NotAnObject/type: a named type must be an object or an enum, found type `"array"`
+        broken/wrongtypes-1.0.0.json: /version: `one` is not a semantic version"#]].assert_eq(&text);
     // One bad schema does not stop the others.
     let mut registry = SchemaRegistry::from_dirs([schemas("broken")]);
     registry.add_dir(&schemas("registry"));
@@ -526,15 +531,15 @@ fn invalid_content_is_reported_with_its_path() {
     let diagnostics = check_package(&package, &SchemaRegistry::new());
     let lines: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
     expect![[r#"
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/big/default: invalid default value 4294967296 for integer property
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/color/default: invalid default value 3 for string property
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/count/default: invalid default value "notanint" for integer property
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/either/default: invalid default value "neither": no member of the union accepts it
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/flag/default: invalid default value "yes" for boolean property
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/shape/default: object type 'invalid:index:Shape' cannot have a default value; only booleans, integers, numbers, strings and enums may
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/size/default: warning: default value "huge" is not one of the values of enum 'invalid:index:Size'
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/tags/default: an array property cannot have a default value; only booleans, integers, numbers, strings and enums may
-        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/replaceOnChanges/1: replaceOnChanges names 'nope', which is not a property of the resource
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/big/default: invalid default value `4294967296` for integer property
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/color/default: invalid default value `3` for string property
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/count/default: invalid default value `"notanint"` for integer property
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/either/default: invalid default value `"neither"`: no member of the union accepts it
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/flag/default: invalid default value `"yes"` for boolean property
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/shape/default: object type `invalid:index:Shape` cannot have a default value: only booleans, integers, numbers, strings and enums may
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/size/default: warning: default value `"huge"` is not one of the values of enum `invalid:index:Size`
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/inputProperties/tags/default: an array property cannot have a default value: only booleans, integers, numbers, strings and enums may
+        broken/invalid-content-1.0.0.json: /resources/invalid:index:Thing/replaceOnChanges/1: `replaceOnChanges` names `nope`, which is not a property of the resource
         broken/invalid-content-1.0.0.json: /types/invalid:index:OnlyRef: a named type needs `"type": "object"` (or `enum` and a primitive `type` for an enum)
         broken/invalid-content-1.0.0.json: /types/invalid:index:Shape: a named type needs `"type": "object"` (or `enum` and a primitive `type` for an enum)"#]]
     .assert_eq(&strip_dir(&lines.join("\n")));
@@ -549,11 +554,11 @@ fn config_is_checked_and_typed() {
     let diagnostics = check_package(&package, &registry);
     let lines: Vec<String> = diagnostics.iter().map(|d| d.to_string()).collect();
     expect![[r#"
-        broken/config-1.0.0.json: /config/defaults/1: required property 'absent' is not defined in `variables`
-        broken/config-1.0.0.json: /config/required: warning: unknown key 'required' in config (ignored): Pulumi reads the required variables from `defaults`
-        broken/config-1.0.0.json: /config/variables/missing/$ref: warning: type 'cfg:index:Nope' not found in package 'cfg'; it is treated as an opaque type
-        broken/config-1.0.0.json: /config/variables/odd/type: unknown type kind 'frob'
-        broken/config-1.0.0.json: /config/variables/retries/default: invalid default value "three" for integer property
+        broken/config-1.0.0.json: /config/defaults/1: required property `absent` is not defined in `variables`
+        broken/config-1.0.0.json: /config/required: warning: unknown key `required` in `config`: it is ignored (Pulumi reads the required variables from `defaults`)
+        broken/config-1.0.0.json: /config/variables/missing/$ref: warning: type `cfg:index:Nope` not found in package `cfg`: it is treated as an opaque type
+        broken/config-1.0.0.json: /config/variables/odd/type: unknown type kind `frob`
+        broken/config-1.0.0.json: /config/variables/retries/default: invalid default value `"three"` for integer property
         broken/config-1.0.0.json: /language: expected an object, found a number"#]]
     .assert_eq(&strip_dir(&lines.join("\n")));
     let mapper = TypeMapper::new(&registry);
@@ -590,7 +595,7 @@ fn unreadable_directory_is_a_diagnostic() {
         .collect();
     assert_eq!(text.len(), 1);
     assert!(
-        text[0].contains("no-such-dir: /: cannot read schema directory:"),
+        text[0].contains("no-such-dir: /: cannot read `") && text[0].contains("no-such-dir`: "),
         "{text:?}"
     );
 }

@@ -72,12 +72,17 @@ fn misspelled_method_functions_draw_suggestions() {
     .map(|r| r.unwrap_err().to_string())
     .collect();
     expect![[r#"
-        unknown function 'pulumi:providers:lamp/Dim' in package 'lamp'; did you mean 'pulumi:providers:lamp/dim'?
-        unknown function 'pulumi:providers:lamp/terraformConfg' in package 'lamp'; did you mean 'pulumi:providers:lamp/terraformConfig'?
-        unknown function 'lamp::terraformConfig' in package 'lamp'; did you mean 'pulumi:providers:lamp/terraformConfig'?
-        unknown function 'lamp:index:dim' in package 'lamp'; did you mean 'pulumi:providers:lamp/dim'?
-        unknown token 'pulumi:providers:lamp/switchOff' in package 'lamp'
-        unknown token 'pulumi:providers:lamps' in package 'lamp'; did you mean 'pulumi:providers:lamp/dim'?"#]]
+        unknown function `pulumi:providers:lamp/Dim` in package `lamp`
+        help: did you mean `pulumi:providers:lamp/dim`?
+        unknown function `pulumi:providers:lamp/terraformConfg` in package `lamp`
+        help: did you mean `pulumi:providers:lamp/terraformConfig`?
+        unknown function `lamp::terraformConfig` in package `lamp`
+        help: did you mean `pulumi:providers:lamp/terraformConfig`?
+        unknown function `lamp:index:dim` in package `lamp`
+        help: did you mean `pulumi:providers:lamp/dim`?
+        unknown token `pulumi:providers:lamp/switchOff` in package `lamp`
+        unknown token `pulumi:providers:lamps` in package `lamp`
+        help: did you mean `pulumi:providers:lamp/dim`?"#]]
     .assert_eq(&messages.join("\n"));
 }
 

@@ -1202,7 +1202,7 @@ pub fn unescape_quoted(text: &str) -> Result<String, (usize, usize, String)> {
                     return Err((
                         i,
                         i + 1,
-                        "Invalid escape sequence: a backslash cannot end the line".into(),
+                        "invalid escape sequence: a backslash cannot end the line".into(),
                     ));
                 };
                 let (value, len) = match c {
@@ -1223,14 +1223,14 @@ pub fn unescape_quoted(text: &str) -> Result<String, (usize, usize, String)> {
                                 return Err((
                                     i,
                                     i + 2 + digits,
-                                    format!("Invalid escape sequence: U+{hex} is not a valid Unicode character"),
+                                    format!("invalid escape sequence: U+{hex} is not a valid Unicode character"),
                                 ))
                             }
                             None => {
                                 return Err((
                                     i,
                                     i + 2,
-                                    format!("Invalid escape sequence: `\\{c}` must be followed by exactly {digits} hexadecimal digits"),
+                                    format!("invalid escape sequence: `\\{c}` must be followed by exactly {digits} hexadecimal digits"),
                                 ))
                             }
                         }
@@ -1239,7 +1239,7 @@ pub fn unescape_quoted(text: &str) -> Result<String, (usize, usize, String)> {
                         return Err((
                             i,
                             i + 1 + other.len_utf8(),
-                            format!("Invalid escape sequence `\\{other}`: valid escapes are \\n, \\r, \\t, \\\", \\\\, \\uXXXX and \\UXXXXXXXX"),
+                            format!("invalid escape sequence `\\{other}`: valid escapes are `\\n`, `\\r`, `\\t`, `\\\"`, `\\\\`, `\\uXXXX` and `\\UXXXXXXXX`"),
                         ))
                     }
                 };

@@ -56,6 +56,9 @@ pub fn debug_tree(root: &SyntaxNode, errors: &[SyntaxError]) -> String {
                 u32::from(range.end()),
             );
         }
+        for help in &error.help {
+            let _ = writeln!(out, "  help: {help}");
+        }
     }
     out
 }

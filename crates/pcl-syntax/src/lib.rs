@@ -49,6 +49,8 @@ pub struct SyntaxError {
     pub message: String,
     /// Other ranges of the same file, each with a note.
     pub related: Vec<(TextRange, String)>,
+    /// Lines shown after the message: suggestions ("did you mean `&&`?"), never in the message.
+    pub help: Vec<String>,
 }
 
 impl SyntaxError {
@@ -58,7 +60,14 @@ impl SyntaxError {
             range,
             message: message.into(),
             related: Vec::new(),
+            help: Vec::new(),
         }
+    }
+
+    /// This error with a help line shown after its message.
+    pub fn with_help(mut self, help: impl Into<String>) -> SyntaxError {
+        self.help.push(help.into());
+        self
     }
 
     /// A file whose bytes were not all UTF-8, at the first bad byte (hosts read files lossily,
@@ -67,7 +76,7 @@ impl SyntaxError {
         SyntaxError::new(
             SyntaxErrorKind::InvalidEncoding,
             range,
-            "Invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
+            "invalid character encoding: the file is not valid UTF-8 (the bad bytes are read as U+FFFD)",
         )
     }
 
@@ -82,6 +91,9 @@ impl SyntaxError {
             pcl_diagnostics::Diagnostic::new(self.code(), self.range, self.message.clone());
         for (range, note) in &self.related {
             diagnostic = diagnostic.with_related(*range, note.clone());
+        }
+        for help in &self.help {
+            diagnostic = diagnostic.with_help(help.clone());
         }
         diagnostic
     }
@@ -141,6 +153,18 @@ impl Parse {
 /// themselves accept any text below 4 GiB, the limit of the `u32` offsets.
 pub const MAX_SOURCE_LEN: u64 = 64 << 20;
 
+fn syntax_error(
+    kind: SyntaxErrorKind,
+    start: u32,
+    end: u32,
+    message: &str,
+    help: &Option<String>,
+) -> SyntaxError {
+    let mut error = SyntaxError::new(kind, TextRange::new(start.into(), end.into()), message);
+    error.help.extend(help.iter().cloned());
+    error
+}
+
 /// Parses a whole file. Never fails: `parse(text).syntax().to_string() == text` for every input.
 pub fn parse(text: &str) -> Parse {
     let lexed = pcl_parser::Lexed::new(text);
@@ -148,20 +172,13 @@ pub fn parse(text: &str) -> Parse {
     let mut errors: Vec<SyntaxError> = lexed
         .errors()
         .iter()
-        .map(|e| {
-            SyntaxError::new(
-                e.kind,
-                TextRange::new(e.start.into(), e.end.into()),
-                e.message.clone(),
-            )
-        })
-        .chain(output.errors.iter().map(|e| {
-            SyntaxError::new(
-                e.kind,
-                TextRange::new(e.start.into(), e.end.into()),
-                e.message.clone(),
-            )
-        }))
+        .map(|e| syntax_error(e.kind, e.start, e.end, &e.message, &e.help))
+        .chain(
+            output
+                .errors
+                .iter()
+                .map(|e| syntax_error(e.kind, e.start, e.end, &e.message, &e.help)),
+        )
         .collect();
     let green = build::build_tree(&lexed, &output, &mut errors);
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));

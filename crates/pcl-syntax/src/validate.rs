@@ -26,7 +26,7 @@ impl Validator<'_> {
                 SyntaxErrorKind::InvalidNumber,
                 start,
                 start + text.len() as u32,
-                format!("Invalid number literal `{text}`"),
+                format!("invalid number literal `{text}`"),
             );
         }
     }
@@ -58,7 +58,7 @@ impl Validator<'_> {
             SyntaxErrorKind::MalformedLabel,
             start,
             end,
-            "Invalid string literal: template sequences are not allowed in a block label; to include a literal `$`, double it (`$${`)",
+            "invalid string literal: template sequences are not allowed in a block label; to include a literal `$`, double it (`$${`)",
         );
     }
 
@@ -69,7 +69,7 @@ impl Validator<'_> {
             SyntaxErrorKind::DuplicateAttribute,
             range(start, start + len),
             format!(
-                "Attribute redefined: `{name}` is already set in this body; each argument may be set only once"
+                "attribute redefined: `{name}` is already set in this body; each argument may be set only once"
             ),
         );
         error.related.push((

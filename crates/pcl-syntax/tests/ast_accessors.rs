@@ -168,15 +168,15 @@ fn conditionals() {
             "a = c ? : b"
               ATTRIBUTE@0..11: name="a" expr=CONDITIONAL_EXPR@4..11 "c ? : b"
               CONDITIONAL_EXPR@4..11: condition=VARIABLE_EXPR@4..5 "c" then=- else=VARIABLE_EXPR@10..11 "b"
-              error[E0011] 8..9: Missing true expression in conditional: expected a value before `:`
+              error[E0011] 8..9: missing true expression in conditional: expected a value before `:`
             "a = c ? x :"
               ATTRIBUTE@0..11: name="a" expr=CONDITIONAL_EXPR@4..11 "c ? x :"
               CONDITIONAL_EXPR@4..11: condition=VARIABLE_EXPR@4..5 "c" then=VARIABLE_EXPR@8..9 "x" else=-
-              error[E0011] 11..11: Missing expression: expected a value here
+              error[E0011] 11..11: missing expression: expected a value here
             "a = c ?"
               ATTRIBUTE@0..7: name="a" expr=CONDITIONAL_EXPR@4..7 "c ?"
               CONDITIONAL_EXPR@4..7: condition=VARIABLE_EXPR@4..5 "c" then=- else=-
-              error[E0011] 7..7: Missing expression: expected a value here
+              error[E0011] 7..7: missing expression: expected a value here
         "#]],
     );
 }
@@ -199,18 +199,18 @@ fn binary_and_unary() {
             "a = 1 +"
               ATTRIBUTE@0..7: name="a" expr=BINARY_EXPR@4..7 "1 +"
               BINARY_EXPR@4..7: lhs=LITERAL_EXPR@4..5 "1" op="+" rhs=-
-              error[E0011] 7..7: Missing expression: expected a value here
+              error[E0011] 7..7: missing expression: expected a value here
             "a = + 2"
               ATTRIBUTE@0..5: name="a" expr=-
-              error[E0011] 4..5: Invalid expression: expected the start of an expression
+              error[E0011] 4..5: invalid expression: expected the start of an expression
             "a = 1 + + 2"
               ATTRIBUTE@0..9: name="a" expr=BINARY_EXPR@4..9 "1 + +"
               BINARY_EXPR@4..9: lhs=LITERAL_EXPR@4..5 "1" op="+" rhs=-
-              error[E0011] 8..9: Invalid expression: expected the start of an expression
+              error[E0011] 8..9: invalid expression: expected the start of an expression
             "a = -"
               ATTRIBUTE@0..5: name="a" expr=UNARY_EXPR@4..5 "-"
               UNARY_EXPR@4..5: operand=-
-              error[E0011] 5..5: Missing expression: expected a value here
+              error[E0011] 5..5: missing expression: expected a value here
             "a = !x"
               ATTRIBUTE@0..6: name="a" expr=UNARY_EXPR@4..6 "!x"
               UNARY_EXPR@4..6: operand=VARIABLE_EXPR@5..6 "x"
@@ -238,16 +238,16 @@ fn traversals() {
             "a = x[]"
               ATTRIBUTE@0..7: name="a" expr=INDEX_EXPR@4..7 "x[]"
               INDEX_EXPR@4..7: receiver=VARIABLE_EXPR@4..5 "x" index=-
-              error[E0011] 6..7: Invalid expression: expected the start of an expression
+              error[E0011] 6..7: invalid expression: expected the start of an expression
             "a = x["
               ATTRIBUTE@0..6: name="a" expr=INDEX_EXPR@4..6 "x["
               INDEX_EXPR@4..6: receiver=VARIABLE_EXPR@4..5 "x" index=-
-              error[E0014] 5..6: Missing close bracket on index: expected `]` after the index expression
-              error[E0011] 6..6: Missing expression: expected a value here
+              error[E0014] 5..6: missing close bracket on index: expected `]` after the index expression
+              error[E0011] 6..6: missing expression: expected a value here
             "a = x."
               ATTRIBUTE@0..6: name="a" expr=GET_ATTR_EXPR@4..6 "x."
               GET_ATTR_EXPR@4..6: receiver=VARIABLE_EXPR@4..5 "x" name=-
-              error[E0019] 6..6: Invalid attribute name: expected an attribute name after `.`
+              error[E0019] 6..6: invalid attribute name: expected an attribute name after `.`
             "a = x.0"
               ATTRIBUTE@0..7: name="a" expr=LEGACY_INDEX_EXPR@4..7 "x.0"
               LEGACY_INDEX_EXPR@4..7: receiver=VARIABLE_EXPR@4..5 "x" index="0"
@@ -261,7 +261,7 @@ fn traversals() {
             "a = (x"
               ATTRIBUTE@0..6: name="a" expr=PAREN_EXPR@4..6 "(x"
               PAREN_EXPR@4..6: expr=VARIABLE_EXPR@5..6 "x"
-              error[E0014] 4..5: Unbalanced parentheses: there is no closing `)` for this `(`
+              error[E0014] 4..5: unbalanced parentheses: there is no closing `)` for this `(`
         "#]],
     );
 }
@@ -287,17 +287,17 @@ fn for_expressions() {
               ATTRIBUTE@0..19: name="a" expr=FOR_EXPR@4..19 "[for in xs : x]"
               FOR_EXPR@4..19: key=- value=- cond=- grouping=false
               FOR_INTRO@5..16: vars=key=- value=- collection=VARIABLE_EXPR@12..14 "xs"
-              error[E0020] 9..11: Invalid for expression: expected a variable name after `for`
+              error[E0020] 9..11: invalid `for` expression: expected a variable name after `for`
             "a = {for k, in m : k => }"
               ATTRIBUTE@0..25: name="a" expr=FOR_EXPR@4..25 "{for k, in m : k => }"
               FOR_EXPR@4..25: key=- value=- cond=- grouping=false
               FOR_INTRO@5..18: vars=key="k" value=- collection=VARIABLE_EXPR@15..16 "m"
-              error[E0020] 12..14: Invalid for expression: expected a value variable name after `,`
+              error[E0020] 12..14: invalid `for` expression: expected a value variable name after `,`
             "a = {for k, v in m : => v}"
               ATTRIBUTE@0..26: name="a" expr=FOR_EXPR@4..26 "{for k, v in m : => v}"
               FOR_EXPR@4..26: key=- value=VARIABLE_EXPR@24..25 "v" cond=- grouping=false
               FOR_INTRO@5..20: vars=key="k" value="v" collection=VARIABLE_EXPR@17..18 "m"
-              error[E0020] 21..23: Invalid for expression: expected a key expression before `=>`
+              error[E0020] 21..23: invalid `for` expression: expected a key expression before `=>`
             "a = {for k, v in m : k => v...}"
               ATTRIBUTE@0..31: name="a" expr=FOR_EXPR@4..31 "{for k, v in m : k => v...}"
               FOR_EXPR@4..31: key=VARIABLE_EXPR@21..22 "k" value=VARIABLE_EXPR@26..27 "v" cond=- grouping=true
@@ -306,12 +306,12 @@ fn for_expressions() {
               ATTRIBUTE@0..20: name="a" expr=FOR_EXPR@4..20 "[for x in xs : ]"
               FOR_EXPR@4..20: key=- value=- cond=- grouping=false
               FOR_INTRO@5..18: vars=key=- value="x" collection=VARIABLE_EXPR@14..16 "xs"
-              error[E0020] 19..20: Invalid for expression: expected a result expression after `:`
+              error[E0020] 19..20: invalid `for` expression: expected a result expression after `:`
             "a = [for x in : x]"
               ATTRIBUTE@0..18: name="a" expr=FOR_EXPR@4..18 "[for x in : x]"
               FOR_EXPR@4..18: key=- value=- cond=- grouping=false
               FOR_INTRO@5..15: vars=key=- value="x" collection=-
-              error[E0020] 14..15: Invalid for expression: expected a collection after `in`
+              error[E0020] 14..15: invalid `for` expression: expected a collection after `in`
         "#]],
     );
 }
@@ -339,38 +339,38 @@ fn calls_objects_and_attributes() {
             "a = f(,1)"
               ATTRIBUTE@0..9: name="a" expr=FUNCTION_CALL@4..9 "f(,1)"
               FUNCTION_CALL@4..9: name="f" slots=[-, LITERAL_EXPR@7..8 "1"]
-              error[E0011] 6..7: Invalid expression: expected the start of an expression
+              error[E0011] 6..7: invalid expression: expected the start of an expression
             "a = f(1,)"
               ATTRIBUTE@0..9: name="a" expr=FUNCTION_CALL@4..9 "f(1,)"
               FUNCTION_CALL@4..9: name="f" slots=[LITERAL_EXPR@6..7 "1"]
             "a = f(1,,2)"
               ATTRIBUTE@0..11: name="a" expr=FUNCTION_CALL@4..11 "f(1,,2)"
               FUNCTION_CALL@4..11: name="f" slots=[LITERAL_EXPR@6..7 "1", -, LITERAL_EXPR@9..10 "2"]
-              error[E0011] 8..9: Invalid expression: expected the start of an expression
+              error[E0011] 8..9: invalid expression: expected the start of an expression
             "a = f()"
               ATTRIBUTE@0..7: name="a" expr=FUNCTION_CALL@4..7 "f()"
               FUNCTION_CALL@4..7: name="f" slots=[]
             "a = { = 1 }"
               ATTRIBUTE@0..11: name="a" expr=OBJECT_EXPR@4..11 "{ = 1 }"
               OBJECT_ITEM@6..9: key=- value=LITERAL_EXPR@8..9 "1"
-              error[E0011] 6..7: Missing key: expected a key before `=`
+              error[E0011] 6..7: missing key: expected a key before `=`
             "a = { b = }"
               ATTRIBUTE@0..11: name="a" expr=OBJECT_EXPR@4..11 "{ b = }"
               OBJECT_ITEM@6..9: key=VARIABLE_EXPR@6..7 "b" value=-
-              error[E0011] 10..11: Invalid expression: expected the start of an expression
+              error[E0011] 10..11: invalid expression: expected the start of an expression
             "a = { b = 1, c : 2 }"
               ATTRIBUTE@0..20: name="a" expr=OBJECT_EXPR@4..20 "{ b = 1, c : 2 }"
               OBJECT_ITEM@6..11: key=VARIABLE_EXPR@6..7 "b" value=LITERAL_EXPR@10..11 "1"
               OBJECT_ITEM@13..18: key=VARIABLE_EXPR@13..14 "c" value=LITERAL_EXPR@17..18 "2"
             "a ="
               ATTRIBUTE@0..3: name="a" expr=-
-              error[E0011] 3..3: Missing expression: expected a value here
+              error[E0011] 3..3: missing expression: expected a value here
             "b \"x\" y { c = 1 }"
               BLOCK@0..17: type="b" labels=[BLOCK_LABEL@2..5 "\"x\"", BLOCK_LABEL@6..7 "y"] body=BODY@10..15 "c = 1"
               ATTRIBUTE@10..15: name="c" expr=LITERAL_EXPR@14..15 "1"
             "b {"
               BLOCK@0..3: type="b" labels=[] body=BODY@3..3 ""
-              error[E0015] 2..3: Unclosed configuration block: there is no closing brace for this block
+              error[E0015] 2..3: unclosed configuration block: there is no closing brace for this block
         "#]],
     );
 }
@@ -396,18 +396,18 @@ fn templates() {
             "a = \"${}\""
               ATTRIBUTE@0..9: name="a" expr=TEMPLATE_EXPR@4..9 "\"${}\""
               TEMPLATE_INTERPOLATION@5..8: expr=-
-              error[E0011] 7..8: Invalid expression: expected the start of an expression
+              error[E0011] 7..8: invalid expression: expected the start of an expression
             "a = \"%{ if c }t%{ else }e%{ endif }\""
               ATTRIBUTE@0..36: name="a" expr=TEMPLATE_EXPR@4..36 "\"%{ if c }t%{ else }e%{ endif }\""
               TEMPLATE_IF@5..35: condition=VARIABLE_EXPR@11..12 "c" then=TEMPLATE_BODY@14..15 "t" else=TEMPLATE_BODY@24..25 "e" endif=true
             "a = \"%{ if }t%{ endif }\""
               ATTRIBUTE@0..24: name="a" expr=TEMPLATE_EXPR@4..24 "\"%{ if }t%{ endif }\""
               TEMPLATE_IF@5..23: condition=- then=TEMPLATE_BODY@12..13 "t" else=- endif=true
-              error[E0011] 11..12: Invalid expression: expected the start of an expression
+              error[E0011] 11..12: invalid expression: expected the start of an expression
             "a = \"%{ if c }t\""
               ATTRIBUTE@0..16: name="a" expr=TEMPLATE_EXPR@4..16 "\"%{ if c }t\""
               TEMPLATE_IF@5..15: condition=VARIABLE_EXPR@11..12 "c" then=TEMPLATE_BODY@14..15 "t" else=- endif=false
-              error[E0023] 5..14: Missing endif: this if directive has no corresponding `%{ endif }`
+              error[E0023] 5..14: missing `endif`: this `if` directive has no corresponding `%{ endif }`
             "a = \"%{ if c }%{ else }e%{ endif }\""
               ATTRIBUTE@0..35: name="a" expr=TEMPLATE_EXPR@4..35 "\"%{ if c }%{ else }e%{ endif }\""
               TEMPLATE_IF@5..34: condition=VARIABLE_EXPR@11..12 "c" then=TEMPLATE_BODY@14..14 "" else=TEMPLATE_BODY@23..24 "e" endif=true
@@ -419,11 +419,11 @@ fn templates() {
               ATTRIBUTE@0..38: name="a" expr=TEMPLATE_EXPR@4..38 "\"%{ for k, in xs }${k}%{ endfor }\""
               TEMPLATE_FOR@5..37: vars=key="k" value=- collection=VARIABLE_EXPR@18..20 "xs" body=TEMPLATE_BODY@22..26 "${k}" endfor=true
               TEMPLATE_INTERPOLATION@22..26: expr=VARIABLE_EXPR@24..25 "k"
-              error[E0021] 15..17: Invalid for directive: expected a value variable name after `,`
+              error[E0021] 15..17: invalid `for` directive: expected a value variable name after `,`
             "a = \"%{ for x in xs }%{ else }y%{ endfor }\""
               ATTRIBUTE@0..43: name="a" expr=TEMPLATE_EXPR@4..43 "\"%{ for x in xs }%{ else }y%{ endfor }\""
               TEMPLATE_FOR@5..42: vars=key=- value="x" collection=VARIABLE_EXPR@17..19 "xs" body=TEMPLATE_BODY@21..21 "" endfor=true
-              error[E0022] 21..30: Unexpected else directive: an else clause is not expected for a for directive
+              error[E0022] 21..30: unexpected `else` directive: an `else` clause is not expected in a `for` directive
         "#]],
     );
 }

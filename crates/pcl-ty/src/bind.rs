@@ -128,13 +128,13 @@ impl<'a, 'db> Infer<'a, 'db> {
                 self.report(
                     Code::CannotRead,
                     Target::Label(1),
-                    format!("provider resources cannot be read: '{token}'"),
+                    format!("provider resources cannot be read: `{token}` is a provider"),
                 );
             } else if schema.is_component {
                 self.report(
                     Code::CannotRead,
                     Target::Label(1),
-                    format!("component resources cannot be read: '{token}'"),
+                    format!("component resources cannot be read: `{token}` is a component"),
                 );
             }
         }
@@ -143,7 +143,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         } else {
             schema.inputs.clone()
         };
-        let what = format!("resource type {}", schema.canonical_token);
+        let what = format!("resource type `{}`", schema.canonical_token);
         self.check_inputs(&inputs, &what, true, &[]);
         range.apply(schema.outputs.clone())
     }
@@ -167,7 +167,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 None => Some(schema.clone()),
                 Some(problem) => {
                     let message = format!(
-                        "the schema's definition of resource type '{token}' cannot be used: {problem}"
+                        "the schema's definition of resource type `{token}` cannot be used: {problem}"
                     );
                     self.report_strict(Code::UnknownPackage, Target::Label(1), message, None, None);
                     None
@@ -180,13 +180,16 @@ impl<'a, 'db> Infer<'a, 'db> {
             Err(TokenError::Unknown(unknown)) => {
                 let suggestion = unknown.suggestions.first().cloned();
                 let message = format!(
-                    "unknown resource type '{token}' in package '{}'",
+                    "unknown resource type `{token}` in package `{}`",
                     unknown.package
                 );
                 let help = match unknown.suggestions.as_slice() {
                     [] => None,
-                    [one] => Some(format!("did you mean '{one}'?")),
-                    many => Some(format!("did you mean one of: {}?", many.join(", "))),
+                    [one] => Some(format!("did you mean `{one}`?")),
+                    many => Some(format!(
+                        "did you mean one of {}?",
+                        pcl_diagnostics::style::quoted_list(many, "or")
+                    )),
                 };
                 self.report_strict(
                     Code::UnknownResourceType,
@@ -201,10 +204,10 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 
     pub(crate) fn report_unknown_package(&mut self, target: Target, error: &PackageError) {
-        let message = format!("unknown package '{}': {error}", error.package());
+        let message = format!("unknown package `{}`: {error}", error.package());
         let help = match error {
             PackageError::NotFound { name, .. } => Some(format!(
-                "add a schema file named {name}-VERSION.json to a schema directory (`pulumi package get-schema {name} > {name}-VERSION.json` writes one)"
+                "add a schema file named `{name}-VERSION.json` to a schema directory (`pulumi package get-schema {name} > {name}-VERSION.json` writes one)"
             )),
             PackageError::Invalid { .. } => None,
         };
@@ -248,8 +251,8 @@ impl<'a, 'db> Infer<'a, 'db> {
                 self.report_strict(
                     Code::UnsupportedAttribute,
                     Target::AttrName(*id),
-                    format!("unsupported attribute '{name}' of {what}"),
-                    suggestion.as_ref().map(|s| format!("did you mean '{s}'?")),
+                    format!("unsupported attribute `{name}` of {what}"),
+                    suggestion.as_ref().map(|s| format!("did you mean `{s}`?")),
                     suggestion,
                 );
                 continue;
@@ -259,7 +262,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 &ty,
                 &dest,
                 exact,
-                &format!("the attribute {name} of {what}"),
+                &format!("the attribute `{name}` of {what}"),
             );
         }
         for (name, ty) in properties.iter() {
@@ -272,8 +275,11 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.report_strict(
                 Code::MissingAttribute,
                 Target::OpenBrace,
-                format!("missing required attribute '{name}' of {what}"),
-                Some(format!("{name} is of type {}", show(&ty.resolve_outputs()))),
+                format!("missing required attribute `{name}` of {what}"),
+                Some(format!(
+                    "`{name}` is of type {}",
+                    show(&ty.resolve_outputs())
+                )),
                 None,
             );
         }
@@ -447,16 +453,19 @@ impl<'a, 'db> Infer<'a, 'db> {
                                 .map(str::to_string);
                             let shown: Vec<&str> = names.iter().map(|k| &**k).take(12).collect();
                             let help = match &suggestion {
-                                Some(s) => Some(format!("did you mean '{s}'?")),
+                                Some(s) => Some(format!("did you mean `{s}`?")),
                                 None if shown.is_empty() => None,
-                                None => Some(format!("the type has: {}", shown.join(", "))),
+                                None => Some(format!(
+                                    "the type has {}",
+                                    pcl_diagnostics::style::quoted_list(&shown, "and")
+                                )),
                             };
                             self.report_with(
                                 Code::UnknownObjectKey,
                                 Severity::Warning,
                                 Target::Expr(item.key),
                                 format!(
-                                    "unknown property '{key}' of {}; it is ignored",
+                                    "unknown property `{key}` of {}: it is ignored",
                                     crate::infer::one_line_type(&crate::infer::widen_literals(
                                         dest.clone()
                                     ))
@@ -516,7 +525,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                             *value,
                             &ty,
                             &expected,
-                            &format!("the option {name} must be of type {}", show(&expected)),
+                            &format!("the option `{name}` must be of type {}", show(&expected)),
                         );
                     }
                     if name == "version" {
@@ -533,7 +542,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             let bare = text.strip_prefix('v').unwrap_or(text);
             if semver::Version::parse(bare).is_err() {
                 let message =
-                    format!("the version {text:?} is not a semantic version (like \"4.2.0\")");
+                    format!("the version `{text:?}` is not a semantic version (like `\"4.2.0\"`)");
                 self.report(Code::TypeMismatch, Target::Expr(value), message);
             }
         }
@@ -552,7 +561,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             expr,
             &ty,
             &expected,
-            "range must be a bool, a number, a list or a map",
+            "`range` must be a bool, a number, a list or a map",
         ) {
             return RangeKind::Other;
         }
@@ -631,7 +640,9 @@ impl<'a, 'db> Infer<'a, 'db> {
                 self.report(
                     Code::InvalidPropertyPath,
                     Target::Expr(root),
-                    format!("{option} takes a list of property paths, like [tags, spec.replicas]"),
+                    format!(
+                        "`{option}` takes a list of property paths, like `[tags, spec.replicas]`"
+                    ),
                 );
                 self.set(root, Type::list(property));
                 return;
@@ -682,7 +693,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.report(
                 Code::InvalidPropertyPath,
                 Target::Expr(element),
-                format!("{option} takes property paths of the resource's inputs, like tags or spec.replicas"),
+                format!("`{option}` takes property paths of the resource's inputs, like `tags` or `spec.replicas`"),
             );
             return;
         };
@@ -696,8 +707,8 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.report_strict(
                 Code::InvalidPropertyPath,
                 Target::Expr(current),
-                format!("'{root_name}' is not an input property of this resource"),
-                suggestion.as_ref().map(|s| format!("did you mean '{s}'?")),
+                format!("`{root_name}` is not an input property of this resource"),
+                suggestion.as_ref().map(|s| format!("did you mean `{s}`?")),
                 suggestion,
             );
             return;
@@ -705,10 +716,13 @@ impl<'a, 'db> Infer<'a, 'db> {
         for (expr, receiver, traverser) in steps.into_iter().rev() {
             let traversal = shape_of(&ty).traverse(&traverser);
             if let Some((_, reason)) = &traversal.diagnostic {
-                self.report(
+                self.report_with(
                     Code::InvalidPropertyPath,
+                    Code::InvalidPropertyPath.default_severity(),
                     Target::Accessor { expr, receiver },
                     reason.to_string(),
+                    reason.help(),
+                    None,
                 );
                 return;
             }
@@ -732,7 +746,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.report(
                 Code::InvalidHooks,
                 Target::Expr(value),
-                "the hooks option must be an object mapping hook names to lists of hooks, like { beforeCreate = [myHook] }",
+                "the `hooks` option must be an object mapping hook names to lists of hooks, like `{ beforeCreate = [myHook] }`",
             );
             return;
         };
@@ -748,10 +762,13 @@ impl<'a, 'db> Infer<'a, 'db> {
                     Code::InvalidHooks,
                     Severity::Error,
                     Target::Expr(item.key),
-                    format!("unknown hook name '{key}'"),
+                    format!("unknown hook name `{key}`"),
                     Some(match &suggestion {
-                        Some(s) => format!("did you mean '{s}'?"),
-                        None => format!("hook names are {}", KEYS.join(", ")),
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!(
+                            "hook names are {}",
+                            pcl_diagnostics::style::quoted_list(KEYS, "and")
+                        ),
                     }),
                     suggestion,
                 );
@@ -761,7 +778,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 self.report(
                     Code::InvalidHooks,
                     Target::Expr(item.value),
-                    format!("the hooks of '{key}' must be a list of hooks, like [myHook]"),
+                    format!("the hooks of `{key}` must be a list of hooks, like `[myHook]`"),
                 );
                 continue;
             };
@@ -790,7 +807,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     self.report(
                         Code::InvalidHooks,
                         Target::Expr(*element),
-                        format!("'{name}' is not a hook"),
+                        format!("`{name}` is not a hook"),
                     );
                     continue;
                 }
@@ -803,7 +820,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         Code::InvalidHooks,
                         Target::Expr(*element),
                         format!(
-                            "cannot bind {kind} hook '{name}' to '{key}': it takes {wanted} hooks"
+                            "cannot bind `{kind}` hook `{name}` to `{key}`: it takes `{wanted}` hooks"
                         ),
                     );
                 }
@@ -824,7 +841,7 @@ impl Infer<'_, '_> {
             self.report(
                 Code::InvalidPackage,
                 Target::Name,
-                "package blocks must set baseProviderName",
+                "missing required attribute `baseProviderName` of a `package` block without a label",
             );
         }
         let versions: Vec<(Option<BlockId>, &str)> = std::iter::once((None, "baseProviderVersion"))
@@ -846,14 +863,14 @@ impl Infer<'_, '_> {
                         self.report(
                             Code::InvalidPackage,
                             Target::Expr(value),
-                            format!("invalid {name} {text:?}: not a semantic version"),
+                            format!("invalid `{name}` `{text:?}`: not a semantic version"),
                         );
                     }
                 }
                 _ => self.report(
                     Code::NotALiteral,
                     Target::Expr(value),
-                    format!("attribute {name} must be a string literal"),
+                    format!("attribute `{name}` must be a literal string"),
                 ),
             }
         }
@@ -869,7 +886,9 @@ impl Infer<'_, '_> {
                     self.report(
                         Code::InvalidPackage,
                         Target::BlockType(block),
-                        format!("a parameterization must set {required}"),
+                        format!(
+                            "missing required attribute `{required}` of a `parameterization` block"
+                        ),
                     );
                 }
             }

@@ -336,7 +336,7 @@ pub(crate) fn infer_call(
                         Code::InvalidArgument,
                         Target::Expr(*expr),
                         format!(
-                            "only a list, set or tuple can be expanded with ..., not a value of type {}",
+                            "only a list, set or tuple can be expanded with `...`, not a value of type {}",
                             show(&ty)
                         ),
                     );
@@ -373,7 +373,7 @@ pub(crate) fn infer_call(
                             Code::InvalidArgument,
                             Target::Expr(list.expr),
                             format!(
-                                "the first argument to 'element' must be a list or tuple, not {}",
+                                "the first argument to `element` must be a list or tuple, not {}",
                                 show(&list.ty)
                             ),
                         );
@@ -409,7 +409,7 @@ pub(crate) fn infer_call(
                     Code::InvalidArgument,
                     Target::Expr(value.expr),
                     format!(
-                        "the argument to 'length' must be a list, map, object, tuple or string, not {}",
+                        "the argument to `length` must be a list, map, object, tuple or string, not {}",
                         show(&value.ty)
                     ),
                 );
@@ -456,7 +456,7 @@ pub(crate) fn infer_call(
                     Code::InvalidArgument,
                     Target::Expr(map.expr),
                     format!(
-                        "the first argument to 'lookup' must be a map or object, not {}",
+                        "the first argument to `lookup` must be a map or object, not {}",
                         show(&map.ty)
                     ),
                 );
@@ -581,7 +581,7 @@ pub(crate) fn infer_call(
                         Code::InvalidArgument,
                         Target::Expr(value.expr),
                         format!(
-                            "the argument to 'singleOrNone' must be a list or tuple, not {}",
+                            "the argument to `singleOrNone` must be a list or tuple, not {}",
                             show(&value.ty)
                         ),
                     );
@@ -607,7 +607,7 @@ pub(crate) fn infer_call(
                 cx.report(
                     Code::ArgumentCount,
                     Target::Expr(id),
-                    "'try' expects at least one argument",
+                    "missing arguments to `try`: it takes at least one argument",
                 );
                 return Type::dynamic();
             }
@@ -650,7 +650,7 @@ pub(crate) fn infer_call(
                     Code::InvalidArgument,
                     Target::Expr(value.expr),
                     format!(
-                        "the first argument to 'recover' must be an output, not {}",
+                        "the first argument to `recover` must be an output, not {}",
                         show(&value.ty)
                     ),
                 );
@@ -693,7 +693,7 @@ pub(crate) fn infer_call(
                         Code::InvalidArgument,
                         Target::Expr(resource.expr),
                         format!(
-                            "the argument to '{f}' must be a single resource, not {}",
+                            "the argument to `{f}` must be a single resource, not {}",
                             show(&resource.ty)
                         ),
                     );
@@ -710,7 +710,7 @@ pub(crate) fn infer_call(
                     cx.report(
                         Code::InvalidArgument,
                         Target::Expr(token.expr),
-                        "the invoke token must be a string literal, e.g. \"aws:ec2:getAmi\"",
+                        "the token of `invoke` must be a literal string, like `\"aws:ec2:getAmi\"`",
                     );
                 }
             }
@@ -733,7 +733,7 @@ pub(crate) fn infer_call(
                 cx.report(
                     Code::ArgumentCount,
                     Target::Expr(id),
-                    "call must be passed a receiver, a method name and an arguments object",
+                    "missing arguments to `call`: it takes a receiver, a method name and an arguments object",
                 );
                 return Type::dynamic();
             }
@@ -757,7 +757,7 @@ pub(crate) fn infer_call(
                     cx.report(
                         Code::InvalidArgument,
                         Target::Expr(method.expr),
-                        "call's method name must be a string literal",
+                        "the method name of `call` must be a literal string",
                     );
                 }
             }
@@ -767,22 +767,22 @@ pub(crate) fn infer_call(
             cx.report(
                 Code::RemovedFunction,
                 Target::Expr(id),
-                format!("'{f}' was removed from PCL in Pulumi 3.230"),
+                format!("function `{f}` was removed from PCL in Pulumi 3.230"),
             );
             Type::dynamic()
         }
         _ => {
             let suggestion = suggest::best_match(f, builtin_names()).map(str::to_string);
             let help = match (&suggestion, cx.lookup_root(name)) {
-                (Some(s), _) => Some(format!("did you mean '{s}'?")),
-                (None, Some(_)) => Some(format!("'{f}' is a variable, not a function")),
+                (Some(s), _) => Some(format!("did you mean `{s}`?")),
+                (None, Some(_)) => Some(format!("`{f}` is a variable, not a function")),
                 _ => None,
             };
             cx.report_with(
                 Code::UnknownFunction,
                 Severity::Error,
                 Target::CallName(id),
-                format!("unknown function '{f}'"),
+                format!("unknown function `{f}`"),
                 help,
                 suggestion,
             );
@@ -861,7 +861,7 @@ fn check(
                 Code::ArgumentCount,
                 Target::Expr(id),
                 format!(
-                    "missing required parameter '{}' of '{f}': expected {}{} argument{}, got {count}",
+                    "missing required parameter `{}` of `{f}`: expected {}{} argument{}, got {count}",
                     missing.name,
                     if required < params.len() || varargs.is_some() { "at least " } else { "" },
                     required,
@@ -876,7 +876,7 @@ fn check(
                 Code::ArgumentCount,
                 Target::Expr(extra.expr),
                 format!(
-                    "too many arguments to '{f}': expected {}{}, got {count}",
+                    "too many arguments to `{f}`: expected {}{}, got {count}",
                     if params.iter().any(|p| p.optional) {
                         "at most "
                     } else {
@@ -896,7 +896,7 @@ fn check(
                 &arg.ty,
                 &param.ty,
                 &format!(
-                    "argument '{}' of '{f}' must be of type {}",
+                    "argument `{}` of `{f}` must be of type {}",
                     param.name,
                     show(&param.ty)
                 ),

@@ -156,7 +156,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     self.report(
                         Code::NotALiteral,
                         Target::Expr(value),
-                        "attribute token must be a string literal",
+                        "attribute `token` must be a literal string",
                     );
                 }
             }
@@ -167,12 +167,12 @@ impl<'a, 'db> Infer<'a, 'db> {
         let program = program_at(self.db, &dir);
         let problem = if dir == own_dir {
             Some(format!(
-                "cannot use the program's own directory '{source}' as a component: a component cannot include itself"
+                "cannot use the program's own directory `{source}` as a component: a component cannot include itself"
             ))
         } else if program == Some(self.program) {
             // The host registered this path as another name of the program (a symbolic link).
             Some(format!(
-                "cannot use '{source}' as a component: it is the program itself (through a symbolic link), and a component cannot include itself"
+                "cannot use `{source}` as a component: it is the program itself (through a symbolic link), and a component cannot include itself"
             ))
         } else if let Some(closing) = program.and_then(|_| {
             inclusion_cycles(self.db, pcl_db::workspace(self.db))
@@ -182,15 +182,15 @@ impl<'a, 'db> Infer<'a, 'db> {
             let chain: Vec<String> = closing
                 .chain
                 .iter()
-                .map(|root| root.display().to_string())
+                .map(|root| format!("`{}`", root.display()))
                 .collect();
             Some(format!(
-                "cannot use '{source}' as a component: it includes this program again, a cycle of components ({}); a component cannot include itself, directly or through others",
+                "cannot use `{source}` as a component: it includes this program again, a cycle of components ({}); a component cannot include itself, directly or through others",
                 chain.join(" → ")
             ))
         } else if program.is_none() {
             Some(format!(
-                "no component program at '{source}' ({}): the directory must exist and hold .pp files",
+                "no component program at `{source}` (`{}`): the directory must exist and hold `.pp` files",
                 dir.display()
             ))
         } else {
@@ -210,12 +210,12 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.report(
                 Code::UnsupportedAttribute,
                 Target::AttrName(id),
-                "'token' may only be set on a component declared without a source",
+                "unsupported attribute `token` of a component with a source: only a component declared without a source sets `token`",
             );
         }
         let interface = component_interface(self.db, program).clone();
         let inputs = interface.input_object();
-        let what = format!("component '{source}'");
+        let what = format!("component `{source}`");
         // `token` is reported above; everything else is an input.
         self.check_inputs(&inputs, &what, false, &["token"]);
         range.apply(interface.instance_type())

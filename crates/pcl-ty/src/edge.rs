@@ -39,7 +39,7 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
                         _ => ("uses of package", "are"),
                     };
                     diagnostic = diagnostic.with_help(format!(
-                        "{} other {uses} '{package}' {verb} not reported",
+                        "{} other {uses} `{package}` {verb} not reported",
                         first.others
                     ));
                 }
@@ -66,7 +66,7 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         let mut diagnostic = Diagnostic::new(
             Code::DuplicateName,
             duplicate.source_map(db).name,
-            format!("\"{name}\" already declared"),
+            format!("`{name}` is already declared"),
         );
         let first_range = first.source_map(db).name;
         diagnostic = if first.file(db) == file {
@@ -222,7 +222,7 @@ fn cycle_diagnostic<'db>(
     file: ProgramFile<'db>,
     cycle: &[Node<'db>],
 ) -> Diagnostic {
-    let names: Vec<String> = cycle.iter().map(|n| n.name(db).to_string()).collect();
+    let names: Vec<String> = cycle.iter().map(|n| format!("`{}`", n.name(db))).collect();
     let shown = if names.len() > MAX_NAMED {
         let mut shown = names[..MAX_NAMED / 2].to_vec();
         shown.push(format!("... ({} more) ...", names.len() - MAX_NAMED));
@@ -242,7 +242,7 @@ fn cycle_diagnostic<'db>(
         let Some(range) = reference_range(db, from, to) else {
             continue;
         };
-        let message = format!("{} refers to {} here", from.name(db), to.name(db));
+        let message = format!("`{}` refers to `{}` here", from.name(db), to.name(db));
         diagnostic = if from.file(db) == file {
             diagnostic.with_related(range, message)
         } else {
@@ -314,7 +314,7 @@ fn convert<'db>(
     }
     if let Some(replacement) = &problem.fix {
         diagnostic = diagnostic.with_fix(
-            format!("replace with '{replacement}'"),
+            format!("replace with `{replacement}`"),
             range,
             replacement.clone(),
         );

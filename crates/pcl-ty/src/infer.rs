@@ -236,7 +236,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         let why = reason.map_or_else(
             || {
                 format!(
-                    "cannot assign value of type {} to type {}",
+                    "cannot assign a value of type {} to type {}",
                     show(src),
                     show(dest)
                 )
@@ -287,7 +287,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         value,
                         &ty,
                         &Type::string(),
-                        "requiredVersionRange must be a string",
+                        "`requiredVersionRange` must be a string",
                     );
                 }
                 Type::dynamic()
@@ -399,7 +399,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         value,
                         &ty,
                         &Type::list(Type::string()),
-                        "command must be a list of strings",
+                        "`command` must be a list of strings",
                     );
                 }
                 "onDryRun" | "ignoreErrors" => {
@@ -474,7 +474,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         k,
                         &ty,
                         &Type::string(),
-                        "the key of a for expression must be a string",
+                        "the key of a `for` expression must be a string",
                     );
                     lift.push(ty.clone());
                     ty
@@ -486,7 +486,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         *c,
                         &ty,
                         &Type::bool(),
-                        "the condition of a for expression must be a bool",
+                        "the condition of a `for` expression must be a bool",
                     );
                     lift.push(ty);
                 }
@@ -522,7 +522,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                             *operand,
                             &ty,
                             &Type::bool(),
-                            "the operand of ! must be a bool",
+                            "the operand of `!` must be a bool",
                         );
                         Type::bool()
                     }
@@ -531,7 +531,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                             *operand,
                             &ty,
                             &Type::number(),
-                            "the operand of - must be a number",
+                            "the operand of `-` must be a number",
                         );
                         if is_int(&ty) {
                             Type::int()
@@ -587,7 +587,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         *condition,
                         &ty,
                         &Type::bool(),
-                        "the condition of an if directive must be a bool",
+                        "the condition of an `if` directive must be a bool",
                     );
                     lift.push(ty);
                     self.infer_template_parts(then_parts, lift);
@@ -643,7 +643,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     self.report(
                         Code::UndefinedVariable,
                         Target::Expr(id),
-                        "undefined variable range: a resource whose range is a bool has no range variable",
+                        "undefined variable `range`: a resource whose `range` is a bool has no `range` variable",
                     );
                     return Type::dynamic();
                 }
@@ -655,7 +655,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         self.report(
                             Code::InvalidTraversal,
                             Target::Expr(id),
-                            "the pulumi block is not a value and cannot be referenced",
+                            "the `pulumi` block is not a value and cannot be referenced",
                         );
                         Type::dynamic()
                     }
@@ -695,17 +695,17 @@ impl<'a, 'db> Infer<'a, 'db> {
         let candidates = program_best.iter().chain(locals.iter()).map(|n| n.as_str());
         let suggestion = suggest::best_match(name, candidates).map(str::to_string);
         let help = if name == "range" {
-            Some("range is defined only in the body of a resource or component whose options set range".to_string())
+            Some("`range` is defined only in the body of a resource or component whose options set `range`".to_string())
         } else if crate::builtins::is_builtin(name) {
-            Some(format!("'{name}' is a function: call it as {name}(...)"))
+            Some(format!("`{name}` is a function: call it as `{name}(...)`"))
         } else {
-            suggestion.as_ref().map(|s| format!("did you mean '{s}'?"))
+            suggestion.as_ref().map(|s| format!("did you mean `{s}`?"))
         };
         self.report_with(
             Code::UndefinedVariable,
             Severity::Error,
             Target::Expr(id),
-            format!("undefined variable {name}"),
+            format!("undefined variable `{name}`"),
             help,
             suggestion,
         );
@@ -774,7 +774,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         };
         if let Some(param) = param {
             let context = format!(
-                "the operands of {} must be of type {}",
+                "the operands of `{}` must be of type {}",
                 op.as_str(),
                 show(&param)
             );
@@ -849,7 +849,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 severity,
                 Target::Accessor { expr: id, receiver },
                 reason.to_string(),
-                None,
+                reason.help(),
                 fix,
             );
         }
@@ -873,19 +873,19 @@ pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<Stri
             match ConstValue::parse_number(text.trim()) {
                 Ok(ConstValue::Int(_)) => None,
                 Ok(ConstValue::Number(_)) if matches!(dest.kind(), TypeKind::Number) => None,
-                Ok(_) => Some(format!("the string {value} is not a whole number")),
-                Err(_) => Some(format!("the string {value} is not a number")),
+                Ok(_) => Some(format!("the string `{value}` is not a whole number")),
+                Err(_) => Some(format!("the string `{value}` is not a number")),
             }
         }
-        (TypeKind::Int, ConstValue::Number(_)) => Some(format!("{value} is not a whole number")),
+        (TypeKind::Int, ConstValue::Number(_)) => Some(format!("`{value}` is not a whole number")),
         (TypeKind::Bool, ConstValue::String(text)) if !matches!(&**text, "true" | "false") => Some(
-            format!("the string {value} is not a bool (\"true\" or \"false\")"),
+            format!("the string `{value}` is not a bool (`\"true\"` or `\"false\"`)"),
         ),
         (TypeKind::Bool, ConstValue::Int(_) | ConstValue::Number(_)) => {
-            Some(format!("the number {value} is not a bool"))
+            Some(format!("the number `{value}` is not a bool"))
         }
         (TypeKind::Int | TypeKind::Number, ConstValue::Bool(_)) => {
-            Some(format!("the bool {value} is not a number"))
+            Some(format!("the bool `{value}` is not a number"))
         }
         _ => None,
     }

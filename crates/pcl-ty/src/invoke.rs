@@ -61,15 +61,18 @@ impl<'a, 'db> Infer<'a, 'db> {
             Err(TokenError::Unknown(unknown)) => {
                 let help = match unknown.suggestions.as_slice() {
                     [] => None,
-                    [one] => Some(format!("did you mean '{one}'?")),
-                    many => Some(format!("did you mean one of: {}?", many.join(", "))),
+                    [one] => Some(format!("did you mean `{one}`?")),
+                    many => Some(format!(
+                        "did you mean one of {}?",
+                        pcl_diagnostics::style::quoted_list(many, "or")
+                    )),
                 };
                 let fix = unknown.suggestions.first().map(|s| format!("\"{s}\""));
                 self.report_strict(
                     Code::UnknownInvokeFunction,
                     Target::Expr(token_expr),
                     format!(
-                        "unknown function '{token}' in package '{}'",
+                        "unknown function `{token}` in package `{}`",
                         unknown.package
                     ),
                     help,
@@ -93,7 +96,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 } else {
                     &sig.plain_args
                 };
-                let context = format!("the arguments of {token}");
+                let context = format!("the arguments of `{token}`");
                 self.check_value(*expr, ty, dest, false, &context);
             }
             None => {
@@ -104,8 +107,8 @@ impl<'a, 'db> Infer<'a, 'db> {
                             Code::InvalidInvoke,
                             Target::Expr(token_expr),
                             format!(
-                                "missing the arguments of {token}: it requires {}",
-                                required.join(", ")
+                                "missing the arguments of `{token}`: it requires {}",
+                                pcl_diagnostics::style::quoted_list(&required, "and")
                             ),
                         );
                     }
@@ -118,7 +121,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 ty,
                 &invoke_options_type(),
                 false,
-                "the options of invoke",
+                "the options of `invoke`",
             );
         }
         if output_form {
@@ -151,7 +154,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     pcl_diagnostics::Severity::Warning,
                     Target::Expr(*expr),
                     format!(
-                        "function \"{token}\" is declared with multi-argument inputs: current Pulumi requires positional arguments, e.g. invoke(\"{token}\", {})",
+                        "function `{token}` is declared with multi-argument inputs: current Pulumi requires positional arguments, like `invoke(\"{token}\", {})`",
                         names.join(", ")
                     ),
                     None,
@@ -163,7 +166,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     &ty,
                     &sig.plain_args,
                     false,
-                    &format!("the arguments of {token}"),
+                    &format!("the arguments of `{token}`"),
                 );
                 return if any_output {
                     Type::output(sig.result.clone())
@@ -178,15 +181,15 @@ impl<'a, 'db> Infer<'a, 'db> {
                 Code::ArgumentCount,
                 Target::Expr(given[params.len() + 1].0),
                 format!(
-                    "too many arguments to {token}: it takes {} positional arguments and the invoke options",
-                    params.len()
+                    "too many arguments to `{token}`: it takes {} and the invoke options",
+                    pcl_diagnostics::style::count(params.len(), "positional argument")
                 ),
             );
         }
         for (i, (name, ty)) in params.iter().enumerate() {
             match given.get(i) {
                 Some((expr, src)) => {
-                    let context = format!("the argument {name} of {token}");
+                    let context = format!("the argument `{name}` of `{token}`");
                     self.check_value(*expr, src, ty, false, &context);
                 }
                 None if !ty.is_optional() => {
@@ -194,7 +197,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         Code::ArgumentCount,
                         Target::Expr(args[0].0),
                         format!(
-                            "missing the argument {name} of {token} (of type {})",
+                            "missing required argument `{name}` of `{token}` (of type {})",
                             show(ty)
                         ),
                     );
@@ -208,7 +211,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 ty,
                 &invoke_options_type(),
                 false,
-                "the options of invoke",
+                "the options of `invoke`",
             );
         }
         if any_output {
@@ -236,7 +239,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     Code::InvalidInvoke,
                     Target::Expr(*receiver),
                     format!(
-                        "call's receiver must be a single resource, not {}",
+                        "the receiver of `call` must be a single resource, not {}",
                         show(receiver_ty)
                     ),
                 );
@@ -258,7 +261,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             }
         };
         if let Some((expr, ty)) = rest.first() {
-            let context = format!("the arguments of method {method}");
+            let context = format!("the arguments of method `{method}`");
             self.check_value(*expr, ty, &sig.args, false, &context);
         }
         sig.result

@@ -70,19 +70,24 @@ impl std::fmt::Display for PackageError {
                 available,
                 dirs,
             } => {
-                write!(f, "no schema for package '{name}'")?;
+                write!(f, "no schema for package `{name}`")?;
                 if let Some(v) = version {
-                    write!(f, " version {v}")?;
+                    write!(f, " version `{v}`")?;
                 }
                 if !available.is_empty() {
-                    write!(f, " (available: {})", available.join(", "))?;
+                    write!(
+                        f,
+                        " (available: {})",
+                        pcl_diagnostics::style::quoted_list(available, "and")
+                    )?;
                 }
                 if dirs.is_empty() {
                     f.write_str(
-                        "; no schema directories are configured (set $PCL_SCHEMA_PATH or create ~/.pcl/schemas)",
+                        "; no schema directories are configured (set `$PCL_SCHEMA_PATH` or create `~/.pcl/schemas`)",
                     )
                 } else {
-                    let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                    let dirs: Vec<String> =
+                        dirs.iter().map(|d| format!("`{}`", d.display())).collect();
                     write!(f, "; looked in {}", dirs.join(", "))
                 }
             }
@@ -191,7 +196,7 @@ pub fn package_schema<'db>(
                 file: file.path(db).display().to_string().into(),
                 path: JsonPath::root().key("name"),
                 message: format!(
-                    "the schema declares package '{}', not '{name}'",
+                    "the schema declares package `{}`, not `{name}`",
                     package.0.name()
                 ),
             }],

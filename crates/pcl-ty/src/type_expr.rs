@@ -35,8 +35,8 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                     Code::InvalidTypeExpression,
                     Code::InvalidTypeExpression.default_severity(),
                     Target::Expr(id),
-                    format!("unknown type '{other}'; the types are any, bool, int, number, string and the constructors list, map, object, optional, set, tuple"),
-                    suggestion.as_ref().map(|s| format!("did you mean '{s}'?")),
+                    format!("unknown type `{other}`: the types are `any`, `bool`, `int`, `number`, `string` and the constructors `list`, `map`, `object`, `optional`, `set` and `tuple`"),
+                    suggestion.as_ref().map(|s| format!("did you mean `{s}`?")),
                     suggestion,
                 );
                 Type::dynamic()
@@ -51,8 +51,8 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                     Code::InvalidTypeExpression,
                     Code::InvalidTypeExpression.default_severity(),
                     Target::Expr(id),
-                    format!("unknown type constructor '{name}'"),
-                    suggestion.as_ref().map(|s| format!("did you mean '{s}'?")),
+                    format!("unknown type constructor `{name}`"),
+                    suggestion.as_ref().map(|s| format!("did you mean `{s}`?")),
                     None,
                 );
                 return Type::dynamic();
@@ -61,7 +61,7 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                 cx.report(
                     Code::InvalidTypeExpression,
                     Target::Expr(id),
-                    format!("{name}() requires exactly one argument, got {}", args.len()),
+                    format!("`{name}()` takes exactly one argument, got {}", args.len()),
                 );
                 for arg in args.iter() {
                     eval(cx, *arg);
@@ -89,7 +89,7 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                                     cx.report(
                                         Code::InvalidTypeExpression,
                                         Target::Expr(item.key),
-                                        "object type keys must be names or strings",
+                                        "the keys of an object type must be names or strings",
                                     );
                                 }
                             }
@@ -102,7 +102,7 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                         cx.report(
                             Code::InvalidTypeExpression,
                             Target::Expr(arg),
-                            "the argument to object() must be an object type, e.g. object({name = string})",
+                            "the argument to `object()` must be an object type, like `object({name = string})`",
                         );
                         Type::dynamic()
                     }
@@ -118,7 +118,7 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                         cx.report(
                             Code::InvalidTypeExpression,
                             Target::Expr(arg),
-                            "the argument to tuple() must be a tuple type, e.g. tuple([string, int])",
+                            "the argument to `tuple()` must be a tuple type, like `tuple([string, int])`",
                         );
                         Type::dynamic()
                     }
@@ -129,7 +129,7 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
             cx.report(
                 Code::InvalidTypeExpression,
                 Target::Expr(id),
-                "not a type: expected a type name (string, number, int, bool, any) or a constructor (list(T), map(T), set(T), optional(T), object({...}), tuple([...]))",
+                "not a type: expected a type name (`string`, `number`, `int`, `bool`, `any`) or a constructor (`list(T)`, `map(T)`, `set(T)`, `optional(T)`, `object({...})`, `tuple([...])`)",
             );
             Type::dynamic()
         }

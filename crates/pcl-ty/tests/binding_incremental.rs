@@ -358,7 +358,7 @@ fn an_inclusion_that_closes_a_cycle_is_found_and_forgotten_incrementally() {
         ]
     "#]]);
     let cycle = vec![
-        "/p/b/main.pp: cannot use '../a' as a component: it includes this program again, a cycle of components (/p/a → /p/b → /p/a); a component cannot include itself, directly or through others".to_owned(),
+        "/p/b/main.pp: cannot use `../a` as a component: it includes this program again, a cycle of components (`/p/a` → `/p/b` → `/p/a`); a component cannot include itself, directly or through others".to_owned(),
     ];
     assert_eq!(messages(&s.db, s.programs[1]), cycle);
     assert_eq!(messages(&s.db, s.programs[0]), Vec::<String>::new());

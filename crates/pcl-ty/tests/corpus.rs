@@ -66,6 +66,7 @@ fn corpus_programs_bind_as_the_manifest_expects() {
         for program in programs {
             let report = pcl_ty::check_program(&db, program);
             for file in &report.files {
+                file.diagnostics.iter().for_each(common::assert_style);
                 for d in file.diagnostics.iter().filter(|d| d.is_error()) {
                     let text = fs::read_to_string(&file.path).unwrap_or_default();
                     let (line, col) = common::line_col(&text, d.range.start().into());

@@ -46,7 +46,7 @@ fn a_long_cycle_is_reported_once() {
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     assert!(diagnostics[0]
         .message
-        .starts_with("circular reference: c0 -> c1 -> c2"));
+        .starts_with("circular reference: `c0` -> `c1` -> `c2`"));
     assert!(report.types.iter().all(|t| t.ty == "dynamic"));
 }
 
@@ -117,7 +117,7 @@ fn values_sharing_their_parts_check_in_proportion_to_their_types() {
     for message in &found {
         assert!(
             message.starts_with(
-                "the operands of + must be of type number: cannot assign value of type "
+                "the operands of `+` must be of type number: cannot assign a value of type "
             ),
             "{message}"
         );
@@ -203,7 +203,7 @@ fn eventual_values_sharing_their_parts() {
     }
     assert!(
         found[0].starts_with(
-            "the operands of + must be of type number: cannot assign value of type {\n  l: {"
+            "the operands of `+` must be of type number: cannot assign a value of type {\n  l: {"
         ),
         "{}",
         found[0]
@@ -213,10 +213,10 @@ fn eventual_values_sharing_their_parts() {
         "{}",
         found[1]
     );
-    assert!(found[1].contains(": at .l.l.l"), "{}", found[1]);
+    assert!(found[1].contains(": at `.l.l.l"), "{}", found[1]);
     assert!(found[1].contains("….l.l"), "{}", found[1]);
     assert!(
-        found[1].ends_with(".a: cannot assign value of type int to type list(int)"),
+        found[1].ends_with(".a`: cannot assign a value of type int to type list(int)"),
         "{}",
         found[1]
     );

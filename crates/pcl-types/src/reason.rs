@@ -146,32 +146,37 @@ impl Reason {
         let r = |t: &Type| t.display_readable_with(NamedObjects::Never);
         match &self.kind {
             ReasonKind::CannotAssign { dest, src } => {
-                format!("cannot assign value of type {} to type {}", r(src), r(dest))
+                format!(
+                    "cannot assign a value of type {} to type {}",
+                    r(src),
+                    r(dest)
+                )
             }
             ReasonKind::MissingProperty { name, dest } => {
-                format!("missing required property '{name}' of type {}", r(dest))
+                format!("missing required property `{name}` of type {}", r(dest))
             }
             ReasonKind::TupleLengths { dest, src } => {
                 format!("tuples {} and {} have different lengths", r(dest), r(src))
             }
             ReasonKind::OutputToPromise { dest, src } => format!(
-                "cannot assign value of type {} to type {}: an output cannot become a promise",
+                "cannot assign a value of type {} to type {}: an output cannot become a promise",
                 r(src),
                 r(dest)
             ),
             ReasonKind::NotEnumMember { value, enum_type } => {
                 let allowed = match enum_type.kind() {
                     crate::TypeKind::Enum(e) => {
-                        let values: Vec<String> = e.values.iter().map(|v| v.to_string()).collect();
+                        let values: Vec<String> =
+                            e.values.iter().map(|v| format!("`{v}`")).collect();
                         format!(
-                            " of the enum {}; valid values are {}",
+                            " of the enum {}: valid values are {}",
                             e.token,
                             values.join(", ")
                         )
                     }
                     _ => String::new(),
                 };
-                format!("{value} is not a valid value{allowed}")
+                format!("`{value}` is not a valid value{allowed}")
             }
             ReasonKind::WrongLiteral { dest, src } => {
                 format!("expected the value {}, got {}", r(dest), r(src))
@@ -188,23 +193,19 @@ impl Reason {
                 r(dest)
             ),
             ReasonKind::CannotTraverse { receiver } => {
-                format!("cannot traverse value of type {}", r(receiver))
+                format!("cannot traverse a value of type {}", r(receiver))
             }
             ReasonKind::UnknownProperty {
                 name,
                 object,
                 suggestion,
             } => {
-                let mut text = format!("unknown property '{name}' of {}", describe_object(object));
-                if let Some(s) = suggestion {
-                    text.push_str(&format!("; did you mean '{s}'?"));
-                }
-                text
+                // The suggestion is a help line (`Reason::help`), never part of the message.
+                let _ = suggestion;
+                format!("unknown property `{name}` of {}", describe_object(object))
             }
             ReasonKind::CaseInsensitiveMatch { name, matched } => {
-                format!(
-                    "found matching case-insensitive property: matched '{name}' with '{matched}'"
-                )
+                format!("property `{name}` matches `{matched}` only when case is ignored")
             }
             ReasonKind::ListIndexNotNumber { key } => {
                 format!("list indices must be numbers, not {}", r(key))
@@ -225,8 +226,22 @@ impl Reason {
                 )
             }
             ReasonKind::CannotTraverseUnion { receiver, first } => {
-                format!("cannot traverse value of type {}: {first}", r(receiver))
+                format!("cannot traverse a value of type {}: {first}", r(receiver))
             }
+        }
+    }
+}
+
+impl Reason {
+    /// A help line to show after the message: the suggestion of an unknown property ("did you
+    /// mean `name`?"), which is never part of the message.
+    pub fn help(&self) -> Option<String> {
+        match &self.kind {
+            ReasonKind::UnknownProperty {
+                suggestion: Some(s),
+                ..
+            } => Some(format!("did you mean `{s}`?")),
+            _ => None,
         }
     }
 }
@@ -236,7 +251,7 @@ impl fmt::Display for Reason {
         if self.path.len() == 0 {
             f.write_str(&self.message())
         } else {
-            write!(f, "at {}: {}", self.path_text(), self.message())
+            write!(f, "at `{}`: {}", self.path_text(), self.message())
         }
     }
 }
@@ -256,7 +271,7 @@ fn describe_object(object: &Type) -> String {
         .iter()
         .flat_map(|p| p.iter().map(|(k, _)| &**k))
         .collect();
-    let shown: Vec<&str> = names.iter().take(10).copied().collect();
+    let shown: Vec<String> = names.iter().take(10).map(|n| format!("`{n}`")).collect();
     let more = if names.len() > shown.len() {
         ", ..."
     } else {

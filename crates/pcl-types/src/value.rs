@@ -115,11 +115,11 @@ pub enum LiteralError {
 impl fmt::Display for LiteralError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LiteralError::Malformed(text) => write!(f, "malformed number literal '{text}'"),
+            LiteralError::Malformed(text) => write!(f, "malformed number literal `{text}`"),
             LiteralError::ExponentOutOfRange(text) => {
                 write!(
                     f,
-                    "the exponent of the number literal '{text}' is out of range"
+                    "the exponent of the number literal `{text}` is out of range"
                 )
             }
         }

@@ -94,401 +94,401 @@ fn conversion_reasons_grid() {
     }
     expect![[r#"
         none <- dynamic: U a value of type dynamic converts to type none only if it has the right form at run time
-        none <- bool: . cannot assign value of type bool to type none
-        none <- int: . cannot assign value of type int to type none
-        none <- number: . cannot assign value of type number to type none
-        none <- string: . cannot assign value of type string to type none
-        none <- Asset: . cannot assign value of type Asset to type none
-        none <- list(str): . cannot assign value of type list(string) to type none
-        none <- list(int): . cannot assign value of type list(int) to type none
-        none <- set(str): . cannot assign value of type set(string) to type none
-        none <- map(int): . cannot assign value of type map(int) to type none
-        none <- tuple(i,s): . cannot assign value of type (int, string) to type none
-        none <- {a:int}: . cannot assign value of type { a: int } to type none
-        none <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type none
-        none <- int|string: . cannot assign value of type int | string to type none
+        none <- bool: . cannot assign a value of type bool to type none
+        none <- int: . cannot assign a value of type int to type none
+        none <- number: . cannot assign a value of type number to type none
+        none <- string: . cannot assign a value of type string to type none
+        none <- Asset: . cannot assign a value of type Asset to type none
+        none <- list(str): . cannot assign a value of type list(string) to type none
+        none <- list(int): . cannot assign a value of type list(int) to type none
+        none <- set(str): . cannot assign a value of type set(string) to type none
+        none <- map(int): . cannot assign a value of type map(int) to type none
+        none <- tuple(i,s): . cannot assign a value of type (int, string) to type none
+        none <- {a:int}: . cannot assign a value of type { a: int } to type none
+        none <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type none
+        none <- int|string: . cannot assign a value of type int | string to type none
         none <- string?: U a value of type string cannot be assigned to type none
-        none <- output(str): . cannot assign value of type output(string) to type none
-        none <- promise(int): . cannot assign value of type promise(int) to type none
-        none <- "a": . cannot assign value of type "a" to type none
-        none <- 1: . cannot assign value of type 1 to type none
-        none <- enum(A|B): . cannot assign value of type enum("A" | "B") to type none
+        none <- output(str): . cannot assign a value of type output(string) to type none
+        none <- promise(int): . cannot assign a value of type promise(int) to type none
+        none <- "a": . cannot assign a value of type "a" to type none
+        none <- 1: . cannot assign a value of type 1 to type none
+        none <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type none
         bool <- dynamic: U a value of type dynamic converts to type bool only if it has the right form at run time
-        bool <- none: . cannot assign value of type none to type bool
+        bool <- none: . cannot assign a value of type none to type bool
         bool <- int: U a value of type int converts to type bool only if it has the right form at run time
         bool <- number: U a value of type number converts to type bool only if it has the right form at run time
         bool <- string: U a value of type string converts to type bool only if it has the right form at run time
-        bool <- Asset: . cannot assign value of type Asset to type bool
-        bool <- list(str): . cannot assign value of type list(string) to type bool
-        bool <- list(int): . cannot assign value of type list(int) to type bool
-        bool <- set(str): . cannot assign value of type set(string) to type bool
-        bool <- map(int): . cannot assign value of type map(int) to type bool
-        bool <- tuple(i,s): . cannot assign value of type (int, string) to type bool
-        bool <- {a:int}: . cannot assign value of type { a: int } to type bool
-        bool <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type bool
+        bool <- Asset: . cannot assign a value of type Asset to type bool
+        bool <- list(str): . cannot assign a value of type list(string) to type bool
+        bool <- list(int): . cannot assign a value of type list(int) to type bool
+        bool <- set(str): . cannot assign a value of type set(string) to type bool
+        bool <- map(int): . cannot assign a value of type map(int) to type bool
+        bool <- tuple(i,s): . cannot assign a value of type (int, string) to type bool
+        bool <- {a:int}: . cannot assign a value of type { a: int } to type bool
+        bool <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type bool
         bool <- int|string: U a value of type int converts to type bool only if it has the right form at run time
         bool <- string?: U a value of type none cannot be assigned to type bool
-        bool <- output(str): . cannot assign value of type output(string) to type bool
-        bool <- promise(int): . cannot assign value of type promise(int) to type bool
+        bool <- output(str): . cannot assign a value of type output(string) to type bool
+        bool <- promise(int): . cannot assign a value of type promise(int) to type bool
         bool <- "a": U a value of type string converts to type bool only if it has the right form at run time
         bool <- 1: U a value of type int converts to type bool only if it has the right form at run time
-        bool <- null: . cannot assign value of type null to type bool
+        bool <- null: . cannot assign a value of type null to type bool
         bool <- enum(A|B): U a value of type string converts to type bool only if it has the right form at run time
         int <- dynamic: U a value of type dynamic converts to type int only if it has the right form at run time
-        int <- none: . cannot assign value of type none to type int
+        int <- none: . cannot assign a value of type none to type int
         int <- bool: U a value of type bool converts to type int only if it has the right form at run time
         int <- number: U a value of type number converts to type int only if it has the right form at run time
         int <- string: U a value of type string converts to type int only if it has the right form at run time
-        int <- Asset: . cannot assign value of type Asset to type int
-        int <- list(str): . cannot assign value of type list(string) to type int
-        int <- list(int): . cannot assign value of type list(int) to type int
-        int <- set(str): . cannot assign value of type set(string) to type int
-        int <- map(int): . cannot assign value of type map(int) to type int
-        int <- tuple(i,s): . cannot assign value of type (int, string) to type int
-        int <- {a:int}: . cannot assign value of type { a: int } to type int
-        int <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type int
+        int <- Asset: . cannot assign a value of type Asset to type int
+        int <- list(str): . cannot assign a value of type list(string) to type int
+        int <- list(int): . cannot assign a value of type list(int) to type int
+        int <- set(str): . cannot assign a value of type set(string) to type int
+        int <- map(int): . cannot assign a value of type map(int) to type int
+        int <- tuple(i,s): . cannot assign a value of type (int, string) to type int
+        int <- {a:int}: . cannot assign a value of type { a: int } to type int
+        int <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type int
         int <- int|string: U a value of type string converts to type int only if it has the right form at run time
         int <- string?: U a value of type none cannot be assigned to type int
-        int <- output(str): . cannot assign value of type output(string) to type int
-        int <- promise(int): . cannot assign value of type promise(int) to type int
+        int <- output(str): . cannot assign a value of type output(string) to type int
+        int <- promise(int): . cannot assign a value of type promise(int) to type int
         int <- "a": U a value of type string converts to type int only if it has the right form at run time
-        int <- null: . cannot assign value of type null to type int
+        int <- null: . cannot assign a value of type null to type int
         int <- enum(A|B): U a value of type string converts to type int only if it has the right form at run time
         number <- dynamic: U a value of type dynamic converts to type number only if it has the right form at run time
-        number <- none: . cannot assign value of type none to type number
+        number <- none: . cannot assign a value of type none to type number
         number <- bool: U a value of type bool converts to type number only if it has the right form at run time
         number <- string: U a value of type string converts to type number only if it has the right form at run time
-        number <- Asset: . cannot assign value of type Asset to type number
-        number <- list(str): . cannot assign value of type list(string) to type number
-        number <- list(int): . cannot assign value of type list(int) to type number
-        number <- set(str): . cannot assign value of type set(string) to type number
-        number <- map(int): . cannot assign value of type map(int) to type number
-        number <- tuple(i,s): . cannot assign value of type (int, string) to type number
-        number <- {a:int}: . cannot assign value of type { a: int } to type number
-        number <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type number
+        number <- Asset: . cannot assign a value of type Asset to type number
+        number <- list(str): . cannot assign a value of type list(string) to type number
+        number <- list(int): . cannot assign a value of type list(int) to type number
+        number <- set(str): . cannot assign a value of type set(string) to type number
+        number <- map(int): . cannot assign a value of type map(int) to type number
+        number <- tuple(i,s): . cannot assign a value of type (int, string) to type number
+        number <- {a:int}: . cannot assign a value of type { a: int } to type number
+        number <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type number
         number <- int|string: U a value of type string converts to type number only if it has the right form at run time
         number <- string?: U a value of type none cannot be assigned to type number
-        number <- output(str): . cannot assign value of type output(string) to type number
-        number <- promise(int): . cannot assign value of type promise(int) to type number
+        number <- output(str): . cannot assign a value of type output(string) to type number
+        number <- promise(int): . cannot assign a value of type promise(int) to type number
         number <- "a": U a value of type string converts to type number only if it has the right form at run time
-        number <- null: . cannot assign value of type null to type number
+        number <- null: . cannot assign a value of type null to type number
         number <- enum(A|B): U a value of type string converts to type number only if it has the right form at run time
         string <- dynamic: U a value of type dynamic converts to type string only if it has the right form at run time
-        string <- none: . cannot assign value of type none to type string
-        string <- Asset: . cannot assign value of type Asset to type string
-        string <- list(str): . cannot assign value of type list(string) to type string
-        string <- list(int): . cannot assign value of type list(int) to type string
-        string <- set(str): . cannot assign value of type set(string) to type string
-        string <- map(int): . cannot assign value of type map(int) to type string
-        string <- tuple(i,s): . cannot assign value of type (int, string) to type string
-        string <- {a:int}: . cannot assign value of type { a: int } to type string
-        string <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type string
+        string <- none: . cannot assign a value of type none to type string
+        string <- Asset: . cannot assign a value of type Asset to type string
+        string <- list(str): . cannot assign a value of type list(string) to type string
+        string <- list(int): . cannot assign a value of type list(int) to type string
+        string <- set(str): . cannot assign a value of type set(string) to type string
+        string <- map(int): . cannot assign a value of type map(int) to type string
+        string <- tuple(i,s): . cannot assign a value of type (int, string) to type string
+        string <- {a:int}: . cannot assign a value of type { a: int } to type string
+        string <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type string
         string <- string?: U a value of type none cannot be assigned to type string
-        string <- output(str): . cannot assign value of type output(string) to type string
-        string <- promise(int): . cannot assign value of type promise(int) to type string
-        string <- null: . cannot assign value of type null to type string
+        string <- output(str): . cannot assign a value of type output(string) to type string
+        string <- promise(int): . cannot assign a value of type promise(int) to type string
+        string <- null: . cannot assign a value of type null to type string
         Asset <- dynamic: U a value of type dynamic converts to type Asset only if it has the right form at run time
-        Asset <- none: . cannot assign value of type none to type Asset
-        Asset <- bool: . cannot assign value of type bool to type Asset
-        Asset <- int: . cannot assign value of type int to type Asset
-        Asset <- number: . cannot assign value of type number to type Asset
-        Asset <- string: . cannot assign value of type string to type Asset
-        Asset <- list(str): . cannot assign value of type list(string) to type Asset
-        Asset <- list(int): . cannot assign value of type list(int) to type Asset
-        Asset <- set(str): . cannot assign value of type set(string) to type Asset
-        Asset <- map(int): . cannot assign value of type map(int) to type Asset
-        Asset <- tuple(i,s): . cannot assign value of type (int, string) to type Asset
-        Asset <- {a:int}: . cannot assign value of type { a: int } to type Asset
-        Asset <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type Asset
-        Asset <- int|string: . cannot assign value of type int | string to type Asset
-        Asset <- string?: . cannot assign value of type string? to type Asset
-        Asset <- output(str): . cannot assign value of type output(string) to type Asset
-        Asset <- promise(int): . cannot assign value of type promise(int) to type Asset
-        Asset <- "a": . cannot assign value of type "a" to type Asset
-        Asset <- 1: . cannot assign value of type 1 to type Asset
-        Asset <- null: . cannot assign value of type null to type Asset
-        Asset <- enum(A|B): . cannot assign value of type enum("A" | "B") to type Asset
+        Asset <- none: . cannot assign a value of type none to type Asset
+        Asset <- bool: . cannot assign a value of type bool to type Asset
+        Asset <- int: . cannot assign a value of type int to type Asset
+        Asset <- number: . cannot assign a value of type number to type Asset
+        Asset <- string: . cannot assign a value of type string to type Asset
+        Asset <- list(str): . cannot assign a value of type list(string) to type Asset
+        Asset <- list(int): . cannot assign a value of type list(int) to type Asset
+        Asset <- set(str): . cannot assign a value of type set(string) to type Asset
+        Asset <- map(int): . cannot assign a value of type map(int) to type Asset
+        Asset <- tuple(i,s): . cannot assign a value of type (int, string) to type Asset
+        Asset <- {a:int}: . cannot assign a value of type { a: int } to type Asset
+        Asset <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type Asset
+        Asset <- int|string: . cannot assign a value of type int | string to type Asset
+        Asset <- string?: . cannot assign a value of type string? to type Asset
+        Asset <- output(str): . cannot assign a value of type output(string) to type Asset
+        Asset <- promise(int): . cannot assign a value of type promise(int) to type Asset
+        Asset <- "a": . cannot assign a value of type "a" to type Asset
+        Asset <- 1: . cannot assign a value of type 1 to type Asset
+        Asset <- null: . cannot assign a value of type null to type Asset
+        Asset <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type Asset
         list(str) <- dynamic: U a value of type dynamic converts to type list(string) only if it has the right form at run time
-        list(str) <- none: . cannot assign value of type none to type list(string)
-        list(str) <- bool: . cannot assign value of type bool to type list(string)
-        list(str) <- int: . cannot assign value of type int to type list(string)
-        list(str) <- number: . cannot assign value of type number to type list(string)
-        list(str) <- string: . cannot assign value of type string to type list(string)
-        list(str) <- Asset: . cannot assign value of type Asset to type list(string)
-        list(str) <- map(int): . cannot assign value of type map(int) to type list(string)
-        list(str) <- {a:int}: . cannot assign value of type { a: int } to type list(string)
-        list(str) <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type list(string)
-        list(str) <- int|string: . cannot assign value of type int | string to type list(string)
-        list(str) <- string?: . cannot assign value of type string? to type list(string)
-        list(str) <- output(str): . cannot assign value of type output(string) to type list(string)
-        list(str) <- promise(int): . cannot assign value of type promise(int) to type list(string)
-        list(str) <- "a": . cannot assign value of type "a" to type list(string)
-        list(str) <- 1: . cannot assign value of type 1 to type list(string)
-        list(str) <- null: . cannot assign value of type null to type list(string)
-        list(str) <- enum(A|B): . cannot assign value of type enum("A" | "B") to type list(string)
+        list(str) <- none: . cannot assign a value of type none to type list(string)
+        list(str) <- bool: . cannot assign a value of type bool to type list(string)
+        list(str) <- int: . cannot assign a value of type int to type list(string)
+        list(str) <- number: . cannot assign a value of type number to type list(string)
+        list(str) <- string: . cannot assign a value of type string to type list(string)
+        list(str) <- Asset: . cannot assign a value of type Asset to type list(string)
+        list(str) <- map(int): . cannot assign a value of type map(int) to type list(string)
+        list(str) <- {a:int}: . cannot assign a value of type { a: int } to type list(string)
+        list(str) <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type list(string)
+        list(str) <- int|string: . cannot assign a value of type int | string to type list(string)
+        list(str) <- string?: . cannot assign a value of type string? to type list(string)
+        list(str) <- output(str): . cannot assign a value of type output(string) to type list(string)
+        list(str) <- promise(int): . cannot assign a value of type promise(int) to type list(string)
+        list(str) <- "a": . cannot assign a value of type "a" to type list(string)
+        list(str) <- 1: . cannot assign a value of type 1 to type list(string)
+        list(str) <- null: . cannot assign a value of type null to type list(string)
+        list(str) <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type list(string)
         list(int) <- dynamic: U a value of type dynamic converts to type list(int) only if it has the right form at run time
-        list(int) <- none: . cannot assign value of type none to type list(int)
-        list(int) <- bool: . cannot assign value of type bool to type list(int)
-        list(int) <- int: . cannot assign value of type int to type list(int)
-        list(int) <- number: . cannot assign value of type number to type list(int)
-        list(int) <- string: . cannot assign value of type string to type list(int)
-        list(int) <- Asset: . cannot assign value of type Asset to type list(int)
-        list(int) <- list(str): U at [*]: a value of type string converts to type int only if it has the right form at run time
-        list(int) <- set(str): U at [*]: a value of type string converts to type int only if it has the right form at run time
-        list(int) <- map(int): . cannot assign value of type map(int) to type list(int)
-        list(int) <- tuple(i,s): U at [1]: a value of type string converts to type int only if it has the right form at run time
-        list(int) <- {a:int}: . cannot assign value of type { a: int } to type list(int)
-        list(int) <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type list(int)
-        list(int) <- int|string: . cannot assign value of type int | string to type list(int)
-        list(int) <- string?: . cannot assign value of type string? to type list(int)
-        list(int) <- output(str): . cannot assign value of type output(string) to type list(int)
-        list(int) <- promise(int): . cannot assign value of type promise(int) to type list(int)
-        list(int) <- "a": . cannot assign value of type "a" to type list(int)
-        list(int) <- 1: . cannot assign value of type 1 to type list(int)
-        list(int) <- null: . cannot assign value of type null to type list(int)
-        list(int) <- enum(A|B): . cannot assign value of type enum("A" | "B") to type list(int)
+        list(int) <- none: . cannot assign a value of type none to type list(int)
+        list(int) <- bool: . cannot assign a value of type bool to type list(int)
+        list(int) <- int: . cannot assign a value of type int to type list(int)
+        list(int) <- number: . cannot assign a value of type number to type list(int)
+        list(int) <- string: . cannot assign a value of type string to type list(int)
+        list(int) <- Asset: . cannot assign a value of type Asset to type list(int)
+        list(int) <- list(str): U at `[*]`: a value of type string converts to type int only if it has the right form at run time
+        list(int) <- set(str): U at `[*]`: a value of type string converts to type int only if it has the right form at run time
+        list(int) <- map(int): . cannot assign a value of type map(int) to type list(int)
+        list(int) <- tuple(i,s): U at `[1]`: a value of type string converts to type int only if it has the right form at run time
+        list(int) <- {a:int}: . cannot assign a value of type { a: int } to type list(int)
+        list(int) <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type list(int)
+        list(int) <- int|string: . cannot assign a value of type int | string to type list(int)
+        list(int) <- string?: . cannot assign a value of type string? to type list(int)
+        list(int) <- output(str): . cannot assign a value of type output(string) to type list(int)
+        list(int) <- promise(int): . cannot assign a value of type promise(int) to type list(int)
+        list(int) <- "a": . cannot assign a value of type "a" to type list(int)
+        list(int) <- 1: . cannot assign a value of type 1 to type list(int)
+        list(int) <- null: . cannot assign a value of type null to type list(int)
+        list(int) <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type list(int)
         set(str) <- dynamic: U a value of type dynamic converts to type set(string) only if it has the right form at run time
-        set(str) <- none: . cannot assign value of type none to type set(string)
-        set(str) <- bool: . cannot assign value of type bool to type set(string)
-        set(str) <- int: . cannot assign value of type int to type set(string)
-        set(str) <- number: . cannot assign value of type number to type set(string)
-        set(str) <- string: . cannot assign value of type string to type set(string)
-        set(str) <- Asset: . cannot assign value of type Asset to type set(string)
+        set(str) <- none: . cannot assign a value of type none to type set(string)
+        set(str) <- bool: . cannot assign a value of type bool to type set(string)
+        set(str) <- int: . cannot assign a value of type int to type set(string)
+        set(str) <- number: . cannot assign a value of type number to type set(string)
+        set(str) <- string: . cannot assign a value of type string to type set(string)
+        set(str) <- Asset: . cannot assign a value of type Asset to type set(string)
         set(str) <- list(str): U a value of type list(string) converts to type set(string) only if it has the right form at run time
         set(str) <- list(int): U a value of type list(int) converts to type set(string) only if it has the right form at run time
-        set(str) <- map(int): . cannot assign value of type map(int) to type set(string)
+        set(str) <- map(int): . cannot assign a value of type map(int) to type set(string)
         set(str) <- tuple(i,s): U a value of type (int, string) converts to type set(string) only if it has the right form at run time
-        set(str) <- {a:int}: . cannot assign value of type { a: int } to type set(string)
-        set(str) <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type set(string)
-        set(str) <- int|string: . cannot assign value of type int | string to type set(string)
-        set(str) <- string?: . cannot assign value of type string? to type set(string)
-        set(str) <- output(str): . cannot assign value of type output(string) to type set(string)
-        set(str) <- promise(int): . cannot assign value of type promise(int) to type set(string)
-        set(str) <- "a": . cannot assign value of type "a" to type set(string)
-        set(str) <- 1: . cannot assign value of type 1 to type set(string)
-        set(str) <- null: . cannot assign value of type null to type set(string)
-        set(str) <- enum(A|B): . cannot assign value of type enum("A" | "B") to type set(string)
+        set(str) <- {a:int}: . cannot assign a value of type { a: int } to type set(string)
+        set(str) <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type set(string)
+        set(str) <- int|string: . cannot assign a value of type int | string to type set(string)
+        set(str) <- string?: . cannot assign a value of type string? to type set(string)
+        set(str) <- output(str): . cannot assign a value of type output(string) to type set(string)
+        set(str) <- promise(int): . cannot assign a value of type promise(int) to type set(string)
+        set(str) <- "a": . cannot assign a value of type "a" to type set(string)
+        set(str) <- 1: . cannot assign a value of type 1 to type set(string)
+        set(str) <- null: . cannot assign a value of type null to type set(string)
+        set(str) <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type set(string)
         map(int) <- dynamic: U a value of type dynamic converts to type map(int) only if it has the right form at run time
-        map(int) <- none: . cannot assign value of type none to type map(int)
-        map(int) <- bool: . cannot assign value of type bool to type map(int)
-        map(int) <- int: . cannot assign value of type int to type map(int)
-        map(int) <- number: . cannot assign value of type number to type map(int)
-        map(int) <- string: . cannot assign value of type string to type map(int)
-        map(int) <- Asset: . cannot assign value of type Asset to type map(int)
-        map(int) <- list(str): . cannot assign value of type list(string) to type map(int)
-        map(int) <- list(int): . cannot assign value of type list(int) to type map(int)
-        map(int) <- set(str): . cannot assign value of type set(string) to type map(int)
-        map(int) <- tuple(i,s): . cannot assign value of type (int, string) to type map(int)
-        map(int) <- {a:int,b:s?}: U at .b: a value of type none cannot be assigned to type int
-        map(int) <- int|string: . cannot assign value of type int | string to type map(int)
-        map(int) <- string?: . cannot assign value of type string? to type map(int)
-        map(int) <- output(str): . cannot assign value of type output(string) to type map(int)
-        map(int) <- promise(int): . cannot assign value of type promise(int) to type map(int)
-        map(int) <- "a": . cannot assign value of type "a" to type map(int)
-        map(int) <- 1: . cannot assign value of type 1 to type map(int)
-        map(int) <- null: . cannot assign value of type null to type map(int)
-        map(int) <- enum(A|B): . cannot assign value of type enum("A" | "B") to type map(int)
+        map(int) <- none: . cannot assign a value of type none to type map(int)
+        map(int) <- bool: . cannot assign a value of type bool to type map(int)
+        map(int) <- int: . cannot assign a value of type int to type map(int)
+        map(int) <- number: . cannot assign a value of type number to type map(int)
+        map(int) <- string: . cannot assign a value of type string to type map(int)
+        map(int) <- Asset: . cannot assign a value of type Asset to type map(int)
+        map(int) <- list(str): . cannot assign a value of type list(string) to type map(int)
+        map(int) <- list(int): . cannot assign a value of type list(int) to type map(int)
+        map(int) <- set(str): . cannot assign a value of type set(string) to type map(int)
+        map(int) <- tuple(i,s): . cannot assign a value of type (int, string) to type map(int)
+        map(int) <- {a:int,b:s?}: U at `.b`: a value of type none cannot be assigned to type int
+        map(int) <- int|string: . cannot assign a value of type int | string to type map(int)
+        map(int) <- string?: . cannot assign a value of type string? to type map(int)
+        map(int) <- output(str): . cannot assign a value of type output(string) to type map(int)
+        map(int) <- promise(int): . cannot assign a value of type promise(int) to type map(int)
+        map(int) <- "a": . cannot assign a value of type "a" to type map(int)
+        map(int) <- 1: . cannot assign a value of type 1 to type map(int)
+        map(int) <- null: . cannot assign a value of type null to type map(int)
+        map(int) <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type map(int)
         tuple(i,s) <- dynamic: U a value of type dynamic converts to type (int, string) only if it has the right form at run time
-        tuple(i,s) <- none: . cannot assign value of type none to type (int, string)
-        tuple(i,s) <- bool: . cannot assign value of type bool to type (int, string)
-        tuple(i,s) <- int: . cannot assign value of type int to type (int, string)
-        tuple(i,s) <- number: . cannot assign value of type number to type (int, string)
-        tuple(i,s) <- string: . cannot assign value of type string to type (int, string)
-        tuple(i,s) <- Asset: . cannot assign value of type Asset to type (int, string)
+        tuple(i,s) <- none: . cannot assign a value of type none to type (int, string)
+        tuple(i,s) <- bool: . cannot assign a value of type bool to type (int, string)
+        tuple(i,s) <- int: . cannot assign a value of type int to type (int, string)
+        tuple(i,s) <- number: . cannot assign a value of type number to type (int, string)
+        tuple(i,s) <- string: . cannot assign a value of type string to type (int, string)
+        tuple(i,s) <- Asset: . cannot assign a value of type Asset to type (int, string)
         tuple(i,s) <- list(str): U a value of type list(string) converts to type (int, string) only if it has the right form at run time
         tuple(i,s) <- list(int): U a value of type list(int) converts to type (int, string) only if it has the right form at run time
         tuple(i,s) <- set(str): U a value of type set(string) converts to type (int, string) only if it has the right form at run time
-        tuple(i,s) <- map(int): . cannot assign value of type map(int) to type (int, string)
-        tuple(i,s) <- {a:int}: . cannot assign value of type { a: int } to type (int, string)
-        tuple(i,s) <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type (int, string)
-        tuple(i,s) <- int|string: . cannot assign value of type int | string to type (int, string)
-        tuple(i,s) <- string?: . cannot assign value of type string? to type (int, string)
-        tuple(i,s) <- output(str): . cannot assign value of type output(string) to type (int, string)
-        tuple(i,s) <- promise(int): . cannot assign value of type promise(int) to type (int, string)
-        tuple(i,s) <- "a": . cannot assign value of type "a" to type (int, string)
-        tuple(i,s) <- 1: . cannot assign value of type 1 to type (int, string)
-        tuple(i,s) <- null: . cannot assign value of type null to type (int, string)
-        tuple(i,s) <- enum(A|B): . cannot assign value of type enum("A" | "B") to type (int, string)
+        tuple(i,s) <- map(int): . cannot assign a value of type map(int) to type (int, string)
+        tuple(i,s) <- {a:int}: . cannot assign a value of type { a: int } to type (int, string)
+        tuple(i,s) <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type (int, string)
+        tuple(i,s) <- int|string: . cannot assign a value of type int | string to type (int, string)
+        tuple(i,s) <- string?: . cannot assign a value of type string? to type (int, string)
+        tuple(i,s) <- output(str): . cannot assign a value of type output(string) to type (int, string)
+        tuple(i,s) <- promise(int): . cannot assign a value of type promise(int) to type (int, string)
+        tuple(i,s) <- "a": . cannot assign a value of type "a" to type (int, string)
+        tuple(i,s) <- 1: . cannot assign a value of type 1 to type (int, string)
+        tuple(i,s) <- null: . cannot assign a value of type null to type (int, string)
+        tuple(i,s) <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type (int, string)
         {a:int} <- dynamic: U a value of type dynamic converts to type { a: int } only if it has the right form at run time
-        {a:int} <- none: . cannot assign value of type none to type { a: int }
-        {a:int} <- bool: . cannot assign value of type bool to type { a: int }
-        {a:int} <- int: . cannot assign value of type int to type { a: int }
-        {a:int} <- number: . cannot assign value of type number to type { a: int }
-        {a:int} <- string: . cannot assign value of type string to type { a: int }
-        {a:int} <- Asset: . cannot assign value of type Asset to type { a: int }
-        {a:int} <- list(str): . cannot assign value of type list(string) to type { a: int }
-        {a:int} <- list(int): . cannot assign value of type list(int) to type { a: int }
-        {a:int} <- set(str): . cannot assign value of type set(string) to type { a: int }
+        {a:int} <- none: . cannot assign a value of type none to type { a: int }
+        {a:int} <- bool: . cannot assign a value of type bool to type { a: int }
+        {a:int} <- int: . cannot assign a value of type int to type { a: int }
+        {a:int} <- number: . cannot assign a value of type number to type { a: int }
+        {a:int} <- string: . cannot assign a value of type string to type { a: int }
+        {a:int} <- Asset: . cannot assign a value of type Asset to type { a: int }
+        {a:int} <- list(str): . cannot assign a value of type list(string) to type { a: int }
+        {a:int} <- list(int): . cannot assign a value of type list(int) to type { a: int }
+        {a:int} <- set(str): . cannot assign a value of type set(string) to type { a: int }
         {a:int} <- map(int): U a value of type map(int) converts to type { a: int } only if it has the right form at run time
-        {a:int} <- tuple(i,s): . cannot assign value of type (int, string) to type { a: int }
-        {a:int} <- int|string: . cannot assign value of type int | string to type { a: int }
-        {a:int} <- string?: . cannot assign value of type string? to type { a: int }
-        {a:int} <- output(str): . cannot assign value of type output(string) to type { a: int }
-        {a:int} <- promise(int): . cannot assign value of type promise(int) to type { a: int }
-        {a:int} <- "a": . cannot assign value of type "a" to type { a: int }
-        {a:int} <- 1: . cannot assign value of type 1 to type { a: int }
-        {a:int} <- null: . cannot assign value of type null to type { a: int }
-        {a:int} <- enum(A|B): . cannot assign value of type enum("A" | "B") to type { a: int }
+        {a:int} <- tuple(i,s): . cannot assign a value of type (int, string) to type { a: int }
+        {a:int} <- int|string: . cannot assign a value of type int | string to type { a: int }
+        {a:int} <- string?: . cannot assign a value of type string? to type { a: int }
+        {a:int} <- output(str): . cannot assign a value of type output(string) to type { a: int }
+        {a:int} <- promise(int): . cannot assign a value of type promise(int) to type { a: int }
+        {a:int} <- "a": . cannot assign a value of type "a" to type { a: int }
+        {a:int} <- 1: . cannot assign a value of type 1 to type { a: int }
+        {a:int} <- null: . cannot assign a value of type null to type { a: int }
+        {a:int} <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type { a: int }
         {a:int,b:s?} <- dynamic: U a value of type dynamic converts to type { a: int, b: string? } only if it has the right form at run time
-        {a:int,b:s?} <- none: . cannot assign value of type none to type { a: int, b: string? }
-        {a:int,b:s?} <- bool: . cannot assign value of type bool to type { a: int, b: string? }
-        {a:int,b:s?} <- int: . cannot assign value of type int to type { a: int, b: string? }
-        {a:int,b:s?} <- number: . cannot assign value of type number to type { a: int, b: string? }
-        {a:int,b:s?} <- string: . cannot assign value of type string to type { a: int, b: string? }
-        {a:int,b:s?} <- Asset: . cannot assign value of type Asset to type { a: int, b: string? }
-        {a:int,b:s?} <- list(str): . cannot assign value of type list(string) to type { a: int, b: string? }
-        {a:int,b:s?} <- list(int): . cannot assign value of type list(int) to type { a: int, b: string? }
-        {a:int,b:s?} <- set(str): . cannot assign value of type set(string) to type { a: int, b: string? }
+        {a:int,b:s?} <- none: . cannot assign a value of type none to type { a: int, b: string? }
+        {a:int,b:s?} <- bool: . cannot assign a value of type bool to type { a: int, b: string? }
+        {a:int,b:s?} <- int: . cannot assign a value of type int to type { a: int, b: string? }
+        {a:int,b:s?} <- number: . cannot assign a value of type number to type { a: int, b: string? }
+        {a:int,b:s?} <- string: . cannot assign a value of type string to type { a: int, b: string? }
+        {a:int,b:s?} <- Asset: . cannot assign a value of type Asset to type { a: int, b: string? }
+        {a:int,b:s?} <- list(str): . cannot assign a value of type list(string) to type { a: int, b: string? }
+        {a:int,b:s?} <- list(int): . cannot assign a value of type list(int) to type { a: int, b: string? }
+        {a:int,b:s?} <- set(str): . cannot assign a value of type set(string) to type { a: int, b: string? }
         {a:int,b:s?} <- map(int): U a value of type map(int) converts to type { a: int, b: string? } only if it has the right form at run time
-        {a:int,b:s?} <- tuple(i,s): . cannot assign value of type (int, string) to type { a: int, b: string? }
-        {a:int,b:s?} <- int|string: . cannot assign value of type int | string to type { a: int, b: string? }
-        {a:int,b:s?} <- string?: . cannot assign value of type string? to type { a: int, b: string? }
-        {a:int,b:s?} <- output(str): . cannot assign value of type output(string) to type { a: int, b: string? }
-        {a:int,b:s?} <- promise(int): . cannot assign value of type promise(int) to type { a: int, b: string? }
-        {a:int,b:s?} <- "a": . cannot assign value of type "a" to type { a: int, b: string? }
-        {a:int,b:s?} <- 1: . cannot assign value of type 1 to type { a: int, b: string? }
-        {a:int,b:s?} <- null: . cannot assign value of type null to type { a: int, b: string? }
-        {a:int,b:s?} <- enum(A|B): . cannot assign value of type enum("A" | "B") to type { a: int, b: string? }
+        {a:int,b:s?} <- tuple(i,s): . cannot assign a value of type (int, string) to type { a: int, b: string? }
+        {a:int,b:s?} <- int|string: . cannot assign a value of type int | string to type { a: int, b: string? }
+        {a:int,b:s?} <- string?: . cannot assign a value of type string? to type { a: int, b: string? }
+        {a:int,b:s?} <- output(str): . cannot assign a value of type output(string) to type { a: int, b: string? }
+        {a:int,b:s?} <- promise(int): . cannot assign a value of type promise(int) to type { a: int, b: string? }
+        {a:int,b:s?} <- "a": . cannot assign a value of type "a" to type { a: int, b: string? }
+        {a:int,b:s?} <- 1: . cannot assign a value of type 1 to type { a: int, b: string? }
+        {a:int,b:s?} <- null: . cannot assign a value of type null to type { a: int, b: string? }
+        {a:int,b:s?} <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type { a: int, b: string? }
         int|string <- dynamic: U a value of type dynamic converts to type int | string only if it has the right form at run time
-        int|string <- none: . cannot assign value of type none to type int | string
-        int|string <- Asset: . cannot assign value of type Asset to type int | string
-        int|string <- list(str): . cannot assign value of type list(string) to type int | string
-        int|string <- list(int): . cannot assign value of type list(int) to type int | string
-        int|string <- set(str): . cannot assign value of type set(string) to type int | string
-        int|string <- map(int): . cannot assign value of type map(int) to type int | string
-        int|string <- tuple(i,s): . cannot assign value of type (int, string) to type int | string
-        int|string <- {a:int}: . cannot assign value of type { a: int } to type int | string
-        int|string <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type int | string
+        int|string <- none: . cannot assign a value of type none to type int | string
+        int|string <- Asset: . cannot assign a value of type Asset to type int | string
+        int|string <- list(str): . cannot assign a value of type list(string) to type int | string
+        int|string <- list(int): . cannot assign a value of type list(int) to type int | string
+        int|string <- set(str): . cannot assign a value of type set(string) to type int | string
+        int|string <- map(int): . cannot assign a value of type map(int) to type int | string
+        int|string <- tuple(i,s): . cannot assign a value of type (int, string) to type int | string
+        int|string <- {a:int}: . cannot assign a value of type { a: int } to type int | string
+        int|string <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type int | string
         int|string <- string?: U a value of type none cannot be assigned to type int | string
-        int|string <- output(str): . cannot assign value of type output(string) to type int | string
-        int|string <- promise(int): . cannot assign value of type promise(int) to type int | string
-        int|string <- null: . cannot assign value of type null to type int | string
+        int|string <- output(str): . cannot assign a value of type output(string) to type int | string
+        int|string <- promise(int): . cannot assign a value of type promise(int) to type int | string
+        int|string <- null: . cannot assign a value of type null to type int | string
         string? <- dynamic: U a value of type dynamic converts to type string? only if it has the right form at run time
-        string? <- Asset: . cannot assign value of type Asset to type string?
-        string? <- list(str): . cannot assign value of type list(string) to type string?
-        string? <- list(int): . cannot assign value of type list(int) to type string?
-        string? <- set(str): . cannot assign value of type set(string) to type string?
-        string? <- map(int): . cannot assign value of type map(int) to type string?
-        string? <- tuple(i,s): . cannot assign value of type (int, string) to type string?
-        string? <- {a:int}: . cannot assign value of type { a: int } to type string?
-        string? <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type string?
-        string? <- output(str): . cannot assign value of type output(string) to type string?
-        string? <- promise(int): . cannot assign value of type promise(int) to type string?
+        string? <- Asset: . cannot assign a value of type Asset to type string?
+        string? <- list(str): . cannot assign a value of type list(string) to type string?
+        string? <- list(int): . cannot assign a value of type list(int) to type string?
+        string? <- set(str): . cannot assign a value of type set(string) to type string?
+        string? <- map(int): . cannot assign a value of type map(int) to type string?
+        string? <- tuple(i,s): . cannot assign a value of type (int, string) to type string?
+        string? <- {a:int}: . cannot assign a value of type { a: int } to type string?
+        string? <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type string?
+        string? <- output(str): . cannot assign a value of type output(string) to type string?
+        string? <- promise(int): . cannot assign a value of type promise(int) to type string?
         output(str) <- dynamic: U a value of type dynamic converts to type output(string) only if it has the right form at run time
-        output(str) <- none: . cannot assign value of type none to type output(string)
-        output(str) <- Asset: . cannot assign value of type Asset to type output(string)
-        output(str) <- list(str): . cannot assign value of type list(string) to type output(string)
-        output(str) <- list(int): . cannot assign value of type list(int) to type output(string)
-        output(str) <- set(str): . cannot assign value of type set(string) to type output(string)
-        output(str) <- map(int): . cannot assign value of type map(int) to type output(string)
-        output(str) <- tuple(i,s): . cannot assign value of type (int, string) to type output(string)
-        output(str) <- {a:int}: . cannot assign value of type { a: int } to type output(string)
-        output(str) <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type output(string)
+        output(str) <- none: . cannot assign a value of type none to type output(string)
+        output(str) <- Asset: . cannot assign a value of type Asset to type output(string)
+        output(str) <- list(str): . cannot assign a value of type list(string) to type output(string)
+        output(str) <- list(int): . cannot assign a value of type list(int) to type output(string)
+        output(str) <- set(str): . cannot assign a value of type set(string) to type output(string)
+        output(str) <- map(int): . cannot assign a value of type map(int) to type output(string)
+        output(str) <- tuple(i,s): . cannot assign a value of type (int, string) to type output(string)
+        output(str) <- {a:int}: . cannot assign a value of type { a: int } to type output(string)
+        output(str) <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type output(string)
         output(str) <- string?: U a value of type none cannot be assigned to type output(string)
-        output(str) <- null: . cannot assign value of type null to type output(string)
+        output(str) <- null: . cannot assign a value of type null to type output(string)
         promise(int) <- dynamic: U a value of type dynamic converts to type promise(int) only if it has the right form at run time
-        promise(int) <- none: . cannot assign value of type none to type promise(int)
+        promise(int) <- none: . cannot assign a value of type none to type promise(int)
         promise(int) <- bool: U a value of type bool converts to type int only if it has the right form at run time
         promise(int) <- number: U a value of type number converts to type int only if it has the right form at run time
         promise(int) <- string: U a value of type string converts to type int only if it has the right form at run time
-        promise(int) <- Asset: . cannot assign value of type Asset to type promise(int)
-        promise(int) <- list(str): . cannot assign value of type list(string) to type promise(int)
-        promise(int) <- list(int): . cannot assign value of type list(int) to type promise(int)
-        promise(int) <- set(str): . cannot assign value of type set(string) to type promise(int)
-        promise(int) <- map(int): . cannot assign value of type map(int) to type promise(int)
-        promise(int) <- tuple(i,s): . cannot assign value of type (int, string) to type promise(int)
-        promise(int) <- {a:int}: . cannot assign value of type { a: int } to type promise(int)
-        promise(int) <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type promise(int)
+        promise(int) <- Asset: . cannot assign a value of type Asset to type promise(int)
+        promise(int) <- list(str): . cannot assign a value of type list(string) to type promise(int)
+        promise(int) <- list(int): . cannot assign a value of type list(int) to type promise(int)
+        promise(int) <- set(str): . cannot assign a value of type set(string) to type promise(int)
+        promise(int) <- map(int): . cannot assign a value of type map(int) to type promise(int)
+        promise(int) <- tuple(i,s): . cannot assign a value of type (int, string) to type promise(int)
+        promise(int) <- {a:int}: . cannot assign a value of type { a: int } to type promise(int)
+        promise(int) <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type promise(int)
         promise(int) <- int|string: U a value of type string converts to type int only if it has the right form at run time
         promise(int) <- string?: U a value of type none cannot be assigned to type promise(int)
-        promise(int) <- output(str): . cannot assign value of type output(string) to type promise(int): an output cannot become a promise
+        promise(int) <- output(str): . cannot assign a value of type output(string) to type promise(int): an output cannot become a promise
         promise(int) <- "a": U a value of type string converts to type int only if it has the right form at run time
-        promise(int) <- null: . cannot assign value of type null to type promise(int)
+        promise(int) <- null: . cannot assign a value of type null to type promise(int)
         promise(int) <- enum(A|B): U a value of type string converts to type int only if it has the right form at run time
         "a" <- dynamic: U a value of type dynamic converts to type "a" only if it has the right form at run time
-        "a" <- none: . cannot assign value of type none to type "a"
+        "a" <- none: . cannot assign a value of type none to type "a"
         "a" <- bool: U a value of type bool converts to type "a" only if it has the right form at run time
         "a" <- int: U a value of type int converts to type "a" only if it has the right form at run time
         "a" <- number: U a value of type number converts to type "a" only if it has the right form at run time
         "a" <- string: U a value of type string converts to type "a" only if it has the right form at run time
-        "a" <- Asset: . cannot assign value of type Asset to type "a"
-        "a" <- list(str): . cannot assign value of type list(string) to type "a"
-        "a" <- list(int): . cannot assign value of type list(int) to type "a"
-        "a" <- set(str): . cannot assign value of type set(string) to type "a"
-        "a" <- map(int): . cannot assign value of type map(int) to type "a"
-        "a" <- tuple(i,s): . cannot assign value of type (int, string) to type "a"
-        "a" <- {a:int}: . cannot assign value of type { a: int } to type "a"
-        "a" <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type "a"
+        "a" <- Asset: . cannot assign a value of type Asset to type "a"
+        "a" <- list(str): . cannot assign a value of type list(string) to type "a"
+        "a" <- list(int): . cannot assign a value of type list(int) to type "a"
+        "a" <- set(str): . cannot assign a value of type set(string) to type "a"
+        "a" <- map(int): . cannot assign a value of type map(int) to type "a"
+        "a" <- tuple(i,s): . cannot assign a value of type (int, string) to type "a"
+        "a" <- {a:int}: . cannot assign a value of type { a: int } to type "a"
+        "a" <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type "a"
         "a" <- int|string: U a value of type int converts to type "a" only if it has the right form at run time
         "a" <- string?: U a value of type none cannot be assigned to type "a"
-        "a" <- output(str): . cannot assign value of type output(string) to type "a"
-        "a" <- promise(int): . cannot assign value of type promise(int) to type "a"
+        "a" <- output(str): . cannot assign a value of type output(string) to type "a"
+        "a" <- promise(int): . cannot assign a value of type promise(int) to type "a"
         "a" <- 1: . expected the value "a", got 1
         "a" <- null: . expected the value "a", got null
         "a" <- enum(A|B): U a value of type enum("A" | "B") converts to type "a" only if it has the right form at run time
         1 <- dynamic: U a value of type dynamic converts to type 1 only if it has the right form at run time
-        1 <- none: . cannot assign value of type none to type 1
+        1 <- none: . cannot assign a value of type none to type 1
         1 <- bool: U a value of type bool converts to type 1 only if it has the right form at run time
         1 <- int: U a value of type int converts to type 1 only if it has the right form at run time
         1 <- number: U a value of type number converts to type 1 only if it has the right form at run time
         1 <- string: U a value of type string converts to type 1 only if it has the right form at run time
-        1 <- Asset: . cannot assign value of type Asset to type 1
-        1 <- list(str): . cannot assign value of type list(string) to type 1
-        1 <- list(int): . cannot assign value of type list(int) to type 1
-        1 <- set(str): . cannot assign value of type set(string) to type 1
-        1 <- map(int): . cannot assign value of type map(int) to type 1
-        1 <- tuple(i,s): . cannot assign value of type (int, string) to type 1
-        1 <- {a:int}: . cannot assign value of type { a: int } to type 1
-        1 <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type 1
+        1 <- Asset: . cannot assign a value of type Asset to type 1
+        1 <- list(str): . cannot assign a value of type list(string) to type 1
+        1 <- list(int): . cannot assign a value of type list(int) to type 1
+        1 <- set(str): . cannot assign a value of type set(string) to type 1
+        1 <- map(int): . cannot assign a value of type map(int) to type 1
+        1 <- tuple(i,s): . cannot assign a value of type (int, string) to type 1
+        1 <- {a:int}: . cannot assign a value of type { a: int } to type 1
+        1 <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type 1
         1 <- int|string: U a value of type int converts to type 1 only if it has the right form at run time
         1 <- string?: U a value of type none cannot be assigned to type 1
-        1 <- output(str): . cannot assign value of type output(string) to type 1
-        1 <- promise(int): . cannot assign value of type promise(int) to type 1
+        1 <- output(str): . cannot assign a value of type output(string) to type 1
+        1 <- promise(int): . cannot assign a value of type promise(int) to type 1
         1 <- "a": . expected the value 1, got "a"
         1 <- null: . expected the value 1, got null
         1 <- enum(A|B): U a value of type enum("A" | "B") converts to type 1 only if it has the right form at run time
         null <- dynamic: U a value of type dynamic converts to type null only if it has the right form at run time
         null <- none: U a value of type none converts to type null only if it has the right form at run time
-        null <- bool: . cannot assign value of type bool to type null
-        null <- int: . cannot assign value of type int to type null
-        null <- number: . cannot assign value of type number to type null
-        null <- string: . cannot assign value of type string to type null
-        null <- Asset: . cannot assign value of type Asset to type null
-        null <- list(str): . cannot assign value of type list(string) to type null
-        null <- list(int): . cannot assign value of type list(int) to type null
-        null <- set(str): . cannot assign value of type set(string) to type null
-        null <- map(int): . cannot assign value of type map(int) to type null
-        null <- tuple(i,s): . cannot assign value of type (int, string) to type null
-        null <- {a:int}: . cannot assign value of type { a: int } to type null
-        null <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type null
-        null <- int|string: . cannot assign value of type int | string to type null
+        null <- bool: . cannot assign a value of type bool to type null
+        null <- int: . cannot assign a value of type int to type null
+        null <- number: . cannot assign a value of type number to type null
+        null <- string: . cannot assign a value of type string to type null
+        null <- Asset: . cannot assign a value of type Asset to type null
+        null <- list(str): . cannot assign a value of type list(string) to type null
+        null <- list(int): . cannot assign a value of type list(int) to type null
+        null <- set(str): . cannot assign a value of type set(string) to type null
+        null <- map(int): . cannot assign a value of type map(int) to type null
+        null <- tuple(i,s): . cannot assign a value of type (int, string) to type null
+        null <- {a:int}: . cannot assign a value of type { a: int } to type null
+        null <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type null
+        null <- int|string: . cannot assign a value of type int | string to type null
         null <- string?: U a value of type string cannot be assigned to type null
-        null <- output(str): . cannot assign value of type output(string) to type null
-        null <- promise(int): . cannot assign value of type promise(int) to type null
+        null <- output(str): . cannot assign a value of type output(string) to type null
+        null <- promise(int): . cannot assign a value of type promise(int) to type null
         null <- "a": . expected the value null, got "a"
         null <- 1: . expected the value null, got 1
-        null <- enum(A|B): . cannot assign value of type enum("A" | "B") to type null
+        null <- enum(A|B): . cannot assign a value of type enum("A" | "B") to type null
         enum(A|B) <- dynamic: U a value of type dynamic converts to type enum("A" | "B") only if it has the right form at run time
-        enum(A|B) <- none: . cannot assign value of type none to type enum("A" | "B")
+        enum(A|B) <- none: . cannot assign a value of type none to type enum("A" | "B")
         enum(A|B) <- bool: U a value of type bool converts to type enum("A" | "B") only if it has the right form at run time
         enum(A|B) <- int: U a value of type int converts to type enum("A" | "B") only if it has the right form at run time
         enum(A|B) <- number: U a value of type number converts to type enum("A" | "B") only if it has the right form at run time
         enum(A|B) <- string: U a value of type string converts to type enum("A" | "B") only if it has the right form at run time
-        enum(A|B) <- Asset: . cannot assign value of type Asset to type enum("A" | "B")
-        enum(A|B) <- list(str): . cannot assign value of type list(string) to type enum("A" | "B")
-        enum(A|B) <- list(int): . cannot assign value of type list(int) to type enum("A" | "B")
-        enum(A|B) <- set(str): . cannot assign value of type set(string) to type enum("A" | "B")
-        enum(A|B) <- map(int): . cannot assign value of type map(int) to type enum("A" | "B")
-        enum(A|B) <- tuple(i,s): . cannot assign value of type (int, string) to type enum("A" | "B")
-        enum(A|B) <- {a:int}: . cannot assign value of type { a: int } to type enum("A" | "B")
-        enum(A|B) <- {a:int,b:s?}: . cannot assign value of type { a: int, b: string? } to type enum("A" | "B")
+        enum(A|B) <- Asset: . cannot assign a value of type Asset to type enum("A" | "B")
+        enum(A|B) <- list(str): . cannot assign a value of type list(string) to type enum("A" | "B")
+        enum(A|B) <- list(int): . cannot assign a value of type list(int) to type enum("A" | "B")
+        enum(A|B) <- set(str): . cannot assign a value of type set(string) to type enum("A" | "B")
+        enum(A|B) <- map(int): . cannot assign a value of type map(int) to type enum("A" | "B")
+        enum(A|B) <- tuple(i,s): . cannot assign a value of type (int, string) to type enum("A" | "B")
+        enum(A|B) <- {a:int}: . cannot assign a value of type { a: int } to type enum("A" | "B")
+        enum(A|B) <- {a:int,b:s?}: . cannot assign a value of type { a: int, b: string? } to type enum("A" | "B")
         enum(A|B) <- int|string: U a value of type int converts to type enum("A" | "B") only if it has the right form at run time
         enum(A|B) <- string?: U a value of type none cannot be assigned to type enum("A" | "B")
-        enum(A|B) <- output(str): . cannot assign value of type output(string) to type enum("A" | "B")
-        enum(A|B) <- promise(int): . cannot assign value of type promise(int) to type enum("A" | "B")
-        enum(A|B) <- "a": . "a" is not a valid value of the enum pkg:index:Kind; valid values are "A", "B"
-        enum(A|B) <- 1: . 1 is not a valid value of the enum pkg:index:Kind; valid values are "A", "B"
-        enum(A|B) <- null: . cannot assign value of type null to type enum("A" | "B")
+        enum(A|B) <- output(str): . cannot assign a value of type output(string) to type enum("A" | "B")
+        enum(A|B) <- promise(int): . cannot assign a value of type promise(int) to type enum("A" | "B")
+        enum(A|B) <- "a": . `"a"` is not a valid value of the enum pkg:index:Kind: valid values are `"A"`, `"B"`
+        enum(A|B) <- 1: . `1` is not a valid value of the enum pkg:index:Kind: valid values are `"A"`, `"B"`
+        enum(A|B) <- null: . cannot assign a value of type null to type enum("A" | "B")
     "#]].assert_eq(&out);
 }
 
@@ -800,48 +800,48 @@ fn traverse_grid() {
         dynamic["b"] = dynamic
         dynamic[string] = dynamic
         dynamic[bool] = dynamic
-        none.a = none  [Warning: cannot traverse value of type none]
-        none[0] = none  [Warning: cannot traverse value of type none]
-        none[5] = none  [Warning: cannot traverse value of type none]
-        none[int] = none  [Warning: cannot traverse value of type none]
-        none["b"] = none  [Warning: cannot traverse value of type none]
-        none[string] = none  [Warning: cannot traverse value of type none]
-        none[bool] = none  [Warning: cannot traverse value of type none]
-        bool.a = dynamic  [Error: cannot traverse value of type bool]
-        bool[0] = dynamic  [Error: cannot traverse value of type bool]
-        bool[5] = dynamic  [Error: cannot traverse value of type bool]
-        bool[int] = dynamic  [Error: cannot traverse value of type bool]
-        bool["b"] = dynamic  [Error: cannot traverse value of type bool]
-        bool[string] = dynamic  [Error: cannot traverse value of type bool]
-        bool[bool] = dynamic  [Error: cannot traverse value of type bool]
-        int.a = dynamic  [Error: cannot traverse value of type int]
-        int[0] = dynamic  [Error: cannot traverse value of type int]
-        int[5] = dynamic  [Error: cannot traverse value of type int]
-        int[int] = dynamic  [Error: cannot traverse value of type int]
-        int["b"] = dynamic  [Error: cannot traverse value of type int]
-        int[string] = dynamic  [Error: cannot traverse value of type int]
-        int[bool] = dynamic  [Error: cannot traverse value of type int]
-        number.a = dynamic  [Error: cannot traverse value of type number]
-        number[0] = dynamic  [Error: cannot traverse value of type number]
-        number[5] = dynamic  [Error: cannot traverse value of type number]
-        number[int] = dynamic  [Error: cannot traverse value of type number]
-        number["b"] = dynamic  [Error: cannot traverse value of type number]
-        number[string] = dynamic  [Error: cannot traverse value of type number]
-        number[bool] = dynamic  [Error: cannot traverse value of type number]
-        string.a = dynamic  [Error: cannot traverse value of type string]
-        string[0] = dynamic  [Error: cannot traverse value of type string]
-        string[5] = dynamic  [Error: cannot traverse value of type string]
-        string[int] = dynamic  [Error: cannot traverse value of type string]
-        string["b"] = dynamic  [Error: cannot traverse value of type string]
-        string[string] = dynamic  [Error: cannot traverse value of type string]
-        string[bool] = dynamic  [Error: cannot traverse value of type string]
-        Asset.a = dynamic  [Error: cannot traverse value of type Asset]
-        Asset[0] = dynamic  [Error: cannot traverse value of type Asset]
-        Asset[5] = dynamic  [Error: cannot traverse value of type Asset]
-        Asset[int] = dynamic  [Error: cannot traverse value of type Asset]
-        Asset["b"] = dynamic  [Error: cannot traverse value of type Asset]
-        Asset[string] = dynamic  [Error: cannot traverse value of type Asset]
-        Asset[bool] = dynamic  [Error: cannot traverse value of type Asset]
+        none.a = none  [Warning: cannot traverse a value of type none]
+        none[0] = none  [Warning: cannot traverse a value of type none]
+        none[5] = none  [Warning: cannot traverse a value of type none]
+        none[int] = none  [Warning: cannot traverse a value of type none]
+        none["b"] = none  [Warning: cannot traverse a value of type none]
+        none[string] = none  [Warning: cannot traverse a value of type none]
+        none[bool] = none  [Warning: cannot traverse a value of type none]
+        bool.a = dynamic  [Error: cannot traverse a value of type bool]
+        bool[0] = dynamic  [Error: cannot traverse a value of type bool]
+        bool[5] = dynamic  [Error: cannot traverse a value of type bool]
+        bool[int] = dynamic  [Error: cannot traverse a value of type bool]
+        bool["b"] = dynamic  [Error: cannot traverse a value of type bool]
+        bool[string] = dynamic  [Error: cannot traverse a value of type bool]
+        bool[bool] = dynamic  [Error: cannot traverse a value of type bool]
+        int.a = dynamic  [Error: cannot traverse a value of type int]
+        int[0] = dynamic  [Error: cannot traverse a value of type int]
+        int[5] = dynamic  [Error: cannot traverse a value of type int]
+        int[int] = dynamic  [Error: cannot traverse a value of type int]
+        int["b"] = dynamic  [Error: cannot traverse a value of type int]
+        int[string] = dynamic  [Error: cannot traverse a value of type int]
+        int[bool] = dynamic  [Error: cannot traverse a value of type int]
+        number.a = dynamic  [Error: cannot traverse a value of type number]
+        number[0] = dynamic  [Error: cannot traverse a value of type number]
+        number[5] = dynamic  [Error: cannot traverse a value of type number]
+        number[int] = dynamic  [Error: cannot traverse a value of type number]
+        number["b"] = dynamic  [Error: cannot traverse a value of type number]
+        number[string] = dynamic  [Error: cannot traverse a value of type number]
+        number[bool] = dynamic  [Error: cannot traverse a value of type number]
+        string.a = dynamic  [Error: cannot traverse a value of type string]
+        string[0] = dynamic  [Error: cannot traverse a value of type string]
+        string[5] = dynamic  [Error: cannot traverse a value of type string]
+        string[int] = dynamic  [Error: cannot traverse a value of type string]
+        string["b"] = dynamic  [Error: cannot traverse a value of type string]
+        string[string] = dynamic  [Error: cannot traverse a value of type string]
+        string[bool] = dynamic  [Error: cannot traverse a value of type string]
+        Asset.a = dynamic  [Error: cannot traverse a value of type Asset]
+        Asset[0] = dynamic  [Error: cannot traverse a value of type Asset]
+        Asset[5] = dynamic  [Error: cannot traverse a value of type Asset]
+        Asset[int] = dynamic  [Error: cannot traverse a value of type Asset]
+        Asset["b"] = dynamic  [Error: cannot traverse a value of type Asset]
+        Asset[string] = dynamic  [Error: cannot traverse a value of type Asset]
+        Asset[bool] = dynamic  [Error: cannot traverse a value of type Asset]
         list(str).a = dynamic  [Error: list indices must be numbers, not "a"]
         list(str)[0] = string
         list(str)[5] = string
@@ -856,13 +856,13 @@ fn traverse_grid() {
         list(int)["b"] = dynamic  [Error: list indices must be numbers, not "b"]
         list(int)[string] = int
         list(int)[bool] = int
-        set(str).a = dynamic  [Error: cannot traverse value of type set(string)]
-        set(str)[0] = dynamic  [Error: cannot traverse value of type set(string)]
-        set(str)[5] = dynamic  [Error: cannot traverse value of type set(string)]
-        set(str)[int] = dynamic  [Error: cannot traverse value of type set(string)]
-        set(str)["b"] = dynamic  [Error: cannot traverse value of type set(string)]
-        set(str)[string] = dynamic  [Error: cannot traverse value of type set(string)]
-        set(str)[bool] = dynamic  [Error: cannot traverse value of type set(string)]
+        set(str).a = dynamic  [Error: cannot traverse a value of type set(string)]
+        set(str)[0] = dynamic  [Error: cannot traverse a value of type set(string)]
+        set(str)[5] = dynamic  [Error: cannot traverse a value of type set(string)]
+        set(str)[int] = dynamic  [Error: cannot traverse a value of type set(string)]
+        set(str)["b"] = dynamic  [Error: cannot traverse a value of type set(string)]
+        set(str)[string] = dynamic  [Error: cannot traverse a value of type set(string)]
+        set(str)[bool] = dynamic  [Error: cannot traverse a value of type set(string)]
         map(int).a = int
         map(int)[0] = int
         map(int)[5] = int
@@ -878,74 +878,74 @@ fn traverse_grid() {
         tuple(i,s)[string] = dynamic  [Error: tuple indices must be integers, not string]
         tuple(i,s)[bool] = dynamic  [Error: tuple indices must be integers, not bool]
         {a:int}.a = int
-        {a:int}[0] = dynamic  [Error: unknown property '0' of object { a: int }]
-        {a:int}[5] = dynamic  [Error: unknown property '5' of object { a: int }]
+        {a:int}[0] = dynamic  [Error: unknown property `0` of object { a: int }]
+        {a:int}[5] = dynamic  [Error: unknown property `5` of object { a: int }]
         {a:int}[int] = int
-        {a:int}["b"] = dynamic  [Error: unknown property 'b' of object { a: int }]
+        {a:int}["b"] = dynamic  [Error: unknown property `b` of object { a: int }]
         {a:int}[string] = int
         {a:int}[bool] = int
         {a:int,b:s?}.a = int
-        {a:int,b:s?}[0] = dynamic  [Error: unknown property '0' of object { a: int, b: string? }]
-        {a:int,b:s?}[5] = dynamic  [Error: unknown property '5' of object { a: int, b: string? }]
+        {a:int,b:s?}[0] = dynamic  [Error: unknown property `0` of object { a: int, b: string? }]
+        {a:int,b:s?}[5] = dynamic  [Error: unknown property `5` of object { a: int, b: string? }]
         {a:int,b:s?}[int] = int | string?
         {a:int,b:s?}["b"] = string?
         {a:int,b:s?}[string] = int | string?
         {a:int,b:s?}[bool] = int | string?
-        int|string.a = dynamic  [Error: cannot traverse value of type int | string: cannot traverse value of type int]
-        int|string[0] = dynamic  [Error: cannot traverse value of type int | string: cannot traverse value of type int]
-        int|string[5] = dynamic  [Error: cannot traverse value of type int | string: cannot traverse value of type int]
-        int|string[int] = dynamic  [Error: cannot traverse value of type int | string: cannot traverse value of type int]
-        int|string["b"] = dynamic  [Error: cannot traverse value of type int | string: cannot traverse value of type int]
-        int|string[string] = dynamic  [Error: cannot traverse value of type int | string: cannot traverse value of type int]
-        int|string[bool] = dynamic  [Error: cannot traverse value of type int | string: cannot traverse value of type int]
-        string?.a = dynamic  [Error: cannot traverse value of type string?: cannot traverse value of type string]
-        string?[0] = dynamic  [Error: cannot traverse value of type string?: cannot traverse value of type string]
-        string?[5] = dynamic  [Error: cannot traverse value of type string?: cannot traverse value of type string]
-        string?[int] = dynamic  [Error: cannot traverse value of type string?: cannot traverse value of type string]
-        string?["b"] = dynamic  [Error: cannot traverse value of type string?: cannot traverse value of type string]
-        string?[string] = dynamic  [Error: cannot traverse value of type string?: cannot traverse value of type string]
-        string?[bool] = dynamic  [Error: cannot traverse value of type string?: cannot traverse value of type string]
-        output(str).a = output(dynamic)  [Error: cannot traverse value of type string]
-        output(str)[0] = output(dynamic)  [Error: cannot traverse value of type string]
-        output(str)[5] = output(dynamic)  [Error: cannot traverse value of type string]
-        output(str)[int] = output(dynamic)  [Error: cannot traverse value of type string]
-        output(str)["b"] = output(dynamic)  [Error: cannot traverse value of type string]
-        output(str)[string] = output(dynamic)  [Error: cannot traverse value of type string]
-        output(str)[bool] = output(dynamic)  [Error: cannot traverse value of type string]
-        promise(int).a = promise(dynamic)  [Error: cannot traverse value of type int]
-        promise(int)[0] = promise(dynamic)  [Error: cannot traverse value of type int]
-        promise(int)[5] = promise(dynamic)  [Error: cannot traverse value of type int]
-        promise(int)[int] = promise(dynamic)  [Error: cannot traverse value of type int]
-        promise(int)["b"] = promise(dynamic)  [Error: cannot traverse value of type int]
-        promise(int)[string] = promise(dynamic)  [Error: cannot traverse value of type int]
-        promise(int)[bool] = promise(dynamic)  [Error: cannot traverse value of type int]
-        "a".a = dynamic  [Error: cannot traverse value of type string]
-        "a"[0] = dynamic  [Error: cannot traverse value of type string]
-        "a"[5] = dynamic  [Error: cannot traverse value of type string]
-        "a"[int] = dynamic  [Error: cannot traverse value of type string]
-        "a"["b"] = dynamic  [Error: cannot traverse value of type string]
-        "a"[string] = dynamic  [Error: cannot traverse value of type string]
-        "a"[bool] = dynamic  [Error: cannot traverse value of type string]
-        1.a = dynamic  [Error: cannot traverse value of type int]
-        1[0] = dynamic  [Error: cannot traverse value of type int]
-        1[5] = dynamic  [Error: cannot traverse value of type int]
-        1[int] = dynamic  [Error: cannot traverse value of type int]
-        1["b"] = dynamic  [Error: cannot traverse value of type int]
-        1[string] = dynamic  [Error: cannot traverse value of type int]
-        1[bool] = dynamic  [Error: cannot traverse value of type int]
-        null.a = none  [Warning: cannot traverse value of type none]
-        null[0] = none  [Warning: cannot traverse value of type none]
-        null[5] = none  [Warning: cannot traverse value of type none]
-        null[int] = none  [Warning: cannot traverse value of type none]
-        null["b"] = none  [Warning: cannot traverse value of type none]
-        null[string] = none  [Warning: cannot traverse value of type none]
-        null[bool] = none  [Warning: cannot traverse value of type none]
-        enum(A|B).a = dynamic  [Error: cannot traverse value of type enum("A" | "B")]
-        enum(A|B)[0] = dynamic  [Error: cannot traverse value of type enum("A" | "B")]
-        enum(A|B)[5] = dynamic  [Error: cannot traverse value of type enum("A" | "B")]
-        enum(A|B)[int] = dynamic  [Error: cannot traverse value of type enum("A" | "B")]
-        enum(A|B)["b"] = dynamic  [Error: cannot traverse value of type enum("A" | "B")]
-        enum(A|B)[string] = dynamic  [Error: cannot traverse value of type enum("A" | "B")]
-        enum(A|B)[bool] = dynamic  [Error: cannot traverse value of type enum("A" | "B")]
+        int|string.a = dynamic  [Error: cannot traverse a value of type int | string: cannot traverse a value of type int]
+        int|string[0] = dynamic  [Error: cannot traverse a value of type int | string: cannot traverse a value of type int]
+        int|string[5] = dynamic  [Error: cannot traverse a value of type int | string: cannot traverse a value of type int]
+        int|string[int] = dynamic  [Error: cannot traverse a value of type int | string: cannot traverse a value of type int]
+        int|string["b"] = dynamic  [Error: cannot traverse a value of type int | string: cannot traverse a value of type int]
+        int|string[string] = dynamic  [Error: cannot traverse a value of type int | string: cannot traverse a value of type int]
+        int|string[bool] = dynamic  [Error: cannot traverse a value of type int | string: cannot traverse a value of type int]
+        string?.a = dynamic  [Error: cannot traverse a value of type string?: cannot traverse a value of type string]
+        string?[0] = dynamic  [Error: cannot traverse a value of type string?: cannot traverse a value of type string]
+        string?[5] = dynamic  [Error: cannot traverse a value of type string?: cannot traverse a value of type string]
+        string?[int] = dynamic  [Error: cannot traverse a value of type string?: cannot traverse a value of type string]
+        string?["b"] = dynamic  [Error: cannot traverse a value of type string?: cannot traverse a value of type string]
+        string?[string] = dynamic  [Error: cannot traverse a value of type string?: cannot traverse a value of type string]
+        string?[bool] = dynamic  [Error: cannot traverse a value of type string?: cannot traverse a value of type string]
+        output(str).a = output(dynamic)  [Error: cannot traverse a value of type string]
+        output(str)[0] = output(dynamic)  [Error: cannot traverse a value of type string]
+        output(str)[5] = output(dynamic)  [Error: cannot traverse a value of type string]
+        output(str)[int] = output(dynamic)  [Error: cannot traverse a value of type string]
+        output(str)["b"] = output(dynamic)  [Error: cannot traverse a value of type string]
+        output(str)[string] = output(dynamic)  [Error: cannot traverse a value of type string]
+        output(str)[bool] = output(dynamic)  [Error: cannot traverse a value of type string]
+        promise(int).a = promise(dynamic)  [Error: cannot traverse a value of type int]
+        promise(int)[0] = promise(dynamic)  [Error: cannot traverse a value of type int]
+        promise(int)[5] = promise(dynamic)  [Error: cannot traverse a value of type int]
+        promise(int)[int] = promise(dynamic)  [Error: cannot traverse a value of type int]
+        promise(int)["b"] = promise(dynamic)  [Error: cannot traverse a value of type int]
+        promise(int)[string] = promise(dynamic)  [Error: cannot traverse a value of type int]
+        promise(int)[bool] = promise(dynamic)  [Error: cannot traverse a value of type int]
+        "a".a = dynamic  [Error: cannot traverse a value of type string]
+        "a"[0] = dynamic  [Error: cannot traverse a value of type string]
+        "a"[5] = dynamic  [Error: cannot traverse a value of type string]
+        "a"[int] = dynamic  [Error: cannot traverse a value of type string]
+        "a"["b"] = dynamic  [Error: cannot traverse a value of type string]
+        "a"[string] = dynamic  [Error: cannot traverse a value of type string]
+        "a"[bool] = dynamic  [Error: cannot traverse a value of type string]
+        1.a = dynamic  [Error: cannot traverse a value of type int]
+        1[0] = dynamic  [Error: cannot traverse a value of type int]
+        1[5] = dynamic  [Error: cannot traverse a value of type int]
+        1[int] = dynamic  [Error: cannot traverse a value of type int]
+        1["b"] = dynamic  [Error: cannot traverse a value of type int]
+        1[string] = dynamic  [Error: cannot traverse a value of type int]
+        1[bool] = dynamic  [Error: cannot traverse a value of type int]
+        null.a = none  [Warning: cannot traverse a value of type none]
+        null[0] = none  [Warning: cannot traverse a value of type none]
+        null[5] = none  [Warning: cannot traverse a value of type none]
+        null[int] = none  [Warning: cannot traverse a value of type none]
+        null["b"] = none  [Warning: cannot traverse a value of type none]
+        null[string] = none  [Warning: cannot traverse a value of type none]
+        null[bool] = none  [Warning: cannot traverse a value of type none]
+        enum(A|B).a = dynamic  [Error: cannot traverse a value of type enum("A" | "B")]
+        enum(A|B)[0] = dynamic  [Error: cannot traverse a value of type enum("A" | "B")]
+        enum(A|B)[5] = dynamic  [Error: cannot traverse a value of type enum("A" | "B")]
+        enum(A|B)[int] = dynamic  [Error: cannot traverse a value of type enum("A" | "B")]
+        enum(A|B)["b"] = dynamic  [Error: cannot traverse a value of type enum("A" | "B")]
+        enum(A|B)[string] = dynamic  [Error: cannot traverse a value of type enum("A" | "B")]
+        enum(A|B)[bool] = dynamic  [Error: cannot traverse a value of type enum("A" | "B")]
     "#]].assert_eq(&out);
 }

@@ -109,7 +109,7 @@ fn conversions_into_dense_recursive_shapes_are_fast() {
     let bad = Type::object([("p1", Type::object([("p2", Type::int())]))]);
     let c = input.conversion_from(&bad);
     assert_eq!(c.kind, ConversionKind::None);
-    expect_test::expect!["at .p1.p2: cannot assign value of type int to type pkg:index:T2 | output(pkg:index:T2) | output(pkg:index:T2?)?"]
+    expect_test::expect!["at `.p1.p2`: cannot assign a value of type int to type pkg:index:T2 | output(pkg:index:T2) | output(pkg:index:T2?)?"]
         .assert_eq(&c.reason.expect("a reason").to_string());
     let elapsed = start.elapsed();
     assert!(

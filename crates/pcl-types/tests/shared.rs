@@ -66,7 +66,7 @@ fn relations_visit_each_pair_of_parts_once() {
     let reason = back.reason.expect("a reason");
     assert_eq!(reason.path_len(), LEVELS);
     let text = reason.to_string();
-    assert!(text.starts_with("at .l.l.l"), "{text}");
+    assert!(text.starts_with("at `.l.l.l"), "{text}");
     assert!(text.contains('…'), "{text}");
     assert!(text.len() < 4096, "{} bytes", text.len());
     // Unification takes the safe direction at the leaves: the result is y itself.

@@ -88,7 +88,7 @@ fn union_source_conversion() {
         Type::string(),
         Type::union([Type::int(), Type::bool()]),
     ));
-    expect!["None: cannot assign value of type Archive | Asset to type string"].assert_eq(&conv(
+    expect!["None: cannot assign a value of type Archive | Asset to type string"].assert_eq(&conv(
         Type::string(),
         Type::union([Type::asset(), Type::archive()]),
     ));
@@ -110,17 +110,19 @@ fn nested_failures_name_the_property_and_element() {
             Type::object([("port", Type::list(Type::int())), ("name", Type::string())]),
         ]),
     )]);
-    expect!["None: at .rules[1].port: cannot assign value of type list(int) to type int"]
+    expect!["None: at `.rules[1].port`: cannot assign a value of type list(int) to type int"]
         .assert_eq(&conv(&dest, &src));
     let missing = Type::object([(
         "rules",
         Type::tuple([Type::object([("port", Type::int())])]),
     )]);
-    expect!["None: at .rules[0]: missing required property 'name' of type string"]
+    expect!["None: at `.rules[0]`: missing required property `name` of type string"]
         .assert_eq(&conv(&dest, &missing));
     // Through `InputType`, which every binder check uses, the reason survives.
-    expect!["None: at .rules[0]: missing required property 'name' of type output(string) | string"]
-        .assert_eq(&conv(dest.input_type(), &missing));
+    expect![
+        "None: at `.rules[0]`: missing required property `name` of type output(string) | string"
+    ]
+    .assert_eq(&conv(dest.input_type(), &missing));
     expect!["None: tuples (int, string) and (int) have different lengths"].assert_eq(&conv(
         Type::tuple([Type::int(), Type::string()]),
         Type::tuple([Type::int()]),
@@ -162,7 +164,7 @@ fn reasons_name_schema_objects_instead_of_expanding_them() {
         "{hover}"
     );
     // ...but a reason names the types.
-    expect!["None: cannot assign value of type string to type kubernetes:apps/v1:Deployment | output(kubernetes:apps/v1:Deployment)"]
+    expect!["None: cannot assign a value of type string to type kubernetes:apps/v1:Deployment | output(kubernetes:apps/v1:Deployment)"]
         .assert_eq(&conv(&dest, Type::string()));
     let src = Type::object(
         (0..40)
@@ -173,7 +175,7 @@ fn reasons_name_schema_objects_instead_of_expanding_them() {
             )]),
     );
     expect![
-        "None: at .spec: missing required property 'property0' of type output(string) | string"
+        "None: at `.spec`: missing required property `property0` of type output(string) | string"
     ]
     .assert_eq(&conv(&dest, &src));
     let src = Type::object(
@@ -181,10 +183,10 @@ fn reasons_name_schema_objects_instead_of_expanding_them() {
             .map(|i| (format!("property{i}"), Type::string()))
             .chain([("spec".to_string(), Type::int())]),
     );
-    expect!["None: at .spec: cannot assign value of type int to type kubernetes:apps/v1:DeploymentSpec | output(kubernetes:apps/v1:DeploymentSpec)"]
+    expect!["None: at `.spec`: cannot assign a value of type int to type kubernetes:apps/v1:DeploymentSpec | output(kubernetes:apps/v1:DeploymentSpec)"]
         .assert_eq(&conv(&dest, &src));
     // Unknown properties: the object's name and (some of) its property names.
-    expect!["dynamic [Error: unknown property 'zzz' of kubernetes:apps/v1:Deployment, an object with properties property0, property1, property10, property11, property12, property13, property14, property15, property16, property17, ...]"]
+    expect!["dynamic [Error: unknown property `zzz` of kubernetes:apps/v1:Deployment, an object with properties `property0`, `property1`, `property10`, `property11`, `property12`, `property13`, `property14`, `property15`, `property16`, `property17`, ...]"]
         .assert_eq(&trav(&deployment, Traverser::attr("zzz")));
     // The canonical form stays exact.
     assert!(dest
@@ -196,16 +198,12 @@ fn reasons_name_schema_objects_instead_of_expanding_them() {
 fn enum_literals_are_checked() {
     let e = common::kind_enum();
     expect!["Safe"].assert_eq(&conv(&e, Type::string_literal("A")));
-    expect![[
-        r#"None: "C" is not a valid value of the enum pkg:index:Kind; valid values are "A", "B""#
-    ]]
+    expect![[r#"None: `"C"` is not a valid value of the enum pkg:index:Kind: valid values are `"A"`, `"B"`"#]]
     .assert_eq(&conv(&e, Type::string_literal("C")));
     expect![[r#"Unsafe: a value of type string converts to type enum("A" | "B") only if it has the right form at run time"#]]
         .assert_eq(&conv(&e, Type::string()));
     // Also inside the unions a binder builds.
-    expect![[
-        r#"None: "C" is not a valid value of the enum pkg:index:Kind; valid values are "A", "B""#
-    ]]
+    expect![[r#"None: `"C"` is not a valid value of the enum pkg:index:Kind: valid values are `"A"`, `"B"`"#]]
     .assert_eq(&conv(
         Type::optional(e).input_type(),
         Type::string_literal("C"),
@@ -228,7 +226,7 @@ fn eventual_conversions() {
         Type::output(Type::number()),
         Type::promise(Type::int()),
     ));
-    expect!["None: cannot assign value of type output(int) to type promise(int): an output cannot become a promise"]
+    expect!["None: cannot assign a value of type output(int) to type promise(int): an output cannot become a promise"]
         .assert_eq(&conv(Type::promise(Type::int()), Type::output(Type::int())));
     expect!["Safe"].assert_eq(&conv(Type::int().input_type(), Type::output(Type::int())));
 }
@@ -273,7 +271,7 @@ fn recursive_types_terminate() {
         "children",
         Type::tuple([Type::object([("value", Type::bool())])]),
     )]);
-    expect!["None: missing required property 'value' of type string"].assert_eq(&conv(&node, &bad));
+    expect!["None: missing required property `value` of type string"].assert_eq(&conv(&node, &bad));
     let (unified, kind) = node.unify(&other);
     assert_eq!(kind, ConversionKind::Safe);
     assert!(unified.equals(&node));
@@ -366,7 +364,10 @@ fn resolving_and_lifting() {
 fn trav(ty: impl Borrow<Type>, t: Traverser) -> String {
     let r = ty.borrow().traverse(&t);
     match r.diagnostic {
-        Some((severity, reason)) => format!("{} [{severity:?}: {reason}]", show(r.ty)),
+        Some((severity, reason)) => match reason.help() {
+            Some(help) => format!("{} [{severity:?}: {reason}; help: {help}]", show(r.ty)),
+            None => format!("{} [{severity:?}: {reason}]", show(r.ty)),
+        },
         None => show(r.ty),
     }
 }
@@ -388,18 +389,16 @@ fn optional_object_traversal_is_optional() {
 fn unknown_properties_suggest_and_respect_strictness() {
     let obj = Type::object([("name", Type::string())]);
     expect![
-        "dynamic [Error: unknown property 'nmae' of object { name: string }; did you mean 'name'?]"
+        "dynamic [Error: unknown property `nmae` of object { name: string }; help: did you mean `name`?]"
     ]
     .assert_eq(&trav(&obj, Traverser::attr("nmae")));
-    expect![
-        "string [Warning: found matching case-insensitive property: matched 'Name' with 'name']"
-    ]
-    .assert_eq(&trav(&obj, Traverser::attr("Name")));
+    expect!["string [Warning: property `Name` matches `name` only when case is ignored]"]
+        .assert_eq(&trav(&obj, Traverser::attr("Name")));
     let lax = Type::object_with([("name", Type::string())], false, vec![]);
     let r = lax.traverse(&Traverser::attr("zzz"));
     assert_eq!(r.diagnostic.map(|(s, _)| s), Some(Severity::Warning));
     let big = Type::object((0..30).map(|i| (format!("property{i}"), Type::string())));
-    expect!["dynamic [Error: unknown property 'zzz' of an object with properties property0, property1, property10, property11, property12, property13, property14, property15, property16, property17, ...]"]
+    expect!["dynamic [Error: unknown property `zzz` of an object with properties `property0`, `property1`, `property10`, `property11`, `property12`, `property13`, `property14`, `property15`, `property16`, `property17`, ...]"]
         .assert_eq(&trav(&big, Traverser::attr("zzz")));
 }
 

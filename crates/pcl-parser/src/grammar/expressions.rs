@@ -29,7 +29,7 @@ fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         // `c ? : b`: the true branch is missing; the false one is still read as such.
         p.error(
             SyntaxErrorKind::ExpectedExpression,
-            "Missing true expression in conditional: expected a value before `:`",
+            "missing true expression in conditional: expected a value before `:`",
         );
     } else {
         expr(p);
@@ -39,7 +39,7 @@ fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     } else {
         p.error(
             SyntaxErrorKind::UnexpectedToken,
-            "Missing false expression in conditional: expected `:` and a value",
+            "missing false expression in conditional: expected `:` and a value",
         );
     }
     Some(m.complete(p, CONDITIONAL_EXPR))
@@ -133,7 +133,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                         if p.current_text().contains(['.', 'e', 'E']) {
                             p.error(
                                 SyntaxErrorKind::MalformedTraversal,
-                                "Invalid legacy index syntax: write `[0][1]` instead of `.0.1`",
+                                "invalid legacy index syntax: write `[0][1]` instead of `.0.1`",
                             );
                         }
                         p.bump(NUMBER);
@@ -143,7 +143,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                         if in_attr_splat || in_full_splat {
                             let (start, _) = p.current_range();
                             let (_, end) = p.nth_range(1);
-                            p.error_at(SyntaxErrorKind::MalformedTraversal, start, end, "Nested splat expression not allowed: only one `.*` or `[*]` may apply to a traversal");
+                            p.error_at(SyntaxErrorKind::MalformedTraversal, start, end, "nested splat expression not allowed: only one `.*` or `[*]` may apply to a traversal");
                         }
                         p.bump(DOT);
                         p.bump(STAR);
@@ -154,7 +154,7 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                         p.bump(DOT);
                         p.error(
                             SyntaxErrorKind::MalformedTraversal,
-                            "Invalid attribute name: expected an attribute name after `.`",
+                            "invalid attribute name: expected an attribute name after `.`",
                         );
                         lhs = m.complete(p, GET_ATTR_EXPR);
                         break;
@@ -176,14 +176,14 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 p.with_newlines(false, |p| {
                     p.bump(L_BRACK);
                     if p.at(STAR) {
-                        p.error(SyntaxErrorKind::MalformedTraversal, "Missing close bracket on splat index: expected `]` right after `*`");
+                        p.error(SyntaxErrorKind::MalformedTraversal, "missing close bracket on splat index: expected `]` right after `*`");
                         p.bump(STAR);
                         p.eat(R_BRACK);
                         return;
                     }
                     expr(p);
                     if !p.eat(R_BRACK) {
-                        p.error_at(SyntaxErrorKind::UnclosedBracket, open_start, open_end, "Missing close bracket on index: expected `]` after the index expression");
+                        p.error_at(SyntaxErrorKind::UnclosedBracket, open_start, open_end, "missing close bracket on index: expected `]` after the index expression");
                         recover_in_list(p, R_BRACK, false);
                         p.eat(R_BRACK);
                     }
@@ -234,7 +234,7 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
             let m = p.start();
             p.error(
                 SyntaxErrorKind::InvalidNumber,
-                "Invalid expression: a number must start with a digit (write `0.5`, not `.5`)",
+                "invalid expression: a number must start with a digit (write `0.5`, not `.5`)",
             );
             p.bump(DOT);
             p.bump(NUMBER);
@@ -243,14 +243,14 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         NEWLINE | EOF => {
             p.error(
                 SyntaxErrorKind::ExpectedExpression,
-                "Missing expression: expected a value here",
+                "missing expression: expected a value here",
             );
             return None;
         }
         kind if is_closer(kind) || kind == COMMA => {
             p.error(
                 SyntaxErrorKind::ExpectedExpression,
-                "Invalid expression: expected the start of an expression",
+                "invalid expression: expected the start of an expression",
             );
             return None;
         }
@@ -258,7 +258,7 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
             let m = p.start();
             p.error(
                 SyntaxErrorKind::ExpectedExpression,
-                "Invalid expression: expected the start of an expression",
+                "invalid expression: expected the start of an expression",
             );
             p.bump_any();
             m.complete(p, ERROR)
@@ -276,7 +276,7 @@ fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
         if !p.eat(IDENT) {
             p.error(
                 SyntaxErrorKind::UnexpectedToken,
-                "Missing function name: expected a name after `::`",
+                "missing function name: expected a name after `::`",
             );
             return m.complete(p, FUNCTION_CALL);
         }
@@ -286,7 +286,7 @@ fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
     } else {
         p.error(
             SyntaxErrorKind::UnexpectedToken,
-            "Missing open parenthesis: a namespaced function name must be followed by `(`",
+            "missing open parenthesis: a namespaced function name must be followed by `(`",
         );
     }
     m.complete(p, FUNCTION_CALL)
@@ -306,7 +306,7 @@ fn arg_list(p: &mut Parser<'_>) {
                 if !p.at(R_PAREN) {
                     p.error(
                         SyntaxErrorKind::UnexpectedToken,
-                        "Missing closing parenthesis: `...` may only follow the last argument",
+                        "missing closing parenthesis: `...` may only follow the last argument",
                     );
                     recover_in_list(p, R_PAREN, false);
                     p.eat(COMMA);
@@ -319,7 +319,7 @@ fn arg_list(p: &mut Parser<'_>) {
             if !p.at(R_PAREN) && !p.at(EOF) {
                 p.error(
                     SyntaxErrorKind::MissingSeparator,
-                    "Missing argument separator: expected `,` or `)`",
+                    "missing argument separator: expected `,` or `)`",
                 );
                 if !recover_in_list(p, R_PAREN, false) && !p.at(COMMA) {
                     break;
@@ -332,7 +332,7 @@ fn arg_list(p: &mut Parser<'_>) {
                 SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
-                "Unterminated function call: there is no closing `)` for this `(`",
+                "unterminated function call: there is no closing `)` for this `(`",
             );
         }
     });
@@ -351,7 +351,7 @@ fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
         if !p.at(R_PAREN) && !p.at(EOF) {
             p.error(
                 SyntaxErrorKind::UnexpectedToken,
-                "Invalid expression: expected `)` to close the parentheses",
+                "invalid expression: expected `)` to close the parentheses",
             );
             recover_in_list(p, R_PAREN, false);
         }
@@ -360,7 +360,7 @@ fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
                 SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
-                "Unbalanced parentheses: there is no closing `)` for this `(`",
+                "unbalanced parentheses: there is no closing `)` for this `(`",
             );
         }
     });
@@ -386,7 +386,7 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
                 if !p.at(R_BRACK) && !p.at(EOF) {
                     p.error(
                         SyntaxErrorKind::MissingSeparator,
-                        "Missing item separator: expected `,` or `]`",
+                        "missing item separator: expected `,` or `]`",
                     );
                     if !recover_in_list(p, R_BRACK, false) && !p.at(COMMA) {
                         break;
@@ -400,7 +400,7 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
                 SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
-                "Unterminated tuple: there is no closing `]` for this `[`",
+                "unterminated tuple: there is no closing `]` for this `[`",
             );
         }
     });
@@ -422,7 +422,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
                     SyntaxErrorKind::UnclosedBracket,
                     open_start,
                     open_end,
-                    "Unterminated for expression: there is no closing `}` for this `{`",
+                    "unterminated `for` expression: there is no closing `}` for this `{`",
                 );
             }
         });
@@ -444,7 +444,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
             }
             p.error(
                 SyntaxErrorKind::MissingSeparator,
-                "Missing attribute separator: expected a newline or `,` after the attribute value",
+                "missing attribute separator: expected a newline or `,` after the attribute value",
             );
             if !recover_in_list(p, R_BRACE, true) && !matches!(p.current(), COMMA | NEWLINE) {
                 break;
@@ -455,7 +455,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
                 SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
-                "Unterminated object: there is no closing `}` for this `{`",
+                "unterminated object: there is no closing `}` for this `{`",
             );
         }
     });
@@ -469,7 +469,7 @@ fn object_item(p: &mut Parser<'_>) {
         // `{ = 1 }`: the key is missing; the value is still read as such.
         p.error(
             SyntaxErrorKind::ExpectedExpression,
-            format!("Missing key: expected a key before `{}`", p.current_text()),
+            format!("missing key: expected a key before `{}`", p.current_text()),
         );
         key.abandon(p);
         false
@@ -484,7 +484,7 @@ fn object_item(p: &mut Parser<'_>) {
             recover_in_list(p, R_BRACE, true);
         }
     } else if parsed {
-        p.error(SyntaxErrorKind::MissingSeparator, "Missing key/value separator: expected `=` or `:` after the key (quote a key that contains dots)");
+        p.error(SyntaxErrorKind::MissingSeparator, "missing key/value separator: expected `=` or `:` after the key (quote a key that contains dots)");
         recover_in_list(p, R_BRACE, true);
     } else {
         recover_in_list(p, R_BRACE, true);
@@ -503,13 +503,13 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
         if p.eat(COMMA) && !eat_for_variable(p) {
             p.error(
                 SyntaxErrorKind::InvalidForExpression,
-                "Invalid for expression: expected a value variable name after `,`",
+                "invalid `for` expression: expected a value variable name after `,`",
             );
         }
     } else {
         p.error(
             SyntaxErrorKind::InvalidForExpression,
-            "Invalid for expression: expected a variable name after `for`",
+            "invalid `for` expression: expected a variable name after `for`",
         );
     }
     if p.at_ident("in") {
@@ -517,7 +517,7 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
         if p.at(COLON) {
             p.error(
                 SyntaxErrorKind::InvalidForExpression,
-                "Invalid for expression: expected a collection after `in`",
+                "invalid `for` expression: expected a collection after `in`",
             );
         } else {
             expr(p);
@@ -525,13 +525,13 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
     } else {
         p.error(
             SyntaxErrorKind::InvalidForExpression,
-            "Invalid for expression: expected `in` and a collection after the variable names",
+            "invalid `for` expression: expected `in` and a collection after the variable names",
         );
     }
     if !p.eat(COLON) {
         p.error(
             SyntaxErrorKind::InvalidForExpression,
-            "Invalid for expression: expected `:` after the collection",
+            "invalid `for` expression: expected `:` after the collection",
         );
     }
     intro.complete(p, FOR_INTRO);
@@ -543,7 +543,7 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
     if matches!(p.current(), R_BRACE | R_BRACK | EOF) {
         p.error(
             SyntaxErrorKind::InvalidForExpression,
-            "Invalid for expression: expected a result expression after `:`",
+            "invalid `for` expression: expected a result expression after `:`",
         );
     } else if p.at(FAT_ARROW) {
         // `{for k, v in m : => v}`: the key is missing; the value is still read as such. (In a
@@ -551,7 +551,7 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
         if is_object {
             p.error(
                 SyntaxErrorKind::InvalidForExpression,
-                "Invalid for expression: expected a key expression before `=>`",
+                "invalid `for` expression: expected a key expression before `=>`",
             );
         }
     } else {
@@ -559,16 +559,16 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
     }
     if p.at(FAT_ARROW) {
         if !is_object {
-            p.error(SyntaxErrorKind::InvalidForExpression, "Invalid for expression: a key expression (`=>`) is not valid when building a tuple; use `{` and `}` to build an object");
+            p.error(SyntaxErrorKind::InvalidForExpression, "invalid `for` expression: a key expression (`=>`) is not valid when building a tuple; use `{` and `}` to build an object");
         }
         p.bump(FAT_ARROW);
         expr(p);
     } else if is_object && !matches!(p.current(), EOF) {
-        p.error(SyntaxErrorKind::InvalidForExpression, "Invalid for expression: a key expression is required when building an object; write `key => value`");
+        p.error(SyntaxErrorKind::InvalidForExpression, "invalid `for` expression: a key expression is required when building an object; write `key => value`");
     }
     if p.at(ELLIPSIS) {
         if !is_object {
-            p.error(SyntaxErrorKind::InvalidForExpression, "Invalid for expression: grouping ellipsis (`...`) cannot be used when building a tuple");
+            p.error(SyntaxErrorKind::InvalidForExpression, "invalid `for` expression: grouping ellipsis (`...`) cannot be used when building a tuple");
         }
         p.bump(ELLIPSIS);
     }
@@ -582,7 +582,7 @@ fn for_expr(p: &mut Parser<'_>, is_object: bool) {
         p.error(
             SyntaxErrorKind::InvalidForExpression,
             format!(
-                "Invalid for expression: expected `{}` to end the for expression",
+                "invalid `for` expression: expected `{}` to end the `for` expression",
                 if is_object { "}" } else { "]" }
             ),
         );
@@ -657,7 +657,7 @@ pub(crate) fn too_deep(p: &mut Parser<'_>) {
     p.error(
         SyntaxErrorKind::NestingTooDeep,
         format!(
-        "Nesting too deep: expressions, templates and blocks may nest at most {MAX_DEPTH} levels \
+        "nesting too deep: expressions, templates and blocks may nest at most {MAX_DEPTH} levels \
          (chained operators and traversals count as levels)"
     ),
     );

@@ -27,7 +27,7 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
                 SyntaxErrorKind::UnterminatedHeredoc,
                 open_start,
                 marker_end,
-                "Unterminated heredoc: no line holding only the closing marker ends it (the marker line must also end with a newline)",
+                "unterminated heredoc: no line holding only the closing marker ends it (the marker line must also end with a newline)",
             );
         }
         m.complete(p, HEREDOC_EXPR)
@@ -38,7 +38,7 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
                 SyntaxErrorKind::UnterminatedString,
                 open_start,
                 end.max(open_end),
-                "Unterminated string: a quoted string must end with `\"` on the line where it starts (use a heredoc for text on several lines)",
+                "unterminated string: a quoted string must end with `\"` on the line where it starts (use a heredoc for text on several lines)",
             );
         }
         m.complete(p, TEMPLATE_EXPR)
@@ -74,9 +74,11 @@ fn parts(p: &mut Parser<'_>, in_directive: bool) {
                     let (start, _) = p.current_range();
                     let end = directive(p, keyword_kind(kw));
                     let message = match kw {
-                        "else" => "Unexpected else directive: there is no open `%{ if }` for it",
-                        "endif" => "Unexpected endif directive: there is no open `%{ if }` for it",
-                        _ => "Unexpected endfor directive: there is no open `%{ for }` for it",
+                        "else" => "unexpected `else` directive: there is no open `%{ if }` for it",
+                        "endif" => {
+                            "unexpected `endif` directive: there is no open `%{ if }` for it"
+                        }
+                        _ => "unexpected `endfor` directive: there is no open `%{ for }` for it",
                     };
                     p.error_at(SyntaxErrorKind::UnexpectedDirective, start, end, message);
                     e.complete(p, ERROR);
@@ -88,11 +90,14 @@ fn parts(p: &mut Parser<'_>, in_directive: bool) {
                         let word = if p.at(IDENT) { p.current_text() } else { "" };
                         closest_keyword(word)
                     });
-                    let message = match suggestion {
-                        Some(kw) => format!("Invalid template control keyword: expected if, else, endif, for or endfor; did you mean `{kw}`?"),
-                        None => "Invalid template control keyword: expected if, else, endif, for or endfor".to_string(),
-                    };
-                    p.error(SyntaxErrorKind::InvalidDirective, message);
+                    let (start, end) = p.current_range();
+                    p.error_with_help(
+                        SyntaxErrorKind::InvalidDirective,
+                        start,
+                        end,
+                        "invalid template control keyword: expected `if`, `else`, `endif`, `for` or `endfor`",
+                        suggestion.map(|kw| format!("did you mean `{kw}`?")),
+                    );
                     p.with_newlines(false, |p| {
                         recover_in_list(p, TEMPLATE_SEQ_END, false);
                         p.eat(TEMPLATE_SEQ_END);
@@ -136,7 +141,7 @@ fn interpolation(p: &mut Parser<'_>) {
         }
         // At `"` the lexer already decided the interpolation lacks its `}` (see the lexer).
         if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) && !p.at(CQUOTE) {
-            p.error(SyntaxErrorKind::UnexpectedToken, "Extra characters after interpolation expression: expected `}` (to write a literal `${`, double the dollar sign: `$${`)");
+            p.error(SyntaxErrorKind::UnexpectedToken, "extra characters after interpolation expression: expected `}` (to write a literal `${`, double the dollar sign: `$${`)");
             recover_to_sequence_end(p);
         }
         if !p.eat(TEMPLATE_SEQ_END) {
@@ -144,7 +149,7 @@ fn interpolation(p: &mut Parser<'_>) {
                 SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
-                "Unterminated template interpolation: there is no closing `}` for this `${`",
+                "unterminated template interpolation: there is no closing `}` for this `${`",
             );
         }
     });
@@ -175,22 +180,22 @@ fn directive(p: &mut Parser<'_>, keyword: SyntaxKind) -> u32 {
             FOR_KW => {
                 if eat_for_variable(p) {
                     if p.eat(COMMA) && !eat_for_variable(p) {
-                        p.error(SyntaxErrorKind::InvalidDirective, "Invalid for directive: expected a value variable name after `,`");
+                        p.error(SyntaxErrorKind::InvalidDirective, "invalid `for` directive: expected a value variable name after `,`");
                     }
                 } else {
-                    p.error(SyntaxErrorKind::InvalidDirective, "Invalid for directive: expected a variable name after `for`");
+                    p.error(SyntaxErrorKind::InvalidDirective, "invalid `for` directive: expected a variable name after `for`");
                 }
                 if p.at_ident("in") {
                     p.bump_remap(IN_KW);
                     expr(p);
                 } else {
-                    p.error(SyntaxErrorKind::InvalidDirective, "Invalid for directive: expected `in` and a collection after the variable names");
+                    p.error(SyntaxErrorKind::InvalidDirective, "invalid `for` directive: expected `in` and a collection after the variable names");
                 }
             }
             _ => {}
         }
         if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) {
-            p.error(SyntaxErrorKind::InvalidDirective, "Extra characters in template directive: expected `}`");
+            p.error(SyntaxErrorKind::InvalidDirective, "extra characters in template directive: expected `}`");
             recover_to_sequence_end(p);
         }
         if !p.eat(TEMPLATE_SEQ_END) {
@@ -198,7 +203,7 @@ fn directive(p: &mut Parser<'_>, keyword: SyntaxKind) -> u32 {
                 SyntaxErrorKind::UnclosedBracket,
                 open_start,
                 open_end,
-                "Unterminated template directive: there is no closing `}` for this `%{`",
+                "unterminated template directive: there is no closing `}` for this `%{`",
             );
         }
     });
@@ -231,7 +236,7 @@ fn template_if(p: &mut Parser<'_>) {
                 SyntaxErrorKind::UnclosedDirective,
                 start,
                 end,
-                "Missing endif: this if directive has no corresponding `%{ endif }`",
+                "missing `endif`: this `if` directive has no corresponding `%{ endif }`",
             );
         }
     }
@@ -252,7 +257,7 @@ fn template_for(p: &mut Parser<'_>) {
             SyntaxErrorKind::UnexpectedDirective,
             else_start,
             else_end,
-            "Unexpected else directive: an else clause is not expected for a for directive",
+            "unexpected `else` directive: an `else` clause is not expected in a `for` directive",
         );
         e.complete(p, ERROR);
         template_body(p);
@@ -264,7 +269,7 @@ fn template_for(p: &mut Parser<'_>) {
             SyntaxErrorKind::UnclosedDirective,
             start,
             end,
-            "Missing endfor: this for directive has no corresponding `%{ endfor }`",
+            "missing `endfor`: this `for` directive has no corresponding `%{ endfor }`",
         );
     }
     m.complete(p, TEMPLATE_FOR);

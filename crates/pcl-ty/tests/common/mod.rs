@@ -73,6 +73,7 @@ fn snippet(text: &str, range: TextRange) -> String {
 }
 
 pub fn render_diagnostic(out: &mut String, file: &str, text: &str, d: &Diagnostic) {
+    assert_style(d);
     let _ = writeln!(
         out,
         "{file}:{}: {}[{}]: {}",
@@ -220,4 +221,18 @@ pub fn executed_queries(db: &RootDatabase, programs: &[Program]) -> Vec<String> 
             None => key,
         })
         .collect()
+}
+
+/// Panics unless the diagnostic's message and help lines keep the mechanical rules of the
+/// message style (`docs/diagnostics.md`, "Message style").
+#[allow(dead_code)]
+pub fn assert_style(d: &Diagnostic) {
+    if let Err(broken) = pcl_diagnostics::style::check(&d.message) {
+        panic!("{}: {broken}", d.code.as_str());
+    }
+    for help in &d.help {
+        if let Err(broken) = pcl_diagnostics::style::check_help(help) {
+            panic!("{} (help): {broken}", d.code.as_str());
+        }
+    }
 }

@@ -1,0 +1,155 @@
+//! The one voice of every message (`docs/diagnostics.md`, "Message style"): helpers that word
+//! lists and counts the same way in every layer, and [`check`], the mechanical part of the style
+//! that tests apply to every message they see.
+
+/// Names quoted as code and joined as a sentence: `` `a`, `b` or `c` `` (with `conjunction`
+/// "or" or "and"). Empty for no names.
+pub fn quoted_list<S: AsRef<str>>(names: &[S], conjunction: &str) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{}`", n.as_ref())).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} {conjunction} {last}", init.join(", ")),
+    }
+}
+
+/// A count with its noun in agreement: `1 error`, `2 errors`. `noun` is the singular; the
+/// plural adds an `s`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// An I/O error as the end of a message ("cannot read `PATH`: REASON"): "no such file or
+/// directory", lowercase, without the operating system's error number.
+pub fn io_reason(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => &text[..at],
+        _ => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => text.to_owned(),
+    }
+}
+
+/// Whether `message` keeps the mechanical rules of the style: it starts with a lowercase letter,
+/// a digit or a backtick (quoted code); it does not end with a period; it quotes nothing in single
+/// quotes; and it holds no suggestion ("did you mean" belongs in a help line). Returns the rule
+/// broken.
+pub fn check(message: &str) -> Result<(), String> {
+    let first = message.chars().next();
+    match first {
+        None => return Err("the message is empty".into()),
+        Some(c) if c.is_uppercase() => {
+            return Err(format!(
+                "the message starts with a capital letter: {message}"
+            ))
+        }
+        Some(c) if !(c.is_lowercase() || c.is_ascii_digit() || c == '`') => {
+            return Err(format!(
+                "the message starts with neither a lowercase letter nor quoted code: {message}"
+            ))
+        }
+        _ => {}
+    }
+    if message.ends_with('.') && !message.ends_with("...") && !message.ends_with("…") {
+        return Err(format!("the message ends with a period: {message}"));
+    }
+    // What the user wrote is quoted as code, and may hold anything: the rules below read only
+    // the message's own words.
+    let prose = outside_code(message);
+    if prose.to_lowercase().contains("did you mean") {
+        return Err(format!(
+            "the message holds a suggestion (it belongs in a help line): {message}"
+        ));
+    }
+    if let Some(quoted) = single_quoted(&prose) {
+        return Err(format!(
+            "the message quotes `{quoted}` in single quotes (quote code with backticks): {message}"
+        ));
+    }
+    Ok(())
+}
+
+/// [`check`] for a help line, which may hold a suggestion ("did you mean `name`?").
+pub fn check_help(help: &str) -> Result<(), String> {
+    match check(help) {
+        Err(broken) if broken.starts_with("the message holds a suggestion") => Ok(()),
+        other => other,
+    }
+}
+
+/// `text` without its code spans (each run between a pair of backticks becomes one backtick).
+fn outside_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 0 {
+            out.push_str(part);
+        } else {
+            out.push('`');
+        }
+    }
+    out
+}
+
+/// The first `'word'` of `text`: a single quote that opens after a space or an opening bracket
+/// and closes before a space, punctuation or the end, with no space inside. An apostrophe
+/// (`program's`) is not one.
+fn single_quoted(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\'' if i == 0 || matches!(bytes[i - 1], b' ' | b'(' | b'[' | b'{') => {
+                let rest = &text[i + 1..];
+                if let Some(end) = rest.find('\'') {
+                    let inner = &rest[..end];
+                    let after = rest[end + 1..].chars().next();
+                    if !inner.is_empty()
+                        && !inner.contains(' ')
+                        && after.is_none_or(|c| !c.is_alphanumeric())
+                    {
+                        return Some(inner);
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_and_counts() {
+        assert_eq!(quoted_list(&["a"], "or"), "`a`");
+        assert_eq!(quoted_list(&["a", "b", "c"], "or"), "`a`, `b` or `c`");
+        assert_eq!(quoted_list::<&str>(&[], "and"), "");
+        assert_eq!(count(1, "error"), "1 error");
+        assert_eq!(count(2, "warning"), "2 warnings");
+        assert_eq!(count(0, "error"), "0 errors");
+    }
+
+    #[test]
+    fn the_mechanical_rules() {
+        assert!(check("unknown function `lenght`").is_ok());
+        assert!(check("`a` is already declared").is_ok());
+        assert!(check("the program's own directory `.` cannot be a component").is_ok());
+        assert!(check("invalid character `'`: single quotes are not valid").is_ok());
+        assert!(check("Unknown function `x`").is_err());
+        assert!(check("unknown function `x`.").is_err());
+        assert!(check("unknown function 'x'").is_err());
+        assert!(check("unknown function `x`; did you mean `y`?").is_err());
+        assert!(check("").is_err());
+    }
+}
