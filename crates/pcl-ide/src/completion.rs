@@ -762,30 +762,34 @@ fn expression_completions(
         .unwrap_or("")
         .to_lowercase();
     let own = node.key(db);
-    let mut names: Vec<(u8, &pcl_hir::Name, NodeKind)> =
-        pcl_ty::visible_names(db, file.program(db))
-            .into_iter()
-            .filter(|(_, key)| {
-                **key != own
-                    && !matches!(
-                        key.kind,
-                        NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
-                    )
-            })
-            .filter_map(|(name, key)| {
-                match_score(&typed, name.as_str()).map(|s| (s, name, key.kind))
-            })
-            .collect();
-    let best = |a: &(u8, &pcl_hir::Name, NodeKind), b: &(u8, &pcl_hir::Name, NodeKind)| {
-        a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1))
-    };
-    // The best MAX_COMPLETIONS + 1 without sorting them all.
-    if names.len() > MAX_COMPLETIONS + 1 {
-        names.select_nth_unstable_by(MAX_COMPLETIONS, best);
-        names.truncate(MAX_COMPLETIONS + 1);
+    // The names come sorted, so the best are the first that start with the word (score 0),
+    // then the first that hold its characters in order (score 1): no ranking of them all.
+    let mut best: [Vec<(&pcl_hir::Name, NodeKind)>; 2] = [Vec::new(), Vec::new()];
+    for (name, key) in pcl_ty::visible_names(db, file.program(db)) {
+        if *key == own
+            || matches!(
+                key.kind,
+                NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
+            )
+        {
+            continue;
+        }
+        let Some(score) = match_score(&typed, name.as_str()) else {
+            continue;
+        };
+        let list = &mut best[usize::from(score.min(1))];
+        if list.len() <= MAX_COMPLETIONS {
+            list.push((name, key.kind));
+        }
+        if best[0].len() > MAX_COMPLETIONS {
+            break;
+        }
     }
-    names.sort_by(best);
-    for (_, name, kind) in names {
+    let [starts, holds] = best;
+    let mut names = starts;
+    names.extend(holds);
+    names.truncate(MAX_COMPLETIONS + 1);
+    for (name, kind) in names {
         out.push(item(
             name.to_string(),
             CompletionKind::Variable,

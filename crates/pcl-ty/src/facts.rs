@@ -209,9 +209,10 @@ impl ProgramIndex {
     }
 }
 
-/// Every top-level name of a program with the node it means (values, then outputs; in no
-/// particular order, so its readers rank them without regard to it): what suggestions and
-/// completion offer, memoized.
+/// Every top-level name of a program with the node it means, sorted by name (a value before
+/// an output of the same name): what suggestions and completion offer, memoized. Sorted, so
+/// that completion takes the first matches in order instead of ranking 100,000 names on every
+/// keystroke.
 #[salsa::tracked(returns(ref))]
 pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKey)> {
     let index = program_index(db, program);
@@ -222,6 +223,8 @@ pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKe
         outputs.extend(bucket.outputs.iter().map(|(n, k)| (n.clone(), k.clone())));
     }
     values.extend(outputs);
+    // Stable: a value stays before an output of the same name.
+    values.sort_by(|a, b| a.0.cmp(&b.0));
     values
 }
 
@@ -249,20 +252,33 @@ pub fn suggest_root_name<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Op
 }
 
 /// Every top-level name as a reader in an open file sees the program (for completion): the
-/// published names, then the names only the open files define.
+/// published names and the names only the open files define, sorted by name.
 pub fn visible_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(&Name, &NodeKey)> {
-    let mut out: Vec<(&Name, &NodeKey)> = program_names(db, program)
-        .iter()
-        .map(|(n, k)| (n, k))
-        .collect();
+    let mut only_open: Vec<(&Name, &NodeKey)> = Vec::new();
     for map in &open_defs(db, program).names {
         for (name, key) in map {
             let bucket = index_bucket(db, program, bucket_of(name));
             if !bucket.defs.contains_key(name) && !bucket.outputs.contains_key(name) {
-                out.push((name, key));
+                only_open.push((name, key));
             }
         }
     }
+    only_open.sort_by(|a, b| a.0.cmp(b.0));
+    let names = program_names(db, program);
+    // Merge the two sorted lists.
+    let mut out = Vec::with_capacity(names.len() + only_open.len());
+    let mut open = only_open.into_iter().peekable();
+    for (name, key) in names {
+        while let Some(&(o, _)) = open.peek() {
+            if o < name {
+                out.extend(open.next());
+            } else {
+                break;
+            }
+        }
+        out.push((name, key));
+    }
+    out.extend(open);
     out
 }
 
