@@ -762,33 +762,45 @@ fn expression_completions(
         .unwrap_or("")
         .to_lowercase();
     let own = node.key(db);
-    // The names come sorted, so the best are the first that start with the word (score 0),
-    // then the first that hold its characters in order (score 1): no ranking of them all.
-    let mut best: [Vec<(&pcl_hir::Name, NodeKind)>; 2] = [Vec::new(), Vec::new()];
-    for (name, key) in pcl_ty::visible_names(db, file.program(db)) {
-        if *key == own
-            || matches!(
-                key.kind,
-                NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
-            )
-        {
-            continue;
-        }
-        let Some(score) = match_score(&typed, name.as_str()) else {
-            continue;
-        };
-        let list = &mut best[usize::from(score.min(1))];
-        if list.len() <= MAX_COMPLETIONS {
-            list.push((name, key.kind));
-        }
-        if best[0].len() > MAX_COMPLETIONS {
-            break;
+    // The best names: those the word starts (score 0), then those that hold its characters
+    // in order (score 1), each by name. The names come in runs sorted by name, so a run is
+    // left as soon as its names sort after the last of a full list of score 0: a keystroke
+    // looks at a few names of each run, not at every name of the program.
+    let limit = MAX_COMPLETIONS + 1;
+    let mut best: [std::collections::BinaryHeap<(&pcl_hir::Name, NodeKind)>; 2] = [
+        std::collections::BinaryHeap::new(),
+        std::collections::BinaryHeap::new(),
+    ];
+    let visible = pcl_ty::visible_names(db, file.program(db));
+    for run in visible.runs() {
+        for (name, key) in run {
+            if best[0].len() == limit && best[0].peek().is_some_and(|(last, _)| name > *last) {
+                break;
+            }
+            if *key == own
+                || matches!(
+                    key.kind,
+                    NodeKind::Output | NodeKind::Package | NodeKind::Pulumi | NodeKind::Hook
+                )
+            {
+                continue;
+            }
+            let Some(score) = match_score(&typed, name.as_str()) else {
+                continue;
+            };
+            let heap = &mut best[usize::from(score.min(1))];
+            heap.push((name, key.kind));
+            if heap.len() > limit {
+                heap.pop();
+            }
         }
     }
     let [starts, holds] = best;
-    let mut names = starts;
-    names.extend(holds);
-    names.truncate(MAX_COMPLETIONS + 1);
+    let mut names = starts.into_sorted_vec();
+    if names.len() < limit {
+        names.extend(holds.into_sorted_vec());
+    }
+    names.truncate(limit);
     for (name, kind) in names {
         out.push(item(
             name.to_string(),

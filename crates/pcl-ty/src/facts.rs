@@ -209,10 +209,9 @@ impl ProgramIndex {
     }
 }
 
-/// Every top-level name of a program with the node it means, sorted by name (a value before
-/// an output of the same name): what suggestions and completion offer, memoized. Sorted, so
-/// that completion takes the first matches in order instead of ranking 100,000 names on every
-/// keystroke.
+/// Every top-level name of a program with the node it means (values, then outputs; in no
+/// particular order, so its readers rank them without regard to it): what suggestions
+/// offer, memoized.
 #[salsa::tracked(returns(ref))]
 pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKey)> {
     let index = program_index(db, program);
@@ -223,8 +222,6 @@ pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKe
         outputs.extend(bucket.outputs.iter().map(|(n, k)| (n.clone(), k.clone())));
     }
     values.extend(outputs);
-    // Stable: a value stays before an output of the same name.
-    values.sort_by(|a, b| a.0.cmp(&b.0));
     values
 }
 
@@ -251,35 +248,57 @@ pub fn suggest_root_name<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Op
     candidates().find(|n| n.as_str() == best).cloned()
 }
 
-/// Every top-level name as a reader in an open file sees the program (for completion): the
-/// published names and the names only the open files define, sorted by name.
-pub fn visible_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(&Name, &NodeKey)> {
-    let mut only_open: Vec<(&Name, &NodeKey)> = Vec::new();
+/// The names of one bucket of the index, sorted (a value before an output of the same name):
+/// re-sorted only when a name of the bucket changes, so that a rename re-sorts two buckets,
+/// not the program.
+#[salsa::tracked(returns(ref))]
+fn bucket_names(db: &dyn pcl_db::Db, program: Program, bucket: u32) -> Vec<(Name, NodeKey)> {
+    let bucket = index_bucket(db, program, bucket);
+    let mut names: Vec<(Name, NodeKey)> = bucket
+        .defs
+        .iter()
+        .chain(&bucket.outputs)
+        .map(|(n, k)| (n.clone(), k.clone()))
+        .collect();
+    // Stable, and defs come first: a value stays before an output of the same name.
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    names
+}
+
+/// Every top-level name as a reader in an open file sees the program (for completion), as
+/// runs each sorted by name: one per bucket of the index (the published names), then the
+/// names only the open files define. A reader that wants the first names in order takes from
+/// the runs, and can stop each one early; nothing here sorts the program's names.
+pub struct VisibleNames<'db> {
+    buckets: Vec<&'db [(Name, NodeKey)]>,
+    only_open: Vec<(Name, NodeKey)>,
+}
+
+impl VisibleNames<'_> {
+    /// The runs, each sorted by name.
+    pub fn runs(&self) -> impl Iterator<Item = &[(Name, NodeKey)]> {
+        self.buckets
+            .iter()
+            .copied()
+            .chain(std::iter::once(self.only_open.as_slice()))
+    }
+}
+
+pub fn visible_names(db: &dyn pcl_db::Db, program: Program) -> VisibleNames<'_> {
+    let buckets = (0..NAME_BUCKETS)
+        .map(|b| bucket_names(db, program, b).as_slice())
+        .collect();
+    let mut only_open: Vec<(Name, NodeKey)> = Vec::new();
     for map in &open_defs(db, program).names {
         for (name, key) in map {
             let bucket = index_bucket(db, program, bucket_of(name));
             if !bucket.defs.contains_key(name) && !bucket.outputs.contains_key(name) {
-                only_open.push((name, key));
+                only_open.push((name.clone(), key.clone()));
             }
         }
     }
-    only_open.sort_by(|a, b| a.0.cmp(b.0));
-    let names = program_names(db, program);
-    // Merge the two sorted lists.
-    let mut out = Vec::with_capacity(names.len() + only_open.len());
-    let mut open = only_open.into_iter().peekable();
-    for (name, key) in names {
-        while let Some(&(o, _)) = open.peek() {
-            if o < name {
-                out.extend(open.next());
-            } else {
-                break;
-            }
-        }
-        out.push((name, key));
-    }
-    out.extend(open);
-    out
+    only_open.sort_by(|a, b| a.0.cmp(&b.0));
+    VisibleNames { buckets, only_open }
 }
 
 /// Re-runs when a file's summary changes (a node added, removed or renamed; a use added or
