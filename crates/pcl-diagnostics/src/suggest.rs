@@ -50,8 +50,11 @@ fn best_match_with<'c>(
     candidates: impl IntoIterator<Item = &'c str>,
     wins_tie: impl Fn(&str, &str) -> bool,
 ) -> Option<&'c str> {
-    let limit = threshold(name.chars().count());
+    let name_chars: Vec<char> = name.chars().collect();
+    let limit = threshold(name_chars.len());
     let mut best: Option<(usize, &'c str)> = None;
+    // Buffers reused across candidates: a program's names can number 100,000.
+    let mut rows = Rows::default();
     for candidate in candidates {
         if candidate == name {
             continue;
@@ -59,12 +62,13 @@ fn best_match_with<'c>(
         let distance = if candidate.eq_ignore_ascii_case(name) {
             0
         } else {
-            // Lengths that differ by more than the limit cannot be within it.
-            let (a, b) = (candidate.chars().count(), name.chars().count());
-            if a.abs_diff(b) > limit {
-                continue;
+            // Only a candidate as close as the best so far can matter (an equal one may win
+            // the tie), so the distance is computed only up to that.
+            let max = best.map_or(limit, |(d, _)| d.min(limit));
+            match rows.distance_within(&name_chars, candidate, max) {
+                Some(d) => d,
+                None => continue,
             }
-            edit_distance(name, candidate)
         };
         let better =
             best.is_none_or(|(d, b)| distance < d || (distance == d && wins_tie(candidate, b)));
@@ -73,6 +77,50 @@ fn best_match_with<'c>(
         }
     }
     best.map(|(_, candidate)| candidate)
+}
+
+/// The rows of the edit-distance table, kept between calls.
+#[derive(Default)]
+struct Rows {
+    candidate: Vec<char>,
+    previous: Vec<usize>,
+    current: Vec<usize>,
+}
+
+impl Rows {
+    /// The edit distance between `a` and `b` if it is at most `max`; `None` as soon as every
+    /// entry of a row exceeds `max` (the distance can only grow from there).
+    fn distance_within(&mut self, a: &[char], b: &str, max: usize) -> Option<usize> {
+        self.candidate.clear();
+        self.candidate.extend(b.chars());
+        let b = &self.candidate;
+        // Lengths that differ by more than `max` cannot be within it.
+        if a.len().abs_diff(b.len()) > max {
+            return None;
+        }
+        self.previous.clear();
+        self.previous.extend(0..=b.len());
+        self.current.clear();
+        self.current.resize(b.len() + 1, 0);
+        for (i, ca) in a.iter().enumerate() {
+            self.current[0] = i + 1;
+            let mut row_min = self.current[0];
+            for (j, cb) in b.iter().enumerate() {
+                let substitution = self.previous[j] + usize::from(ca != cb);
+                let value = substitution
+                    .min(self.previous[j + 1] + 1)
+                    .min(self.current[j] + 1);
+                self.current[j + 1] = value;
+                row_min = row_min.min(value);
+            }
+            if row_min > max {
+                return None;
+            }
+            std::mem::swap(&mut self.previous, &mut self.current);
+        }
+        let distance = self.previous[b.len()];
+        (distance <= max).then_some(distance)
+    }
 }
 
 #[cfg(test)]
@@ -86,6 +134,40 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("lenght", "length"), 2);
         assert_eq!(edit_distance("héllo", "hello"), 1);
+    }
+
+    /// The bounded distance is the distance whenever it is within the bound.
+    #[test]
+    fn bounded_distances_agree() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "kitten",
+            "sitting",
+            "lenght",
+            "length",
+            "héllo",
+            "hello",
+            "siteBucket",
+            "siteBuckets",
+            "bucketSite",
+        ];
+        let mut rows = Rows::default();
+        for a in words {
+            let chars: Vec<char> = a.chars().collect();
+            for b in words {
+                let d = edit_distance(a, b);
+                for max in 0..8 {
+                    let expected = (d <= max).then_some(d);
+                    assert_eq!(
+                        rows.distance_within(&chars, b, max),
+                        expected,
+                        "{a:?} {b:?} {max}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
