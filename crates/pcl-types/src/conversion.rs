@@ -189,6 +189,18 @@ impl Ctx {
             if dest == src || dest.is_dynamic() {
                 return Conversion::safe();
             }
+            // A resource is a reference: a resource variable (its outputs) is the value of a
+            // property whose schema type is that resource (`$ref: #/resources/...`, its plain
+            // outputs), plain or not, as Pulumi's binder has it. Only its attributes are
+            // eventual.
+            if let (Some(d), Some(s)) = (resource_token(dest), resource_token(src)) {
+                return if d == s {
+                    Conversion::safe()
+                } else {
+                    // Not "missing property": one resource's outputs are never another's.
+                    Conversion::cannot(dest, src)
+                };
+            }
             // Two leaves (primitives, literals, enums, opaques) cannot recurse: no memo, no stack.
             if is_leaf(dest) && is_leaf(src) {
                 return self.convert_uncached(dest, src);
@@ -616,4 +628,16 @@ impl Type {
     pub fn conversion_from(&self, src: &Type) -> Conversion {
         Ctx::new(Mode::Convert).convert(self, src)
     }
+}
+
+/// The token of the resource whose outputs `ty` holds (a resource variable, or a schema's
+/// reference to a resource), if it is one.
+fn resource_token(ty: &Type) -> Option<&str> {
+    let TypeKind::Object(object) = ty.kind() else {
+        return None;
+    };
+    object.annotations().iter().find_map(|a| match a {
+        crate::Annotation::ResourceOutputs(token) => Some(&**token),
+        _ => None,
+    })
 }
