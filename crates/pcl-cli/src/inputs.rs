@@ -43,7 +43,8 @@ pub fn readable(path: &Path) -> Result<(), String> {
 /// replaces the file only if it is still what was read).
 pub fn read_file(path: &Path) -> Result<(Vec<u8>, Metadata), String> {
     let (file, metadata) = open_file(path)?;
-    let bytes = read_to_limit(file).map_err(|reason| cannot_read(path.display(), reason))?;
+    let bytes = read_to_limit(file, metadata.len())
+        .map_err(|reason| cannot_read(path.display(), reason))?;
     Ok((bytes, metadata))
 }
 
@@ -59,14 +60,16 @@ fn open_file(path: &Path) -> Result<(File, Metadata), String> {
 
 /// Reads standard input, to its end.
 pub fn read_stdin() -> Result<Vec<u8>, String> {
-    read_to_limit(std::io::stdin().lock()).map_err(|reason| cannot_read(STDIN, reason))
+    read_to_limit(std::io::stdin().lock(), 0).map_err(|reason| cannot_read(STDIN, reason))
 }
 
 /// Reads a stream to its end, stopping one byte past the limit (so that a stream whose size
-/// is not known in advance, or a file that grew since it was opened, is refused too).
-fn read_to_limit(stream: impl Read) -> Result<Vec<u8>, String> {
+/// is not known in advance, or a file that grew since it was opened, is refused too). `size`
+/// is what the stream is expected to hold: a buffer of that size takes a file in one read
+/// (and one more that finds its end), where growing one from empty took six.
+fn read_to_limit(stream: impl Read, size: u64) -> Result<Vec<u8>, String> {
     let limit = pcl_syntax::MAX_SOURCE_LEN;
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(size.min(limit) as usize + 1);
     stream
         .take(limit + 1)
         .read_to_end(&mut bytes)
@@ -131,7 +134,8 @@ mod tests {
             )
         );
         let small = &b"a = 1\n"[..];
-        assert_eq!(read_to_limit(small).unwrap(), small);
+        assert_eq!(read_to_limit(small, 0).unwrap(), small);
+        assert_eq!(read_to_limit(small, 100).unwrap(), small);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -5,10 +5,11 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// mimalloc: a fifth of a check's instructions went to glibc's malloc and free (small,
-/// short-lived type and tree allocations on two threads).
+/// short-lived type and tree allocations on two threads). Its options: `alloc.rs`.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod alloc;
 mod bench;
 mod check;
 mod fmt;
@@ -134,6 +135,9 @@ fn main() -> ExitCode {
         }
     };
     term::init(cli.color);
+    if matches!(cli.command, Command::Parse(_) | Command::Fmt(_)) {
+        alloc::streaming();
+    }
     match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Check(args) => check::run(args),

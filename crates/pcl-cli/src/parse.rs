@@ -1,7 +1,7 @@
 //! `pcl parse [--tree[=text|json]] FILE...`: report syntax errors, optionally print trees.
 //! `-` reads standard input, named `<stdin>` in diagnostics.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,39 +42,45 @@ pub fn run(args: ParseArgs) -> ExitCode {
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     let mut had_syntax_error = false;
-    let (sources, mut had_io_error) = if args.files.iter().any(|p| inputs::is_stdin(p)) {
+    let tree = args.tree;
+    let (outputs, mut had_io_error) = if args.files.iter().any(|p| inputs::is_stdin(p)) {
         if args.files.len() > 1 {
             let _ = write!(err, "{}", crate::term::error_line(inputs::STDIN_AND_PATHS));
             return ExitCode::from(2);
         }
-        let source = inputs::read_stdin().map(Source::from_bytes);
-        (vec![(inputs::STDIN.to_owned(), source)], false)
+        let output = match inputs::read_stdin() {
+            Ok(bytes) => parse_one(inputs::STDIN, &Source::from_bytes(bytes), tree),
+            Err(message) => FileOutput::io_error(message),
+        };
+        (vec![output], false)
     } else {
         let (files, io_error) = find_files(&args.files, &mut err);
-        // Every file is read first, so that a diagnostic of one file can show a related
-        // location in another (a program and its components). Reading and parsing use every
-        // core; the output keeps the order of the files.
-        let sources: Vec<(String, Result<Source, String>)> = files
+        // Each file is read, parsed and rendered on its own (a syntax error's notes are in its
+        // own file), on every core, and only what it prints is kept: memory is the output, not
+        // the sources. The output keeps the order of the files.
+        let outputs: Vec<(Option<FileIdentity>, FileOutput)> = files
             .par_iter()
-            .map(|path| (path.display().to_string(), read_source(path)))
+            .map(|path| match inputs::read_file(path) {
+                Ok((bytes, metadata)) => (
+                    Some(FileIdentity::of(path, &metadata)),
+                    parse_one(
+                        &path.display().to_string(),
+                        &Source::from_bytes(bytes),
+                        tree,
+                    ),
+                ),
+                Err(message) => (None, FileOutput::io_error(message)),
+            })
             .collect();
-        (sources, io_error)
+        // A file named twice (by two arguments, or through a link) is reported once.
+        let mut seen = HashSet::new();
+        let outputs = outputs
+            .into_iter()
+            .filter(|(identity, _)| identity.as_ref().is_none_or(|id| seen.insert(id.clone())))
+            .map(|(_, output)| output)
+            .collect();
+        (outputs, io_error)
     };
-    let by_name: HashMap<&str, &str> = sources
-        .iter()
-        .filter_map(|(name, source)| Some((name.as_str(), source.as_ref().ok()?.text.as_str())))
-        .collect();
-    let tree = args.tree;
-    let outputs: Vec<FileOutput> = sources
-        .par_iter()
-        .map(|(path, source)| match source {
-            Ok(source) => parse_one(path, source, tree, &by_name),
-            Err(message) => FileOutput {
-                io_error: Some(message.clone()),
-                ..FileOutput::default()
-            },
-        })
-        .collect();
     for output in outputs {
         if let Some(message) = output.io_error {
             let _ = write!(err, "{}", crate::term::error_line(message));
@@ -116,17 +122,31 @@ fn find_files(paths: &[PathBuf], err: &mut impl Write) -> (Vec<PathBuf>, bool) {
     for message in &walk.errors {
         let _ = write!(err, "{}", crate::term::error_line(message));
     }
-    let mut files = walk.files;
-    // A file named twice (by two arguments, or through a link) is parsed once.
-    let mut seen = std::collections::HashSet::new();
-    files.retain(|file| seen.insert(file.canonicalize().unwrap_or_else(|_| file.clone())));
-    (files, !walk.errors.is_empty())
+    (walk.files, !walk.errors.is_empty())
 }
 
-/// Reads a source file by the rules of `pcl_project::files::read_source` (lossy UTF-8, the
-/// place of the first bad byte kept), with the messages of every command.
-fn read_source(path: &std::path::Path) -> Result<Source, String> {
-    inputs::read_file(path).map(|(bytes, _)| Source::from_bytes(bytes))
+/// What makes two paths the same file: its device and inode where there are such (links of
+/// any kind, at the cost of no system call: the metadata comes from reading the file), else
+/// its canonical path.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum FileIdentity {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg_attr(unix, allow(dead_code))]
+    Path(std::path::PathBuf),
+}
+
+impl FileIdentity {
+    #[cfg(unix)]
+    fn of(_: &std::path::Path, metadata: &std::fs::Metadata) -> FileIdentity {
+        use std::os::unix::fs::MetadataExt;
+        FileIdentity::Inode(metadata.dev(), metadata.ino())
+    }
+
+    #[cfg(not(unix))]
+    fn of(path: &std::path::Path, _: &std::fs::Metadata) -> FileIdentity {
+        FileIdentity::Path(path.canonicalize().unwrap_or_else(|_| path.to_owned()))
+    }
 }
 
 /// What parsing one file prints.
@@ -138,27 +158,36 @@ struct FileOutput {
     io_error: Option<String>,
 }
 
-/// Parses one file; `texts` are every file's text by name, for related locations.
-fn parse_one(
-    path: &str,
-    source: &Source,
-    tree: Option<TreeFormat>,
-    texts: &HashMap<&str, &str>,
-) -> FileOutput {
-    let lookup = |name: &str| texts.get(name).copied();
-    let parse = pcl_syntax::parse(&source.text);
-    let tree = match tree {
-        Some(TreeFormat::Text) => pcl_syntax::debug_tree(&parse.syntax(), &[]),
-        Some(TreeFormat::Json) => format!("{}\n", pcl_syntax::json_tree(&parse.syntax())),
-        None => String::new(),
+impl FileOutput {
+    fn io_error(message: String) -> FileOutput {
+        FileOutput {
+            io_error: Some(message),
+            ..FileOutput::default()
+        }
+    }
+}
+
+/// Parses one file and renders what it prints.
+fn parse_one(path: &str, source: &Source, tree: Option<TreeFormat>) -> FileOutput {
+    // Without `--tree`, only the errors: the same errors without building the tree (half the
+    // cost of a parse).
+    let (tree, errors) = match tree {
+        Some(format) => {
+            let parse = pcl_syntax::parse(&source.text);
+            let tree = match format {
+                TreeFormat::Text => pcl_syntax::debug_tree(&parse.syntax(), &[]),
+                TreeFormat::Json => format!("{}\n", pcl_syntax::json_tree(&parse.syntax())),
+            };
+            (tree, parse.errors().to_vec())
+        }
+        None => (String::new(), pcl_syntax::syntax_errors(&source.text)),
     };
-    let mut diagnostics = parse.diagnostics();
+    let mut diagnostics: Vec<Diagnostic> = errors.iter().map(SyntaxError::to_diagnostic).collect();
     if let Some(range) = source.encoding_error {
         diagnostics.insert(0, SyntaxError::invalid_encoding(range).to_diagnostic());
     }
-    let mut renderer = Renderer::new(path, &source.text)
-        .with_other_files(&lookup)
-        .with_palette(crate::term::stderr_palette());
+    let mut renderer =
+        Renderer::new(path, &source.text).with_palette(crate::term::stderr_palette());
     let rendered: String = diagnostics.iter().map(|d| renderer.render(d)).collect();
     FileOutput {
         tree,

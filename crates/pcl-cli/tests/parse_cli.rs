@@ -240,3 +240,21 @@ fn a_directory_with_no_pp_files_is_an_error_as_for_check() {
     let (status, _, err) = pcl_parse(&dir, &[".", "empty", "empty"]);
     assert_eq!((status, err.matches("bad.pp:1:5").count()), (1, 1), "{err}");
 }
+
+#[test]
+fn a_file_named_twice_or_through_a_link_is_reported_once() {
+    let dir = temp_dir("parse-twice", &[("bad.pp", "a = (\n")]);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("bad.pp"), dir.join("link.pp")).unwrap();
+        std::fs::hard_link(dir.join("bad.pp"), dir.join("hard.pp")).unwrap();
+    }
+    let (status, _, err) = pcl_parse(
+        &dir,
+        &["bad.pp", "./bad.pp", "link.pp", "hard.pp", "bad.pp"],
+    );
+    assert_eq!(status, 1, "{err}");
+    assert_eq!(err.matches("error[E0014]").count(), 1, "{err}");
+    // Under the name it was first given.
+    assert!(err.starts_with("bad.pp:1:5: "), "{err}");
+}

@@ -55,6 +55,11 @@ pub fn check_syntax(text: &str) -> pcl_syntax::Parse {
     let _ = pcl_syntax::debug_tree(&tree, parse.errors());
     let _ = pcl_syntax::json_tree(&tree);
     check_reparse(text, &parse);
+    assert_eq!(
+        pcl_syntax::syntax_errors(text),
+        parse.errors(),
+        "the errors without a tree are not the parse's errors"
+    );
     parse
 }
 

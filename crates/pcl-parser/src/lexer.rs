@@ -59,6 +59,7 @@ impl<'a> Lexed<'a> {
         out
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         self.kinds.len()
     }
@@ -67,6 +68,7 @@ impl<'a> Lexed<'a> {
         self.kinds.is_empty()
     }
 
+    #[inline]
     pub fn kind(&self, i: usize) -> SyntaxKind {
         self.kinds.get(i).copied().unwrap_or(EOF)
     }
@@ -75,12 +77,14 @@ impl<'a> Lexed<'a> {
         &self.kinds
     }
 
+    #[inline]
     pub fn text(&self, i: usize) -> &'a str {
         let (start, end) = self.range(i);
         &self.text[start as usize..end as usize]
     }
 
     /// Byte range of token `i`; the empty range at the end for `i >= len()`.
+    #[inline]
     pub fn range(&self, i: usize) -> (u32, u32) {
         let n = self.kinds.len();
         let i = i.min(n);

@@ -135,14 +135,28 @@ pub fn read_limited_with_metadata(path: &Path, limit: u64) -> Result<(Vec<u8>, M
     if metadata.len() > limit {
         return Err(too_large(&name, Some(metadata.len()), limit));
     }
-    Ok((read_stream(file, &name, limit)?, metadata))
+    Ok((
+        read_stream_sized(file, &name, limit, metadata.len())?,
+        metadata,
+    ))
 }
 
 /// Reads a stream (a file, standard input) of at most `limit` bytes. `name` is the stream as
 /// messages name it: a path in backticks, or words such as "standard input".
 pub fn read_stream(stream: impl std::io::Read, name: &str, limit: u64) -> Result<Vec<u8>, String> {
+    read_stream_sized(stream, name, limit, 0)
+}
+
+/// [`read_stream`] of a stream expected to hold `size` bytes: a buffer of that size takes a
+/// file in one read (and one more that finds its end), where growing one from empty took six.
+fn read_stream_sized(
+    stream: impl std::io::Read,
+    name: &str,
+    limit: u64,
+    size: u64,
+) -> Result<Vec<u8>, String> {
     use std::io::Read;
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(size.min(limit) as usize + 1);
     stream
         .take(limit + 1)
         .read_to_end(&mut bytes)

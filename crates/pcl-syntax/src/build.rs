@@ -1,5 +1,6 @@
 //! Replays parser events into a rowan green tree, putting trivia back between tokens, and runs
-//! the token-level validation on the way (one pass, no red tree).
+//! the token-level validation on the way (one pass, no red tree). The same pass without the
+//! tree gives the validation alone, for callers that want only the errors.
 
 use pcl_parser::{Lexed, Output, Step, SyntaxKind, SyntaxKind::*};
 use rowan::{GreenNode, GreenToken, Language, NodeOrToken};
@@ -16,14 +17,38 @@ pub(crate) fn build_tree(
     output: &Output,
     errors: &mut Vec<SyntaxError>,
 ) -> GreenNode {
+    let builder = Builder {
+        children: Vec::with_capacity(64),
+        parents: Vec::with_capacity(32),
+        // Distinct short tokens are a fraction of all tokens; sizing up front avoids rehashing.
+        tokens: FxHashMap::with_capacity_and_hasher(lexed.len() / 16, Default::default()),
+        // A small file gets a small table: clearing and freeing it is per parse.
+        small: vec![
+            None;
+            (lexed.len() / 2)
+                .clamp(64, MAX_SMALL_SLOTS)
+                .next_power_of_two()
+        ]
+        .into_boxed_slice(),
+    };
+    replay(lexed, output, errors, builder).finish()
+}
+
+/// The validation errors of the events, without building a tree: exactly what [`build_tree`]
+/// adds to `errors` (one pass drives both; `tests/tree_free.rs` compares them on every input).
+pub(crate) fn validate(lexed: &Lexed<'_>, output: &Output, errors: &mut Vec<SyntaxError>) {
+    replay(lexed, output, errors, NoTree);
+}
+
+fn replay<'a, T: Tree<'a>>(
+    lexed: &'a Lexed<'a>,
+    output: &Output,
+    errors: &mut Vec<SyntaxError>,
+    tree: T,
+) -> T {
     let mut sink = Sink {
         lexed,
-        builder: Builder {
-            children: Vec::with_capacity(64),
-            parents: Vec::with_capacity(32),
-            // Distinct short tokens are a fraction of all tokens; sizing up front avoids rehashing.
-            tokens: FxHashMap::with_capacity_and_hasher(lexed.len() / 4, Default::default()),
-        },
+        builder: tree,
         next: 0,
         offset: 0,
         frames: Vec::new(),
@@ -36,7 +61,23 @@ pub(crate) fn build_tree(
         Step::Token(kind) => sink.token(kind),
         Step::Exit => sink.exit(),
     });
-    sink.builder.finish()
+    sink.builder
+}
+
+/// What the replay builds: a green tree, or nothing.
+trait Tree<'t> {
+    fn token(&mut self, kind: SyntaxKind, text: &'t str);
+    fn start_node(&mut self, kind: SyntaxKind);
+    fn finish_node(&mut self);
+}
+
+/// Validation only.
+struct NoTree;
+
+impl<'t> Tree<'t> for NoTree {
+    fn token(&mut self, _: SyntaxKind, _: &'t str) {}
+    fn start_node(&mut self, _: SyntaxKind) {}
+    fn finish_node(&mut self) {}
 }
 
 /// A green-tree builder for one parse. Unlike rowan's `GreenNodeBuilder` it does not hash every
@@ -47,15 +88,46 @@ struct Builder<'t> {
     /// Open nodes: kind and the index of their first child in `children`.
     parents: Vec<(SyntaxKind, usize)>,
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    /// Tokens of at most 8 bytes, in a direct-mapped table keyed by kind and text packed in a
+    /// word: punctuation, single spaces, newlines and short names are most of a file's tokens,
+    /// and a slot answers them without hashing and comparing a string (a collision only costs
+    /// a new token: sharing is an economy, not a meaning).
+    small: Box<[Option<(u64, u32, GreenToken)>]>,
 }
 
 /// Tokens up to this length are shared within a tree.
 const SHARED_TOKEN_LEN: usize = 16;
 
-impl<'t> Builder<'t> {
+/// Slots of the table of small tokens, at most (a power of two).
+const MAX_SMALL_SLOTS: usize = 1024;
+
+/// The text of a token of at most 8 bytes as a word, and its kind and length as a tag.
+fn small_key(kind: SyntaxKind, text: &str) -> (u64, u32) {
+    let mut word = [0u8; 8];
+    word[..text.len()].copy_from_slice(text.as_bytes());
+    (
+        u64::from_le_bytes(word),
+        (u32::from(kind as u16) << 8) | text.len() as u32,
+    )
+}
+
+impl<'t> Tree<'t> for Builder<'t> {
     fn token(&mut self, kind: SyntaxKind, text: &'t str) {
         let raw = PclLanguage::kind_to_raw(kind);
-        let token = if text.len() <= SHARED_TOKEN_LEN {
+        let token = if text.len() <= 8 {
+            let (word, tag) = small_key(kind, text);
+            let hash = (word ^ (u64::from(tag) << 40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let slots = self.small.len();
+            let slot = &mut self.small[(hash >> (64 - slots.trailing_zeros())) as usize];
+            match slot {
+                Some((w, t, token)) if *w == word && *t == tag => token.clone(),
+                _ => {
+                    let token = GreenToken::new(raw, text);
+                    *slot = Some((word, tag, token.clone()));
+                    token
+                }
+            }
+        } else if text.len() <= SHARED_TOKEN_LEN {
             self.tokens
                 .entry((kind, text))
                 .or_insert_with(|| GreenToken::new(raw, text))
@@ -77,7 +149,9 @@ impl<'t> Builder<'t> {
         let node = GreenNode::new(PclLanguage::kind_to_raw(kind), self.children.drain(first..));
         self.children.push(NodeOrToken::Node(node));
     }
+}
 
+impl Builder<'_> {
     fn finish(mut self) -> GreenNode {
         if let [NodeOrToken::Node(_)] = self.children.as_slice() {
             if let Some(NodeOrToken::Node(root)) = self.children.pop() {
@@ -98,9 +172,9 @@ struct Frame {
     named: bool,
 }
 
-struct Sink<'a, 'e> {
+struct Sink<'a, 'e, T> {
     lexed: &'a Lexed<'a>,
-    builder: Builder<'a>,
+    builder: T,
     next: usize,
     offset: u32,
     frames: Vec<Frame>,
@@ -110,7 +184,7 @@ struct Sink<'a, 'e> {
     validator: Validator<'e>,
 }
 
-impl<'a> Sink<'a, '_> {
+impl<'a, T: Tree<'a>> Sink<'a, '_, T> {
     fn emit(&mut self, kind: SyntaxKind) {
         let text = self.lexed.text(self.next);
         self.builder.token(kind, text);

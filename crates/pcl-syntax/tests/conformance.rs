@@ -1,6 +1,7 @@
 //! Conformance with hclsyntax v2.24 on the shared corpora: every file parses losslessly, files
 //! hclsyntax accepts give no syntax error, files it rejects give at least one. Known, reviewed
 //! disagreements are listed in `test_data/parser/conformance-exceptions.tsv` with the reason.
+//! `pcl_syntax::syntax_errors` (no tree) gives exactly `parse`'s errors on every file.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -42,6 +43,11 @@ fn check_corpus(dir: &Path, prefix: &str) -> (usize, Vec<String>) {
         let key = format!("{prefix}{rel}");
         if parse.syntax().to_string() != text {
             disagreements.push(format!("{key}: tree is not lossless"));
+            continue;
+        }
+        // The tree-free path (`pcl parse` without `--tree`) reports exactly the same errors.
+        if pcl_syntax::syntax_errors(&text) != parse.errors() {
+            disagreements.push(format!("{key}: syntax_errors differs from parse's errors"));
             continue;
         }
         let we_reject = parse.has_errors() || encoding_error;
