@@ -1,5 +1,7 @@
-//! The builtin functions of PCL, with their signatures, argument checks and return types
-//! (`pcl-semantics.md` §2).
+//! The builtin functions of PCL (`pcl-semantics.md` §2): the one table of builtins, each row
+//! a builtin's name, the signature editors show, its documentation and the function that
+//! checks a call of it and gives its type; and the checks those functions share (arity,
+//! conversions, lifting to outputs).
 
 use pcl_diagnostics::{suggest, Code, Severity};
 use pcl_hir::{Expr, ExprId, Name};
@@ -8,234 +10,318 @@ use pcl_types::{unify_all, Annotation, ConstValue, Eventual, Type, TypeKind};
 use crate::infer::{show, Infer};
 use crate::Target;
 
-/// A builtin function: its name, its signature as shown to users, and what it does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuiltinDoc {
-    pub name: &'static str,
-    /// `name(param: type, ...) -> result`; parameters are separated by `, ` at the top level.
-    pub signature: &'static str,
-    pub doc: &'static str,
+/// Declares [`Builtin`] from one row per builtin, so a builtin's name, signature, documentation
+/// and inference are written once, side by side.
+macro_rules! builtins {
+    ($(
+        $variant:ident {
+            name: $name:literal,
+            signature: $signature:literal,
+            doc: $doc:literal,
+            infer: $infer:ident $(,)?
+        }
+    )*) => {
+        /// A builtin function of PCL.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Builtin {
+            $($variant,)*
+        }
+
+        impl Builtin {
+            /// Every builtin, sorted by name.
+            pub const ALL: &'static [Builtin] = &[$(Builtin::$variant,)*];
+
+            /// The builtin called `name`.
+            pub fn from_name(name: &str) -> Option<Builtin> {
+                match name {
+                    $($name => Some(Builtin::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// Its name, as a program calls it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Builtin::$variant => $name,)*
+                }
+            }
+
+            /// `name(param: type, ...) -> result`, as shown to users; parameters are separated
+            /// by `, ` at the top level.
+            pub fn signature(self) -> &'static str {
+                match self {
+                    $(Builtin::$variant => $signature,)*
+                }
+            }
+
+            /// What it does, in one sentence.
+            pub fn doc(self) -> &'static str {
+                match self {
+                    $(Builtin::$variant => $doc,)*
+                }
+            }
+
+            /// Checks a call of this builtin and gives its type.
+            fn infer(self, cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+                match self {
+                    $(Builtin::$variant => $infer(cx, call),)*
+                }
+            }
+        }
+    };
 }
 
-/// Every builtin function, sorted by name: the one list of builtins (names, signatures shown by
-/// editors, documentation); the checks of each are in `infer_call`.
-pub const BUILTINS: &[BuiltinDoc] = &[
-    BuiltinDoc {
+builtins! {
+    AssetArchive {
         name: "assetArchive",
         signature: "assetArchive(assets: map(Asset | Archive)) -> Archive",
         doc: "An archive made of the named assets and archives.",
-    },
-    BuiltinDoc {
+        infer: asset_archive,
+    }
+    Call {
         name: "call",
         signature: "call(self: resource, method: string, args: object) -> output(T)",
         doc: "Calls a method of a resource: `method` names it, `args` are its arguments.",
-    },
-    BuiltinDoc {
+        infer: method_call,
+    }
+    Can {
         name: "can",
         signature: "can(value) -> bool",
         doc: "Whether `value` evaluates without an error.",
-    },
-    BuiltinDoc {
+        infer: can,
+    }
+    Cwd {
         name: "cwd",
         signature: "cwd() -> string",
         doc: "The working directory of the deployment.",
-    },
-    BuiltinDoc {
+        infer: nullary_string,
+    }
+    Element {
         name: "element",
         signature: "element(list: list(T), index: int) -> T",
         doc: "The element of `list` at `index` (wrapping around).",
-    },
-    BuiltinDoc {
+        infer: element,
+    }
+    Entries {
         name: "entries",
         signature: "entries(collection: list(T) | map(T)) -> list({key, value})",
         doc: "The key and value of every element of a list or map.",
-    },
-    BuiltinDoc {
+        infer: entries,
+    }
+    FileArchive {
         name: "fileArchive",
         signature: "fileArchive(path: string) -> Archive",
         doc: "An archive read from a file or directory.",
-    },
-    BuiltinDoc {
+        infer: file_archive,
+    }
+    FileAsset {
         name: "fileAsset",
         signature: "fileAsset(path: string) -> Asset",
         doc: "An asset read from a file.",
-    },
-    BuiltinDoc {
+        infer: file_asset,
+    }
+    Filebase64 {
         name: "filebase64",
         signature: "filebase64(path: string) -> string",
         doc: "The contents of a file, base64-encoded.",
-    },
-    BuiltinDoc {
+        infer: string_of_path,
+    }
+    Filebase64sha256 {
         name: "filebase64sha256",
         signature: "filebase64sha256(path: string) -> string",
         doc: "The base64-encoded SHA-256 hash of a file's contents.",
-    },
-    BuiltinDoc {
+        infer: string_of_path,
+    }
+    FromBase64 {
         name: "fromBase64",
         signature: "fromBase64(value: string) -> string",
         doc: "Decodes a base64 string.",
-    },
-    BuiltinDoc {
+        infer: string_of_string,
+    }
+    GetOutput {
         name: "getOutput",
         signature: "getOutput(stackReference, outputName: string) -> output(dynamic)",
         doc: "An output of another stack, read through a StackReference resource.",
-    },
-    BuiltinDoc {
+        infer: get_output,
+    }
+    Invoke {
         name: "invoke",
         signature: "invoke(token: string, args: object, options?: object) -> T",
         doc: "Calls a provider function; `token` names it (a string literal).",
-    },
-    BuiltinDoc {
+        infer: invoke,
+    }
+    Join {
         name: "join",
         signature: "join(separator: string, strings: list(string)) -> string",
         doc: "The strings joined with the separator.",
-    },
-    BuiltinDoc {
+        infer: join,
+    }
+    Length {
         name: "length",
         signature: "length(value: list | map | object | string) -> int",
         doc: "The number of elements, properties or characters.",
-    },
-    BuiltinDoc {
+        infer: length,
+    }
+    Lookup {
         name: "lookup",
         signature: "lookup(map: map(T), key: string, default?: T) -> T",
         doc: "The element of `map` at `key`, or `default` when there is none.",
-    },
-    BuiltinDoc {
+        infer: lookup,
+    }
+    Max {
         name: "max",
         signature: "max(first: number, rest: number...) -> number",
         doc: "The largest of the numbers (`int` when all are).",
-    },
-    BuiltinDoc {
+        infer: max_or_min,
+    }
+    Min {
         name: "min",
         signature: "min(first: number, rest: number...) -> number",
         doc: "The smallest of the numbers (`int` when all are).",
-    },
-    BuiltinDoc {
+        infer: max_or_min,
+    }
+    NotImplemented {
         name: "notImplemented",
         signature: "notImplemented(errorMessage: string) -> dynamic",
-        doc:
-            "A placeholder for an expression a converter could not translate; fails when evaluated.",
-    },
-    BuiltinDoc {
+        doc: "A placeholder for an expression a converter could not translate; fails when evaluated.",
+        infer: not_implemented,
+    }
+    Organization {
         name: "organization",
         signature: "organization() -> string",
         doc: "The name of the current organization.",
-    },
-    BuiltinDoc {
+        infer: nullary_string,
+    }
+    Project {
         name: "project",
         signature: "project() -> string",
         doc: "The name of the current project.",
-    },
-    BuiltinDoc {
+        infer: nullary_string,
+    }
+    PulumiResourceName {
         name: "pulumiResourceName",
         signature: "pulumiResourceName(resource) -> string",
         doc: "The logical name of a resource.",
-    },
-    BuiltinDoc {
+        infer: of_resource,
+    }
+    PulumiResourceType {
         name: "pulumiResourceType",
         signature: "pulumiResourceType(resource) -> string",
         doc: "The type token of a resource.",
-    },
-    BuiltinDoc {
+        infer: of_resource,
+    }
+    Range {
         name: "range",
         signature: "range(fromOrTo: int, to?: int) -> list(int)",
         doc: "The integers from `fromOrTo` (or 0) up to, not including, `to` (or `fromOrTo`).",
-    },
-    BuiltinDoc {
+        infer: range,
+    }
+    ReadFile {
         name: "readFile",
         signature: "readFile(path: string) -> string",
         doc: "The contents of a file.",
-    },
-    BuiltinDoc {
+        infer: string_of_path,
+    }
+    Recover {
         name: "recover",
         signature: "recover(value: output(T), recovery: T) -> output(T)",
         doc: "`value`, or `recovery` (where `error` is the error's message) when `value` fails.",
-    },
-    BuiltinDoc {
+        infer: recover,
+    }
+    RemoteArchive {
         name: "remoteArchive",
         signature: "remoteArchive(uri: string) -> Archive",
         doc: "An archive fetched from a URI.",
-    },
-    BuiltinDoc {
+        infer: remote_archive,
+    }
+    RemoteAsset {
         name: "remoteAsset",
         signature: "remoteAsset(uri: string) -> Asset",
         doc: "An asset fetched from a URI.",
-    },
-    BuiltinDoc {
+        infer: remote_asset,
+    }
+    RootDirectory {
         name: "rootDirectory",
         signature: "rootDirectory() -> string",
         doc: "The directory of the program's Pulumi.yaml.",
-    },
-    BuiltinDoc {
+        infer: nullary_string,
+    }
+    Secret {
         name: "secret",
         signature: "secret(value: T) -> output(T)",
         doc: "`value`, marked secret.",
-    },
-    BuiltinDoc {
+        infer: secret_or_unsecret,
+    }
+    Sha1 {
         name: "sha1",
         signature: "sha1(input: string) -> string",
         doc: "The hexadecimal SHA-1 hash of a string.",
-    },
-    BuiltinDoc {
+        infer: sha1,
+    }
+    SingleOrNone {
         name: "singleOrNone",
         signature: "singleOrNone(list: list(T)) -> T?",
         doc: "The only element of a list, or null when it is empty.",
-    },
-    BuiltinDoc {
+        infer: single_or_none,
+    }
+    Split {
         name: "split",
         signature: "split(separator: string, string: string) -> list(string)",
         doc: "The parts of `string` between occurrences of `separator`.",
-    },
-    BuiltinDoc {
+        infer: split,
+    }
+    Stack {
         name: "stack",
         signature: "stack() -> string",
         doc: "The name of the current stack.",
-    },
-    BuiltinDoc {
+        infer: nullary_string,
+    }
+    StringAsset {
         name: "stringAsset",
         signature: "stringAsset(value: string) -> Asset",
         doc: "An asset whose contents are the string.",
-    },
-    BuiltinDoc {
+        infer: string_asset,
+    }
+    ToBase64 {
         name: "toBase64",
         signature: "toBase64(value: string) -> string",
         doc: "Encodes a string in base64.",
-    },
-    BuiltinDoc {
+        infer: string_of_string,
+    }
+    ToJson {
         name: "toJSON",
         signature: "toJSON(value) -> string",
         doc: "The value as JSON text.",
-    },
-    BuiltinDoc {
+        infer: to_json,
+    }
+    Try {
         name: "try",
         signature: "try(expressions...) -> T",
         doc: "The first of the expressions that evaluates without an error.",
-    },
-    BuiltinDoc {
+        infer: first_success,
+    }
+    Unsecret {
         name: "unsecret",
         signature: "unsecret(value: T) -> output(T)",
         doc: "`value`, no longer marked secret.",
-    },
-];
-
-/// The builtin named `name`.
-pub fn builtin_doc(name: &str) -> Option<&'static BuiltinDoc> {
-    BUILTINS
-        .binary_search_by(|b| b.name.cmp(name))
-        .ok()
-        .map(|i| &BUILTINS[i])
-}
-
-/// Every builtin function name, sorted.
-pub fn builtin_names() -> impl Iterator<Item = &'static str> {
-    BUILTINS.iter().map(|b| b.name)
+        infer: secret_or_unsecret,
+    }
 }
 
 /// Functions PCL had and removed (Pulumi 3.230).
 const REMOVED: &[&str] = &["mimeType", "readDir"];
 
-pub(crate) fn is_builtin(name: &str) -> bool {
-    builtin_doc(name).is_some()
+/// A call of a builtin, with its arguments typed.
+struct Call {
+    id: ExprId,
+    builtin: Builtin,
+    args: Args,
+}
+
+impl Call {
+    fn name(&self) -> &'static str {
+        self.builtin.name()
+    }
 }
 
 /// One argument after `...` expansion.
@@ -298,6 +384,8 @@ fn opt(name: &'static str, ty: Type) -> Param {
     }
 }
 
+/// Types a call `name(args)`: the arguments always (even of an unknown function), then the
+/// builtin's own checks.
 pub(crate) fn infer_call(
     cx: &mut Infer<'_, '_>,
     id: ExprId,
@@ -305,6 +393,14 @@ pub(crate) fn infer_call(
     arg_exprs: &[ExprId],
     expand_final: bool,
 ) -> Type {
+    let args = infer_args(cx, arg_exprs, expand_final);
+    match Builtin::from_name(name.as_str()) {
+        Some(builtin) => builtin.infer(cx, &Call { id, builtin, args }),
+        None => unknown_function(cx, id, name),
+    }
+}
+
+fn infer_args(cx: &mut Infer<'_, '_>, arg_exprs: &[ExprId], expand_final: bool) -> Args {
     let mut args = Args {
         args: Vec::new(),
         spread: None,
@@ -347,448 +443,484 @@ pub(crate) fn infer_call(
             args.args.push(Arg { expr: *expr, ty });
         }
     }
+    args
+}
+
+fn unknown_function(cx: &mut Infer<'_, '_>, id: ExprId, name: &Name) -> Type {
     let f = name.as_str();
-    let string = Type::string;
-    match f {
-        "element" => {
-            let ok = check(
-                cx,
-                id,
-                f,
-                &args,
-                &[p("list", Type::dynamic()), p("index", Type::int())],
-                None,
-            );
-            let Some(list) = args.get(0) else {
-                return Type::dynamic();
-            };
-            let inner = list.ty.resolve_outputs().without_none().strip_const();
-            let element = match inner.kind() {
-                TypeKind::List(e) => e.clone(),
-                TypeKind::Tuple(es) => unify_all(es.iter()).unsafe_,
-                TypeKind::Dynamic => Type::dynamic(),
-                _ => {
-                    if ok {
-                        cx.report(
-                            Code::InvalidArgument,
-                            Target::Expr(list.expr),
-                            format!(
-                                "the first argument to `element` must be a list or tuple, not {}",
-                                show(&list.ty)
-                            ),
-                        );
-                    }
-                    Type::dynamic()
-                }
-            };
-            lift_by(element, &[list.ty])
-        }
-        "entries" => {
-            check(cx, id, f, &args, &[p("collection", Type::dynamic())], None);
-            let Some(collection) = args.get(0) else {
-                return Type::dynamic();
-            };
-            let (key, value) = cx.iterate(collection.expr, &collection.ty);
-            lift_by(
-                Type::list(Type::object([("key", key), ("value", value)])),
-                &[collection.ty],
-            )
-        }
-        "length" => {
-            check(cx, id, f, &args, &[p("value", Type::dynamic())], None);
-            let Some(value) = args.get(0) else {
-                return Type::int();
-            };
-            let inner = value.ty.resolve_outputs().without_none().strip_const();
-            let countable = matches!(
-                inner.kind(),
-                TypeKind::List(_) | TypeKind::Map(_) | TypeKind::Object(_) | TypeKind::Tuple(_)
-            ) || Type::string().conversion_from(&inner).exists();
-            if !countable {
-                cx.report(
-                    Code::InvalidArgument,
-                    Target::Expr(value.expr),
-                    format!(
-                        "the argument to `length` must be a list, map, object, tuple or string, not {}",
-                        show(&value.ty)
-                    ),
-                );
-            }
-            lift_by(Type::int(), &[value.ty])
-        }
-        "lookup" => {
-            let Some(map) = args.get(0) else {
-                check(
-                    cx,
-                    id,
-                    f,
-                    &args,
-                    &[p("map", Type::dynamic()), p("key", string())],
-                    None,
-                );
-                return Type::dynamic();
-            };
-            let inner = map.ty.resolve_outputs().without_none().strip_const();
-            let element = match inner.kind() {
-                TypeKind::Map(e) => Some(e.clone()),
-                TypeKind::Object(o) if o.properties().is_empty() => Some(Type::dynamic()),
-                TypeKind::Object(o) => {
-                    Some(unify_all(o.properties().iter().map(|(_, t)| t)).unsafe_)
-                }
-                TypeKind::Dynamic => Some(Type::dynamic()),
-                _ => None,
-            };
-            let element_or_dynamic = element.clone().unwrap_or_else(Type::dynamic);
-            check(
-                cx,
-                id,
-                f,
-                &args,
-                &[
-                    p("map", Type::dynamic()),
-                    p("key", string()),
-                    opt("default", Type::optional(element_or_dynamic.clone())),
-                ],
-                None,
-            );
-            if element.is_none() {
-                cx.report(
-                    Code::InvalidArgument,
-                    Target::Expr(map.expr),
-                    format!(
-                        "the first argument to `lookup` must be a map or object, not {}",
-                        show(&map.ty)
-                    ),
-                );
-            }
-            lift_by(element_or_dynamic, &[map.ty])
-        }
-        "range" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p("fromOrTo", Type::int()), opt("to", Type::int())],
-            None,
-            Type::list(Type::int()),
-        ),
-        "join" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p("separator", string()), p("list", Type::list(string()))],
-            None,
-            string(),
-        ),
-        "split" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p("separator", string()), p("string", string())],
-            None,
-            Type::list(string()),
-        ),
-        "readFile" | "filebase64" | "filebase64sha256" => {
-            general(cx, id, f, &args, &[p("path", string())], None, string())
-        }
-        "sha1" => general(cx, id, f, &args, &[p("input", string())], None, string()),
-        "toBase64" | "fromBase64" => {
-            general(cx, id, f, &args, &[p("value", string())], None, string())
-        }
-        "toJSON" => {
-            check(cx, id, f, &args, &[p("value", Type::dynamic())], None);
-            lift_by(string(), &args.types())
-        }
-        "secret" | "unsecret" => {
-            check(cx, id, f, &args, &[p("value", Type::dynamic())], None);
-            Type::output(args.get(0).map_or_else(Type::dynamic, |a| a.ty))
-        }
-        "fileAsset" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p("path", string())],
-            None,
-            Type::asset(),
-        ),
-        "stringAsset" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p("value", string())],
-            None,
-            Type::asset(),
-        ),
-        "remoteAsset" => general(cx, id, f, &args, &[p("uri", string())], None, Type::asset()),
-        "fileArchive" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p("path", string())],
-            None,
-            Type::archive(),
-        ),
-        "remoteArchive" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p("uri", string())],
-            None,
-            Type::archive(),
-        ),
-        "assetArchive" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p(
-                "assets",
-                Type::map(Type::union([Type::archive(), Type::asset()])),
-            )],
-            None,
-            Type::archive(),
-        ),
-        "stack" | "project" | "organization" | "cwd" | "rootDirectory" => {
-            general(cx, id, f, &args, &[], None, string())
-        }
-        "notImplemented" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[p("errorMessage", string())],
-            None,
-            Type::dynamic(),
-        ),
-        "singleOrNone" => {
-            check(cx, id, f, &args, &[p("value", Type::dynamic())], None);
-            let Some(value) = args.get(0) else {
-                return Type::dynamic();
-            };
-            let inner = value.ty.resolve_outputs().without_none().strip_const();
-            let element = match inner.kind() {
-                TypeKind::List(e) => e.clone(),
-                TypeKind::Tuple(es) => es.first().cloned().unwrap_or_else(Type::none),
-                TypeKind::Dynamic => Type::dynamic(),
-                _ => {
-                    cx.report(
-                        Code::InvalidArgument,
-                        Target::Expr(value.expr),
-                        format!(
-                            "the argument to `singleOrNone` must be a list or tuple, not {}",
-                            show(&value.ty)
-                        ),
-                    );
-                    Type::dynamic()
-                }
-            };
-            lift_by(Type::optional(element), &[value.ty])
-        }
-        "getOutput" => general(
-            cx,
-            id,
-            f,
-            &args,
-            &[
-                p("stackReference", Type::dynamic()),
-                p("outputName", string()),
-            ],
-            None,
-            Type::output(Type::dynamic()),
-        ),
-        "try" => {
-            if args.len_known() == Some(0) {
-                cx.report(
-                    Code::ArgumentCount,
-                    Target::Expr(id),
-                    "missing arguments to `try`: it takes at least one argument",
-                );
-                return Type::dynamic();
-            }
-            let types = args.types();
-            if types.iter().any(|t| t.is_dynamic()) {
-                return Type::output(Type::dynamic());
-            }
-            let result = unify_all(types.iter()).safe;
-            lift_by(result, &types)
-        }
-        "can" => {
-            check(cx, id, f, &args, &[p("value", Type::dynamic())], None);
-            let lifted = args.get(0).is_some_and(|a| {
-                a.ty.is_dynamic()
-                    || a.ty
-                        .union_elements()
-                        .iter()
-                        .any(|t| matches!(t.kind(), TypeKind::Output(_)))
-            });
-            if lifted {
-                Type::output(Type::bool())
-            } else {
-                Type::bool()
-            }
-        }
-        "recover" => {
-            check(
-                cx,
-                id,
-                f,
-                &args,
-                &[p("value", Type::dynamic()), p("recovery", Type::dynamic())],
-                None,
-            );
-            let (Some(value), Some(recovery)) = (args.get(0), args.get(1)) else {
-                return Type::output(Type::dynamic());
-            };
-            if !matches!(value.ty.kind(), TypeKind::Output(_)) && !value.ty.is_dynamic() {
-                cx.report(
-                    Code::InvalidArgument,
-                    Target::Expr(value.expr),
-                    format!(
-                        "the first argument to `recover` must be an output, not {}",
-                        show(&value.ty)
-                    ),
-                );
-            }
-            Type::output(
-                unify_all([value.ty.resolve_outputs(), recovery.ty.resolve_outputs()]).safe,
-            )
-        }
-        "max" | "min" => {
-            let number = args
-                .types()
-                .iter()
-                // A number literal counts too (the reference looks only for the exact
-                // type, so `max(1, 2.5)` would be typed int).
-                .any(|t| t.resolve_outputs().strip_const() == Type::number());
-            let t = if number { Type::number() } else { Type::int() };
-            general(
-                cx,
-                id,
-                f,
-                &args,
-                &[p("first", t.clone())],
-                Some(p("rest", t.clone())),
-                t,
-            )
-        }
-        "pulumiResourceType" | "pulumiResourceName" => {
-            check(cx, id, f, &args, &[p("resource", Type::dynamic())], None);
-            if let Some(resource) = args.get(0) {
-                let is_resource = match resource.ty.kind() {
-                    TypeKind::Dynamic => true,
-                    TypeKind::Object(o) => o
-                        .annotations()
-                        .iter()
-                        .any(|a| matches!(a, Annotation::ResourceOutputs(_))),
-                    _ => false,
-                };
-                if !is_resource {
-                    cx.report(
-                        Code::InvalidArgument,
-                        Target::Expr(resource.expr),
-                        format!(
-                            "the argument to `{f}` must be a single resource, not {}",
-                            show(&resource.ty)
-                        ),
-                    );
-                }
-            }
-            string()
-        }
-        "invoke" => {
-            if let Some(token) = args.args.first() {
-                if !matches!(
-                    cx.body.expr(token.expr),
-                    Expr::Literal(ConstValue::String(_))
-                ) {
-                    cx.report(
-                        Code::InvalidArgument,
-                        Target::Expr(token.expr),
-                        "the token of `invoke` must be a literal string, like `\"aws:ec2:getAmi\"`",
-                    );
-                }
-            }
-            check(
-                cx,
-                id,
-                f,
-                &args,
-                &[
-                    p("token", string()),
-                    opt("args", Type::dynamic()),
-                    opt("options", Type::dynamic()),
-                ],
-                None,
-            );
-            cx.bind_invoke(&args.typed())
-        }
-        "call" => {
-            if args.len_known().is_some_and(|n| n < 3) {
-                cx.report(
-                    Code::ArgumentCount,
-                    Target::Expr(id),
-                    "missing arguments to `call`: it takes a receiver, a method name and an arguments object",
-                );
-                return Type::dynamic();
-            }
-            check(
-                cx,
-                id,
-                f,
-                &args,
-                &[
-                    p("self", Type::dynamic()),
-                    p("method", string()),
-                    p("args", Type::dynamic()),
-                ],
-                None,
-            );
-            if let Some(method) = args.args.get(1) {
-                if !matches!(
-                    cx.body.expr(method.expr),
-                    Expr::Literal(ConstValue::String(_))
-                ) {
-                    cx.report(
-                        Code::InvalidArgument,
-                        Target::Expr(method.expr),
-                        "the method name of `call` must be a literal string",
-                    );
-                }
-            }
-            cx.bind_call(&args.typed())
-        }
-        _ if REMOVED.contains(&f) => {
+    if REMOVED.contains(&f) {
+        cx.report(
+            Code::RemovedFunction,
+            Target::Expr(id),
+            format!("function `{f}` was removed from PCL in Pulumi 3.230"),
+        );
+        return Type::dynamic();
+    }
+    let suggestion =
+        suggest::best_match(f, Builtin::ALL.iter().map(|b| b.name())).map(str::to_string);
+    let help = match (&suggestion, cx.lookup_root(name)) {
+        (Some(s), _) => Some(format!("did you mean `{s}`?")),
+        (None, Some(_)) => Some(format!("`{f}` is a variable, not a function")),
+        _ => None,
+    };
+    cx.report_with(
+        Code::UnknownFunction,
+        Severity::Error,
+        Target::CallName(id),
+        format!("unknown function `{f}`"),
+        help,
+        suggestion,
+    );
+    Type::dynamic()
+}
+
+// The inference of each builtin, in the order of the table.
+
+fn asset_archive(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[p(
+            "assets",
+            Type::map(Type::union([Type::archive(), Type::asset()])),
+        )],
+        None,
+        Type::archive(),
+    )
+}
+
+fn method_call(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    let f = call.name();
+    let args = &call.args;
+    if args.len_known().is_some_and(|n| n < 3) {
+        cx.report(
+            Code::ArgumentCount,
+            Target::Expr(call.id),
+            format!("missing arguments to `{f}`: it takes a receiver, a method name and an arguments object"),
+        );
+        return Type::dynamic();
+    }
+    check(
+        cx,
+        call,
+        &[
+            p("self", Type::dynamic()),
+            p("method", Type::string()),
+            p("args", Type::dynamic()),
+        ],
+        None,
+    );
+    if let Some(method) = args.args.get(1) {
+        if !matches!(
+            cx.body.expr(method.expr),
+            Expr::Literal(ConstValue::String(_))
+        ) {
             cx.report(
-                Code::RemovedFunction,
-                Target::Expr(id),
-                format!("function `{f}` was removed from PCL in Pulumi 3.230"),
+                Code::InvalidArgument,
+                Target::Expr(method.expr),
+                format!("the method name of `{f}` must be a literal string"),
             );
-            Type::dynamic()
-        }
-        _ => {
-            let suggestion = suggest::best_match(f, builtin_names()).map(str::to_string);
-            let help = match (&suggestion, cx.lookup_root(name)) {
-                (Some(s), _) => Some(format!("did you mean `{s}`?")),
-                (None, Some(_)) => Some(format!("`{f}` is a variable, not a function")),
-                _ => None,
-            };
-            cx.report_with(
-                Code::UnknownFunction,
-                Severity::Error,
-                Target::CallName(id),
-                format!("unknown function `{f}`"),
-                help,
-                suggestion,
-            );
-            Type::dynamic()
         }
     }
+    cx.bind_call(&args.typed())
+}
+
+fn can(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    check(cx, call, &[p("value", Type::dynamic())], None);
+    let lifted = call.args.get(0).is_some_and(|a| {
+        a.ty.is_dynamic()
+            || a.ty
+                .union_elements()
+                .iter()
+                .any(|t| matches!(t.kind(), TypeKind::Output(_)))
+    });
+    if lifted {
+        Type::output(Type::bool())
+    } else {
+        Type::bool()
+    }
+}
+
+/// `cwd`, `organization`, `project`, `rootDirectory`, `stack`.
+fn nullary_string(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(cx, call, &[], None, Type::string())
+}
+
+fn element(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    let ok = check(
+        cx,
+        call,
+        &[p("list", Type::dynamic()), p("index", Type::int())],
+        None,
+    );
+    let Some(list) = call.args.get(0) else {
+        return Type::dynamic();
+    };
+    let inner = list.ty.resolve_outputs().without_none().strip_const();
+    let element = match inner.kind() {
+        TypeKind::List(e) => e.clone(),
+        TypeKind::Tuple(es) => unify_all(es.iter()).unsafe_,
+        TypeKind::Dynamic => Type::dynamic(),
+        _ => {
+            if ok {
+                cx.report(
+                    Code::InvalidArgument,
+                    Target::Expr(list.expr),
+                    format!(
+                        "the first argument to `{}` must be a list or tuple, not {}",
+                        call.name(),
+                        show(&list.ty)
+                    ),
+                );
+            }
+            Type::dynamic()
+        }
+    };
+    lift_by(element, &[list.ty])
+}
+
+fn entries(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    check(cx, call, &[p("collection", Type::dynamic())], None);
+    let Some(collection) = call.args.get(0) else {
+        return Type::dynamic();
+    };
+    let (key, value) = cx.iterate(collection.expr, &collection.ty);
+    lift_by(
+        Type::list(Type::object([("key", key), ("value", value)])),
+        &[collection.ty],
+    )
+}
+
+fn file_archive(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[p("path", Type::string())],
+        None,
+        Type::archive(),
+    )
+}
+
+fn file_asset(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(cx, call, &[p("path", Type::string())], None, Type::asset())
+}
+
+/// `filebase64`, `filebase64sha256`, `readFile`.
+fn string_of_path(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(cx, call, &[p("path", Type::string())], None, Type::string())
+}
+
+/// `fromBase64`, `toBase64`.
+fn string_of_string(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[p("value", Type::string())],
+        None,
+        Type::string(),
+    )
+}
+
+fn get_output(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[
+            p("stackReference", Type::dynamic()),
+            p("outputName", Type::string()),
+        ],
+        None,
+        Type::output(Type::dynamic()),
+    )
+}
+
+fn invoke(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    if let Some(token) = call.args.args.first() {
+        if !matches!(
+            cx.body.expr(token.expr),
+            Expr::Literal(ConstValue::String(_))
+        ) {
+            cx.report(
+                Code::InvalidArgument,
+                Target::Expr(token.expr),
+                format!(
+                    "the token of `{}` must be a literal string, like `\"aws:ec2:getAmi\"`",
+                    call.name()
+                ),
+            );
+        }
+    }
+    check(
+        cx,
+        call,
+        &[
+            p("token", Type::string()),
+            opt("args", Type::dynamic()),
+            opt("options", Type::dynamic()),
+        ],
+        None,
+    );
+    cx.bind_invoke(&call.args.typed())
+}
+
+fn join(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[
+            p("separator", Type::string()),
+            p("list", Type::list(Type::string())),
+        ],
+        None,
+        Type::string(),
+    )
+}
+
+fn length(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    check(cx, call, &[p("value", Type::dynamic())], None);
+    let Some(value) = call.args.get(0) else {
+        return Type::int();
+    };
+    let inner = value.ty.resolve_outputs().without_none().strip_const();
+    let countable = matches!(
+        inner.kind(),
+        TypeKind::List(_) | TypeKind::Map(_) | TypeKind::Object(_) | TypeKind::Tuple(_)
+    ) || Type::string().conversion_from(&inner).exists();
+    if !countable {
+        cx.report(
+            Code::InvalidArgument,
+            Target::Expr(value.expr),
+            format!(
+                "the argument to `{}` must be a list, map, object, tuple or string, not {}",
+                call.name(),
+                show(&value.ty)
+            ),
+        );
+    }
+    lift_by(Type::int(), &[value.ty])
+}
+
+fn lookup(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    let Some(map) = call.args.get(0) else {
+        check(
+            cx,
+            call,
+            &[p("map", Type::dynamic()), p("key", Type::string())],
+            None,
+        );
+        return Type::dynamic();
+    };
+    let inner = map.ty.resolve_outputs().without_none().strip_const();
+    let element = match inner.kind() {
+        TypeKind::Map(e) => Some(e.clone()),
+        TypeKind::Object(o) if o.properties().is_empty() => Some(Type::dynamic()),
+        TypeKind::Object(o) => Some(unify_all(o.properties().iter().map(|(_, t)| t)).unsafe_),
+        TypeKind::Dynamic => Some(Type::dynamic()),
+        _ => None,
+    };
+    let element_or_dynamic = element.clone().unwrap_or_else(Type::dynamic);
+    check(
+        cx,
+        call,
+        &[
+            p("map", Type::dynamic()),
+            p("key", Type::string()),
+            opt("default", Type::optional(element_or_dynamic.clone())),
+        ],
+        None,
+    );
+    if element.is_none() {
+        cx.report(
+            Code::InvalidArgument,
+            Target::Expr(map.expr),
+            format!(
+                "the first argument to `{}` must be a map or object, not {}",
+                call.name(),
+                show(&map.ty)
+            ),
+        );
+    }
+    lift_by(element_or_dynamic, &[map.ty])
+}
+
+/// `max`, `min`.
+fn max_or_min(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    let number = call
+        .args
+        .types()
+        .iter()
+        // A number literal counts too (the reference looks only for the exact
+        // type, so `max(1, 2.5)` would be typed int).
+        .any(|t| t.resolve_outputs().strip_const() == Type::number());
+    let t = if number { Type::number() } else { Type::int() };
+    general(
+        cx,
+        call,
+        &[p("first", t.clone())],
+        Some(p("rest", t.clone())),
+        t,
+    )
+}
+
+fn not_implemented(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[p("errorMessage", Type::string())],
+        None,
+        Type::dynamic(),
+    )
+}
+
+/// `pulumiResourceName`, `pulumiResourceType`.
+fn of_resource(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    check(cx, call, &[p("resource", Type::dynamic())], None);
+    if let Some(resource) = call.args.get(0) {
+        let is_resource = match resource.ty.kind() {
+            TypeKind::Dynamic => true,
+            TypeKind::Object(o) => o
+                .annotations()
+                .iter()
+                .any(|a| matches!(a, Annotation::ResourceOutputs(_))),
+            _ => false,
+        };
+        if !is_resource {
+            cx.report(
+                Code::InvalidArgument,
+                Target::Expr(resource.expr),
+                format!(
+                    "the argument to `{}` must be a single resource, not {}",
+                    call.name(),
+                    show(&resource.ty)
+                ),
+            );
+        }
+    }
+    Type::string()
+}
+
+fn range(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[p("fromOrTo", Type::int()), opt("to", Type::int())],
+        None,
+        Type::list(Type::int()),
+    )
+}
+
+fn recover(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    check(
+        cx,
+        call,
+        &[p("value", Type::dynamic()), p("recovery", Type::dynamic())],
+        None,
+    );
+    let (Some(value), Some(recovery)) = (call.args.get(0), call.args.get(1)) else {
+        return Type::output(Type::dynamic());
+    };
+    if !matches!(value.ty.kind(), TypeKind::Output(_)) && !value.ty.is_dynamic() {
+        cx.report(
+            Code::InvalidArgument,
+            Target::Expr(value.expr),
+            format!(
+                "the first argument to `{}` must be an output, not {}",
+                call.name(),
+                show(&value.ty)
+            ),
+        );
+    }
+    Type::output(unify_all([value.ty.resolve_outputs(), recovery.ty.resolve_outputs()]).safe)
+}
+
+fn remote_archive(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(cx, call, &[p("uri", Type::string())], None, Type::archive())
+}
+
+fn remote_asset(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(cx, call, &[p("uri", Type::string())], None, Type::asset())
+}
+
+/// `secret`, `unsecret`.
+fn secret_or_unsecret(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    check(cx, call, &[p("value", Type::dynamic())], None);
+    Type::output(call.args.get(0).map_or_else(Type::dynamic, |a| a.ty))
+}
+
+fn sha1(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[p("input", Type::string())],
+        None,
+        Type::string(),
+    )
+}
+
+fn single_or_none(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    check(cx, call, &[p("value", Type::dynamic())], None);
+    let Some(value) = call.args.get(0) else {
+        return Type::dynamic();
+    };
+    let inner = value.ty.resolve_outputs().without_none().strip_const();
+    let element = match inner.kind() {
+        TypeKind::List(e) => e.clone(),
+        TypeKind::Tuple(es) => es.first().cloned().unwrap_or_else(Type::none),
+        TypeKind::Dynamic => Type::dynamic(),
+        _ => {
+            cx.report(
+                Code::InvalidArgument,
+                Target::Expr(value.expr),
+                format!(
+                    "the argument to `{}` must be a list or tuple, not {}",
+                    call.name(),
+                    show(&value.ty)
+                ),
+            );
+            Type::dynamic()
+        }
+    };
+    lift_by(Type::optional(element), &[value.ty])
+}
+
+fn split(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(
+        cx,
+        call,
+        &[p("separator", Type::string()), p("string", Type::string())],
+        None,
+        Type::list(Type::string()),
+    )
+}
+
+fn string_asset(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    general(cx, call, &[p("value", Type::string())], None, Type::asset())
+}
+
+fn to_json(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    check(cx, call, &[p("value", Type::dynamic())], None);
+    lift_by(Type::string(), &call.args.types())
+}
+
+/// `try`.
+fn first_success(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
+    if call.args.len_known() == Some(0) {
+        cx.report(
+            Code::ArgumentCount,
+            Target::Expr(call.id),
+            format!(
+                "missing arguments to `{}`: it takes at least one argument",
+                call.name()
+            ),
+        );
+        return Type::dynamic();
+    }
+    let types = call.args.types();
+    if types.iter().any(|t| t.is_dynamic()) {
+        return Type::output(Type::dynamic());
+    }
+    let result = unify_all(types.iter()).safe;
+    lift_by(result, &types)
 }
 
 /// `result`, lifted to output or promise if any of `args` holds one.
@@ -804,18 +936,14 @@ fn lift_by(result: Type, args: &[Type]) -> Type {
 /// eventual where the parameter is not (the reference's rule).
 fn general(
     cx: &mut Infer<'_, '_>,
-    id: ExprId,
-    f: &str,
-    args: &Args,
+    call: &Call,
     params: &[Param],
     varargs: Option<Param>,
     ret: Type,
 ) -> Type {
     check(
         cx,
-        id,
-        f,
-        args,
+        call,
         params,
         varargs.as_ref().map(|v| Param {
             name: v.name,
@@ -825,7 +953,7 @@ fn general(
     );
     let mut lift = false;
     let mut types = Vec::new();
-    for (i, arg) in args.args.iter().chain(&args.spread).enumerate() {
+    for (i, arg) in call.args.args.iter().chain(&call.args.spread).enumerate() {
         let param = params
             .get(i)
             .map(|p| p.ty.clone())
@@ -845,21 +973,16 @@ fn general(
 }
 
 /// Arity and conversion checks; false when the arity is wrong.
-fn check(
-    cx: &mut Infer<'_, '_>,
-    id: ExprId,
-    f: &str,
-    args: &Args,
-    params: &[Param],
-    varargs: Option<Param>,
-) -> bool {
+fn check(cx: &mut Infer<'_, '_>, call: &Call, params: &[Param], varargs: Option<Param>) -> bool {
+    let f = call.name();
+    let args = &call.args;
     let mut ok = true;
     if let Some(count) = args.len_known() {
         if let Some(missing) = params.iter().skip(count).find(|p| !p.optional) {
             let required = params.iter().filter(|p| !p.optional).count();
             cx.report(
                 Code::ArgumentCount,
-                Target::Expr(id),
+                Target::Expr(call.id),
                 format!(
                     "missing required parameter `{}` of `{f}`: expected {}{} argument{}, got {count}",
                     missing.name,
@@ -912,22 +1035,26 @@ mod tests {
 
     #[test]
     fn builtins_are_sorted_and_their_signatures_name_them() {
-        for pair in BUILTINS.windows(2) {
+        for pair in Builtin::ALL.windows(2) {
             assert!(
-                pair[0].name < pair[1].name,
+                pair[0].name() < pair[1].name(),
                 "{} before {}",
-                pair[0].name,
-                pair[1].name
+                pair[0].name(),
+                pair[1].name()
             );
         }
-        for builtin in BUILTINS {
+        for &builtin in Builtin::ALL {
             assert!(
-                builtin.signature.starts_with(&format!("{}(", builtin.name)),
+                builtin
+                    .signature()
+                    .starts_with(&format!("{}(", builtin.name())),
                 "{}",
-                builtin.signature
+                builtin.signature()
             );
-            assert!(builtin_doc(builtin.name).is_some());
+            assert_eq!(Builtin::from_name(builtin.name()), Some(builtin));
         }
-        assert!(builtin_doc("mimeType").is_none());
+        for removed in REMOVED {
+            assert_eq!(Builtin::from_name(removed), None);
+        }
     }
 }

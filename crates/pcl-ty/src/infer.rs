@@ -696,7 +696,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         let suggestion = suggest::best_match(name, candidates).map(str::to_string);
         let help = if name == "range" {
             Some("`range` is defined only in the body of a resource or component whose options set `range`".to_string())
-        } else if crate::builtins::is_builtin(name) {
+        } else if crate::builtins::Builtin::from_name(name).is_some() {
             Some(format!("`{name}` is a function: call it as `{name}(...)`"))
         } else {
             suggestion.as_ref().map(|s| format!("did you mean `{s}`?"))

@@ -34,7 +34,7 @@ use pcl_hir::{ExprId, Node};
 use pcl_types::Type;
 
 pub use bind::resource_option_type;
-pub use builtins::{builtin_doc, builtin_names, BuiltinDoc, BUILTINS};
+pub use builtins::Builtin;
 pub use check::{
     check_program, infer_nodes, infer_program_parallel, lower_program_parallel, node_count,
     program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
