@@ -7,7 +7,7 @@ use pcl_diagnostics::{suggest, Code, Severity};
 use pcl_hir::{Expr, ExprId, Name};
 use pcl_types::{unify_all, Annotation, ConstValue, Eventual, Type, TypeKind};
 
-use crate::infer::{show, Infer};
+use super::{show, Infer};
 use crate::Target;
 
 /// Declares [`Builtin`] from one row per builtin, so a builtin's name, signature, documentation
