@@ -812,16 +812,16 @@ fn expression_completions(
             "1",
         ));
     }
-    for builtin in pcl_ty::BUILTINS {
+    for builtin in pcl_ty::Builtin::ALL {
         out.push(CompletionItem {
             snippet: true,
             ..item(
-                builtin.name.to_string(),
+                builtin.name().to_string(),
                 CompletionKind::Function,
-                Some(builtin.signature.to_string()),
-                Some(builtin.doc.to_string()),
+                Some(builtin.signature().to_string()),
+                Some(builtin.doc().to_string()),
                 range,
-                format!("{}($0)", builtin.name),
+                format!("{}($0)", builtin.name()),
                 "2",
             )
         });

@@ -8,6 +8,7 @@ use std::path::Path;
 use pcl_db::RootDatabase;
 use pcl_diagnostics::{Code, TextRange, TextSize};
 use pcl_hir::{Expr, Node, NodeKind};
+use pcl_ty::Builtin;
 use pcl_types::{Type, TypeKind};
 
 use crate::{schema, semantics, SourceChange, TextEdit};
@@ -225,15 +226,14 @@ fn wrap_values(db: &RootDatabase, node: Node<'_>, range: TextRange, path: &Path)
         };
         let value = attr.value;
         let value_range = map.expr(value);
-        let wrapped_in =
-            |f: &str| matches!(body.expr(value), Expr::Call { name, .. } if name.as_str() == f);
-        let wrap = |f: &str| SourceChange {
+        let wrapped_in = |f: Builtin| matches!(body.expr(value), Expr::Call { name, .. } if name.as_str() == f.name());
+        let wrap = |f: Builtin| SourceChange {
             edits: vec![(
                 path.to_path_buf(),
                 vec![
                     TextEdit {
                         range: TextRange::empty(value_range.start()),
-                        insert: format!("{f}("),
+                        insert: format!("{}(", f.name()),
                     },
                     TextEdit {
                         range: TextRange::empty(value_range.end()),
@@ -245,19 +245,27 @@ fn wrap_values(db: &RootDatabase, node: Node<'_>, range: TextRange, path: &Path)
         let wants_string = crate::hover::input_property_type(db, node, attr.name.as_str())
             .is_some_and(|t| takes_string(&t));
         let is_collection = matches!(body.expr(value), Expr::Object(_) | Expr::Tuple(_));
-        if wants_string && is_collection && !wrapped_in("toJSON") {
+        if wants_string && is_collection && !wrapped_in(Builtin::ToJson) {
             out.push(Assist {
-                label: format!("wrap the value of `{}` in `toJSON(...)`", attr.name),
+                label: format!(
+                    "wrap the value of `{}` in `{}(...)`",
+                    attr.name,
+                    Builtin::ToJson.name()
+                ),
                 kind: AssistKind::QuickFix,
-                edit: wrap("toJSON"),
+                edit: wrap(Builtin::ToJson),
                 diagnostic_range: None,
             });
         }
-        if property.secret && !wrapped_in("secret") {
+        if property.secret && !wrapped_in(Builtin::Secret) {
             out.push(Assist {
-                label: format!("wrap the value of `{}` in `secret(...)`", attr.name),
+                label: format!(
+                    "wrap the value of `{}` in `{}(...)`",
+                    attr.name,
+                    Builtin::Secret.name()
+                ),
                 kind: AssistKind::QuickFix,
-                edit: wrap("secret"),
+                edit: wrap(Builtin::Secret),
                 diagnostic_range: None,
             });
         }

@@ -265,10 +265,10 @@ fn expr_hover(
         Expr::Call { name, .. } => {
             let name_end = range.start() + pcl_diagnostics::TextSize::of(name.as_str());
             if position.offset <= name_end {
-                let builtin = pcl_ty::builtin_doc(name.as_str())?;
+                let builtin = pcl_ty::Builtin::from_name(name.as_str())?;
                 return Some(HoverResult {
                     range: TextRange::new(range.start(), name_end),
-                    markdown: with_doc(code_block(builtin.signature), Some(builtin.doc)),
+                    markdown: with_doc(code_block(builtin.signature()), Some(builtin.doc())),
                 });
             }
         }
@@ -326,7 +326,7 @@ pub(crate) fn invoke_token(
 ) -> Option<schema::FunctionDef> {
     let body = node.body(db);
     let is_invoke_token = body.exprs().any(|(_, e)| {
-        matches!(e, Expr::Call { name, args, .. } if name.as_str() == "invoke" && args.first() == Some(&id))
+        matches!(e, Expr::Call { name, args, .. } if pcl_ty::Builtin::from_name(name.as_str()) == Some(pcl_ty::Builtin::Invoke) && args.first() == Some(&id))
     });
     if !is_invoke_token {
         return None;

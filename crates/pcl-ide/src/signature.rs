@@ -30,9 +30,9 @@ pub(crate) fn signature_help(db: &RootDatabase, position: &FilePosition) -> Opti
         floor += 1;
     }
     let (name, argument, args_start) = enclosing_call(&text[floor..offset])?;
-    let builtin = pcl_ty::builtin_doc(&name)?;
+    let builtin = pcl_ty::Builtin::from_name(&name)?;
     let mut help = builtin_signature(builtin, argument);
-    if name == "invoke" {
+    if builtin == pcl_ty::Builtin::Invoke {
         // The inputs of the function the token names.
         let args = &text[floor + args_start..offset];
         if let Some(token) = args
@@ -59,8 +59,8 @@ pub(crate) fn signature_help(db: &RootDatabase, position: &FilePosition) -> Opti
     Some(help)
 }
 
-fn builtin_signature(builtin: &pcl_ty::BuiltinDoc, argument: usize) -> SignatureHelp {
-    let label = builtin.signature.to_string();
+fn builtin_signature(builtin: pcl_ty::Builtin, argument: usize) -> SignatureHelp {
+    let label = builtin.signature().to_string();
     let open = label.find('(').map_or(0, |i| i + 1);
     let close = label.rfind(')').unwrap_or(label.len());
     let mut parameters = Vec::new();
@@ -96,7 +96,7 @@ fn builtin_signature(builtin: &pcl_ty::BuiltinDoc, argument: usize) -> Signature
         label,
         parameters,
         active_parameter,
-        documentation: Some(builtin.doc.to_string()),
+        documentation: Some(builtin.doc().to_string()),
     }
 }
 

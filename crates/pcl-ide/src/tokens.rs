@@ -179,7 +179,7 @@ pub(crate) fn semantic_tokens(db: &RootDatabase, path: &Path) -> Vec<SemanticTok
                     }
                 }
                 Some(SyntaxKind::FUNCTION_CALL) => {
-                    let builtin = pcl_ty::builtin_doc(token.text()).is_some();
+                    let builtin = pcl_ty::Builtin::from_name(token.text()).is_some();
                     (
                         HighlightKind::Function,
                         if builtin {

@@ -1,4 +1,14 @@
-//! The inferencer: types every expression of one node's body.
+//! The inferencer: types every expression of one node's body. `Infer` holds the state of one
+//! node's inference; its children add the rules of one part each, on the same `Infer`:
+//! binding resources, reads and their options (`bind`), component blocks (`component`),
+//! builtin functions (`builtins`), `invoke` and `call` (`invoke`), and the type scope of
+//! config and output labels (`type_expr`). Only what is re-exported here is seen outside.
+
+mod bind;
+mod builtins;
+mod component;
+mod invoke;
+mod type_expr;
 
 use pcl_diagnostics::{suggest, Code, Severity};
 use pcl_hir::{
@@ -12,6 +22,9 @@ use pcl_types::{
 use rustc_hash::FxHashMap;
 
 use crate::{InferDiagnostic, NodeInference, Target};
+
+pub use bind::resource_option_type;
+pub use builtins::Builtin;
 
 pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
     let body = node.body(db);
@@ -301,7 +314,7 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     fn declared_type(&mut self) -> Option<Type> {
         let id = self.body.type_expr?;
-        let ty = crate::type_expr::eval(self, id);
+        let ty = type_expr::eval(self, id);
         Some(ty)
     }
 
@@ -444,7 +457,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 name,
                 args,
                 expand_final,
-            } => crate::builtins::infer_call(self, id, name, args, *expand_final),
+            } => builtins::infer_call(self, id, name, args, *expand_final),
             Expr::Paren(inner) => self.infer_expr(*inner),
             Expr::Tuple(elements) => {
                 let types: Vec<Type> = elements.iter().map(|e| self.infer_expr(*e)).collect();
@@ -696,7 +709,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         let suggestion = suggest::best_match(name, candidates).map(str::to_string);
         let help = if name == "range" {
             Some("`range` is defined only in the body of a resource or component whose options set `range`".to_string())
-        } else if crate::builtins::is_builtin(name) {
+        } else if Builtin::from_name(name).is_some() {
             Some(format!("`{name}` is a function: call it as `{name}(...)`"))
         } else {
             suggestion.as_ref().map(|s| format!("did you mean `{s}`?"))
@@ -866,7 +879,7 @@ pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<Stri
     let TypeKind::Const(c) = resolved.kind() else {
         return None;
     };
-    let dest = crate::bind::shape_of(dest);
+    let dest = bind::shape_of(dest);
     let value = &c.value;
     match (dest.kind(), value) {
         (TypeKind::Int | TypeKind::Number, ConstValue::String(text)) => {

@@ -17,24 +17,18 @@
 //!   `pcl_diagnostics::Diagnostic`s for one file.
 //! * [`check_program`]: the whole-program entry point the CLI and tests use.
 
-mod bind;
-mod builtins;
 mod check;
 pub mod component;
 mod edge;
 mod facts;
 mod graph;
 mod infer;
-mod invoke;
 pub mod packages;
-mod type_expr;
 
 use pcl_diagnostics::{Code, Severity};
 use pcl_hir::{ExprId, Node};
 use pcl_types::Type;
 
-pub use bind::resource_option_type;
-pub use builtins::{builtin_doc, builtin_names, BuiltinDoc, BUILTINS};
 pub use check::{
     check_program, infer_nodes, infer_program_parallel, lower_program_parallel, node_count,
     program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
@@ -50,7 +44,7 @@ pub use facts::{
     RootName, SummaryNode, View, VisibleNames,
 };
 pub use graph::node_references;
-pub use infer::{one_line_type, widen_literals};
+pub use infer::{one_line_type, resource_option_type, widen_literals, Builtin};
 
 /// Where a problem is, by position-free ids.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

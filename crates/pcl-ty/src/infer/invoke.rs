@@ -5,7 +5,7 @@ use pcl_diagnostics::Code;
 use pcl_hir::{Expr, ExprId};
 use pcl_types::{Annotation, ConstValue, Eventual, Type, TypeKind};
 
-use crate::infer::{show, Infer};
+use super::{show, Infer};
 use crate::packages::{function_schema, package_request, TokenError, TokenRequest};
 use crate::Target;
 
@@ -143,7 +143,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         if let (1, Some((expr, _))) = (given.len(), given.first()) {
             if matches!(self.body.expr(*expr), Expr::Object(_))
                 && !params.first().is_some_and(|(_, t)| {
-                    matches!(crate::bind::shape_of(t).kind(), TypeKind::Object(_))
+                    matches!(super::bind::shape_of(t).kind(), TypeKind::Object(_))
                 })
             {
                 // Older Pulumi accepted the object form; current Pulumi rejects it. A warning

@@ -5,7 +5,7 @@ use pcl_diagnostics::{suggest, Code};
 use pcl_hir::{Expr, ExprId};
 use pcl_types::{ConstValue, Type};
 
-use crate::infer::Infer;
+use super::Infer;
 use crate::Target;
 
 const TYPE_NAMES: &[&str] = &["any", "bool", "int", "number", "string"];
