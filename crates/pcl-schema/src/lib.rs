@@ -17,7 +17,6 @@
 mod check;
 mod describe;
 mod diagnostic;
-mod display;
 mod package;
 mod registry;
 pub mod spec;
@@ -26,9 +25,8 @@ mod types;
 mod version;
 
 pub use check::{check_package, has_errors};
-pub use describe::describe;
+pub use describe::{describe, readable_type};
 pub use diagnostic::{JsonPath, SchemaDiagnostic, Severity};
-pub use display::readable_type;
 pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
 pub use registry::{
     load_schema_file, parse_schema_file_name, pulumi_builtin_package, read_schema_text, LoadError,

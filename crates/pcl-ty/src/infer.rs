@@ -934,51 +934,7 @@ fn optional_object_properties(ty: Type) -> Type {
 }
 
 /// A node's type on one line: a resource's output object is shown as its token, as in
-/// `list(aws:s3:BucketObject)`, and other objects on one line.
+/// `list(resource(aws:s3:BucketObject))`, and other objects on one line.
 pub fn one_line_type(ty: &pcl_types::Type) -> String {
-    use pcl_types::{Annotation, TypeKind};
-    fn show(ty: &pcl_types::Type, depth: usize) -> String {
-        if depth > 16 {
-            return ty.display_readable();
-        }
-        match ty.kind() {
-            TypeKind::Object(o) => {
-                if let Some(token) = o.annotations().iter().find_map(|a| match a {
-                    Annotation::ResourceOutputs(t) => Some(t),
-                    _ => None,
-                }) {
-                    return format!("resource({token})");
-                }
-            }
-            TypeKind::List(e) => return format!("list({})", show(e, depth + 1)),
-            TypeKind::Map(e) => return format!("map({})", show(e, depth + 1)),
-            TypeKind::Output(e) => return format!("output({})", show(e, depth + 1)),
-            TypeKind::Promise(e) => return format!("promise({})", show(e, depth + 1)),
-            TypeKind::Union(members)
-                if members.len() == 2 && members.iter().any(|m| m.is_none()) =>
-            {
-                let inner = members.iter().find(|m| !m.is_none()).expect("two members");
-                return format!("{}?", show(inner, depth + 1));
-            }
-            _ => {}
-        }
-        let text = ty.display_readable_with(pcl_types::NamedObjects::Never);
-        let mut out = String::with_capacity(text.len());
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if i > 0 && !line.starts_with('}') && !out.ends_with('{') {
-                out.push(' ');
-            } else if i > 0 && line.starts_with('}') {
-                if out.ends_with(',') {
-                    out.pop();
-                }
-                out.push(' ');
-            } else if i > 0 {
-                out.push(' ');
-            }
-            out.push_str(line);
-        }
-        out
-    }
-    show(ty, 0)
+    ty.display_readable_with(pcl_types::ReadableStyle::ONE_LINE)
 }
