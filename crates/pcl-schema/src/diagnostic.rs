@@ -3,12 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-/// How bad a problem is. Errors make `pcl schema check` fail; warnings do not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Warning,
-    Error,
-}
+use pcl_diagnostics::Severity;
 
 /// A location inside a JSON document, as an RFC 6901 JSON pointer (`/resources/aws:s3~1bucket:Bucket`).
 ///

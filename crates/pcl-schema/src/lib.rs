@@ -26,7 +26,7 @@ mod version;
 
 pub use check::{check_package, has_errors};
 pub use describe::{describe, readable_type};
-pub use diagnostic::{JsonPath, SchemaDiagnostic, Severity};
+pub use diagnostic::{JsonPath, SchemaDiagnostic};
 pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
 pub use registry::{
     load_schema_file, parse_schema_file_name, pulumi_builtin_package, read_schema_text, LoadError,

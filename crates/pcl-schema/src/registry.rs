@@ -9,7 +9,9 @@ use rustc_hash::FxHashMap;
 
 use pcl_diagnostics::style::io_reason;
 
-use crate::diagnostic::{JsonPath, SchemaDiagnostic, Severity};
+use pcl_diagnostics::Severity;
+
+use crate::diagnostic::{JsonPath, SchemaDiagnostic};
 use crate::package::Package;
 
 /// The built-in `pulumi` package (Pulumi serves it from memory: `StackReference`, `Stash`).

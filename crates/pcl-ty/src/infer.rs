@@ -5,10 +5,7 @@ use pcl_hir::{
     BinaryOp, BindingId, BindingKind, Body, Expr, ExprId, Node, NodeKind, ObjectItem, Resolution,
     TemplatePart, UnaryOp,
 };
-use pcl_types::{
-    unify_all, ConstValue, ConversionKind, ReasonKind, Severity as TraversalSeverity, Traverser,
-    Type, TypeKind,
-};
+use pcl_types::{unify_all, ConstValue, ConversionKind, ReasonKind, Traverser, Type, TypeKind};
 use rustc_hash::FxHashMap;
 
 use crate::{InferDiagnostic, NodeInference, Target};
@@ -818,10 +815,7 @@ impl<'a, 'db> Infer<'a, 'db> {
     fn traverse(&mut self, id: ExprId, receiver: ExprId, ty: Type, traverser: &Traverser) -> Type {
         let traversal = ty.traverse(traverser);
         if let Some((severity, reason)) = &traversal.diagnostic {
-            let severity = match severity {
-                TraversalSeverity::Error => Severity::Error,
-                TraversalSeverity::Warning => Severity::Warning,
-            };
+            let severity = *severity;
             let (code, fix) = match &reason.kind {
                 ReasonKind::UnknownProperty { suggestion, .. } => (
                     Code::UnknownProperty,

@@ -119,7 +119,7 @@ pub fn parsed_schema(
             Ok(text) => text.into(),
             Err(message) => {
                 return Err(vec![SchemaDiagnostic {
-                    severity: pcl_schema::Severity::Error,
+                    severity: pcl_diagnostics::Severity::Error,
                     file: label,
                     path: JsonPath::root(),
                     message,
@@ -130,7 +130,7 @@ pub fn parsed_schema(
     match Package::parse(label, text) {
         Ok(package) => Ok(PackageRef(Arc::new(package))),
         Err(mut diagnostics) => {
-            diagnostics.retain(|d| d.severity == pcl_schema::Severity::Error);
+            diagnostics.retain(|d| d.severity == pcl_diagnostics::Severity::Error);
             Err(diagnostics)
         }
     }
@@ -192,7 +192,7 @@ pub fn package_schema<'db>(
         Ok(package) if package.0.name() != name => Err(PackageError::Invalid {
             name: name.clone(),
             problems: vec![SchemaDiagnostic {
-                severity: pcl_schema::Severity::Error,
+                severity: pcl_diagnostics::Severity::Error,
                 file: file.path(db).display().to_string().into(),
                 path: JsonPath::root().key("name"),
                 message: format!(
@@ -294,7 +294,7 @@ pub fn resource_schema<'db>(
     let unusable = decoded
         .diagnostics
         .iter()
-        .find(|d| d.severity == pcl_schema::Severity::Error && d.path == definition)
+        .find(|d| d.severity == pcl_diagnostics::Severity::Error && d.path == definition)
         .map(|d| format!("{}: {}", d.path, d.message));
     Ok(ResourceSchema {
         unusable,

@@ -55,6 +55,6 @@ pub use print::{
     NamedObjects, ReadableStyle, Tokens, MAX_CANONICAL_LEN, MAX_READABLE_DEPTH, MAX_READABLE_LEN,
 };
 pub use reason::{PathStep, Reason, ReasonKind};
-pub use traverse::{Severity, Traversal, Traverser};
+pub use traverse::{Traversal, Traverser};
 pub use unify::{unify_all, UnifyAll};
 pub use value::{ConstValue, Decimal, LiteralError};
