@@ -83,14 +83,14 @@ pub(crate) struct Problems {
 }
 
 impl Problems {
-    pub(crate) fn error(&mut self, path: &JsonPath, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, path: &JsonPath, message: impl fmt::Display) {
         self.items
-            .push((Severity::Error, path.clone(), message.into()));
+            .push((Severity::Error, path.clone(), message.to_string()));
     }
 
-    pub(crate) fn warning(&mut self, path: &JsonPath, message: impl Into<String>) {
+    pub(crate) fn warning(&mut self, path: &JsonPath, message: impl fmt::Display) {
         self.items
-            .push((Severity::Warning, path.clone(), message.into()));
+            .push((Severity::Warning, path.clone(), message.to_string()));
     }
 
     pub(crate) fn into_diagnostics(self, file: &Arc<str>) -> Vec<SchemaDiagnostic> {
