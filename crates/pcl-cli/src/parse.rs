@@ -113,7 +113,8 @@ fn find_files(paths: &[PathBuf], err: &mut impl Write) -> (Vec<PathBuf>, bool) {
         if walk.add_dir(path, &["pp"], true) == 0 && walk.errors.len() == errors {
             // The words of `pcl check` for a directory with no program, so that the two
             // commands agree (`tests/parse_cli.rs` compares them).
-            walk.errors.push(pcl_project::no_program_in(path));
+            walk.errors
+                .push(pcl_project::LoadError::NoProgram(path.to_path_buf()).to_string());
         }
     }
     for message in &walk.warnings {

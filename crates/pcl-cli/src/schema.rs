@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use pcl_diagnostics::style::count;
+use pcl_diagnostics::Severity;
 use pcl_schema::token::{closest_tokens, package_of_token};
 use pcl_schema::{
     check_package, describe, has_errors, load_schema_file, LoadError, Package, SchemaRegistry,
-    Severity,
 };
 
 #[derive(Subcommand)]

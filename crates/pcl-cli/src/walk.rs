@@ -41,10 +41,12 @@ impl Walk {
                     match pcl_project::files::regular_entry(&path) {
                         Ok(true) => self.files.push(path),
                         Ok(false) => {}
-                        Err(warning) if !self.warnings.contains(&warning) => {
-                            self.warnings.push(warning)
+                        Err(warning) => {
+                            let warning = warning.to_string();
+                            if !self.warnings.contains(&warning) {
+                                self.warnings.push(warning)
+                            }
                         }
-                        Err(_) => {}
                     }
                 }
                 continue;

@@ -22,10 +22,10 @@ use pcl_syntax::TextRange;
 #[salsa::db]
 pub trait Db: salsa::Database {
     /// The text of a schema file that was given no text ([`SchemaFile::text`] is `None`),
-    /// read by the host's [`SchemaReader`]. The error says why, without the file's name.
-    fn read_schema_file(&self, path: &Path) -> Result<String, String> {
+    /// read by the host's [`SchemaReader`].
+    fn read_schema_file(&self, path: &Path) -> Result<String, SchemaReadError> {
         let _ = path;
-        Err(NO_SCHEMA_READER.to_string())
+        Err(Box::new(NoSchemaReader))
     }
 
     /// The last tree of each open file, which [`parse`] reparses from after an edit (none:
@@ -101,10 +101,24 @@ impl ParseCache {
 }
 
 /// A host's way of reading a schema file on first use (`pcl-project` installs one that reads
-/// regular files only, up to a size limit). The error says why, without the file's name.
-pub type SchemaReader = Arc<dyn Fn(&Path) -> Result<String, String> + Send + Sync>;
+/// regular files only, up to a size limit).
+pub type SchemaReader = Arc<dyn Fn(&Path) -> Result<String, SchemaReadError> + Send + Sync>;
 
-const NO_SCHEMA_READER: &str = "not loaded: the host installed no schema reader";
+/// Why a schema file could not be read: the host's reader's error (its message is what a
+/// diagnostic says), or [`NoSchemaReader`].
+pub type SchemaReadError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The error of reading a schema file when the host installed no [`SchemaReader`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoSchemaReader;
+
+impl std::fmt::Display for NoSchemaReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not loaded: the host installed no schema reader")
+    }
+}
+
+impl std::error::Error for NoSchemaReader {}
 
 /// One source file. Its path never changes (a renamed file is a new input); its text is set by
 /// the host on every edit.
@@ -405,10 +419,10 @@ impl salsa::Database for RootDatabase {}
 
 #[salsa::db]
 impl Db for RootDatabase {
-    fn read_schema_file(&self, path: &Path) -> Result<String, String> {
+    fn read_schema_file(&self, path: &Path) -> Result<String, SchemaReadError> {
         match &self.schema_reader {
             Some(read) => read(path),
-            None => Err(NO_SCHEMA_READER.to_string()),
+            None => Err(Box::new(NoSchemaReader)),
         }
     }
 

@@ -42,48 +42,87 @@ pub fn io_reason(error: &std::io::Error) -> String {
 /// a digit or a backtick (quoted code); it does not end with a period; it quotes nothing in single
 /// quotes; and it holds no suggestion ("did you mean" belongs in a help line). Returns the rule
 /// broken.
-pub fn check(message: &str) -> Result<(), String> {
+pub fn check(message: &str) -> Result<(), StyleViolation> {
+    let broken = |rule| {
+        Err(StyleViolation {
+            rule,
+            message: message.to_owned(),
+        })
+    };
     let first = message.chars().next();
     match first {
-        None => return Err("the message is empty".into()),
-        Some(c) if c.is_uppercase() => {
-            return Err(format!(
-                "the message starts with a capital letter: {message}"
-            ))
-        }
+        None => return broken(StyleRule::NotEmpty),
+        Some(c) if c.is_uppercase() => return broken(StyleRule::NoCapital),
         Some(c) if !(c.is_lowercase() || c.is_ascii_digit() || c == '`') => {
-            return Err(format!(
-                "the message starts with neither a lowercase letter nor quoted code: {message}"
-            ))
+            return broken(StyleRule::LowercaseOrCode)
         }
         _ => {}
     }
     if message.ends_with('.') && !message.ends_with("...") && !message.ends_with("…") {
-        return Err(format!("the message ends with a period: {message}"));
+        return broken(StyleRule::NoPeriod);
     }
     // What the user wrote is quoted as code, and may hold anything: the rules below read only
     // the message's own words.
     let prose = outside_code(message);
     if prose.to_lowercase().contains("did you mean") {
-        return Err(format!(
-            "the message holds a suggestion (it belongs in a help line): {message}"
-        ));
+        return broken(StyleRule::NoSuggestion);
     }
     if let Some(quoted) = single_quoted(&prose) {
-        return Err(format!(
-            "the message quotes `{quoted}` in single quotes (quote code with backticks): {message}"
-        ));
+        return broken(StyleRule::NoSingleQuotes(quoted.to_owned()));
     }
     Ok(())
 }
 
 /// [`check`] for a help line, which may hold a suggestion ("did you mean `name`?").
-pub fn check_help(help: &str) -> Result<(), String> {
+pub fn check_help(help: &str) -> Result<(), StyleViolation> {
     match check(help) {
-        Err(broken) if broken.starts_with("the message holds a suggestion") => Ok(()),
+        Err(broken) if broken.rule == StyleRule::NoSuggestion => Ok(()),
         other => other,
     }
 }
+
+/// A message that breaks a rule of the style, as [`check`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StyleViolation {
+    pub rule: StyleRule,
+    pub message: String,
+}
+
+/// The mechanical rules of the message style.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StyleRule {
+    NotEmpty,
+    NoCapital,
+    /// It starts with a lowercase letter, a digit or quoted code.
+    LowercaseOrCode,
+    NoPeriod,
+    /// No "did you mean" outside help lines.
+    NoSuggestion,
+    /// Code is quoted with backticks; the text quoted in single quotes.
+    NoSingleQuotes(String),
+}
+
+impl std::fmt::Display for StyleViolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rule = match &self.rule {
+            StyleRule::NotEmpty => return f.write_str("the message is empty"),
+            StyleRule::NoCapital => "the message starts with a capital letter".to_owned(),
+            StyleRule::LowercaseOrCode => {
+                "the message starts with neither a lowercase letter nor quoted code".to_owned()
+            }
+            StyleRule::NoPeriod => "the message ends with a period".to_owned(),
+            StyleRule::NoSuggestion => {
+                "the message holds a suggestion (it belongs in a help line)".to_owned()
+            }
+            StyleRule::NoSingleQuotes(quoted) => format!(
+                "the message quotes `{quoted}` in single quotes (quote code with backticks)"
+            ),
+        };
+        write!(f, "{rule}: {}", self.message)
+    }
+}
+
+impl std::error::Error for StyleViolation {}
 
 /// `text` without its code spans (each run between a pair of backticks becomes one backtick).
 fn outside_code(text: &str) -> String {

@@ -70,6 +70,7 @@ fn every_documented_message_keeps_the_style() {
             help.iter()
                 .filter_map(|h| pcl_diagnostics::style::check_help(h).err()),
         )
+        .map(|broken| broken.to_string())
         .collect();
     assert!(
         broken.is_empty(),

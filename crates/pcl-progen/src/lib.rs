@@ -172,6 +172,31 @@ pub fn generate(options: &Options) -> Program {
     gen::generate(options)
 }
 
+/// What [`Program::verify`] finds wrong with a generated program (a bug of the generator).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BrokenGuarantee {
+    /// A node name generated twice.
+    DefinedTwice(String),
+    /// A node that refers to one generated after it (or to none).
+    LaterReference { from: String, to: String },
+}
+
+impl std::fmt::Display for BrokenGuarantee {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BrokenGuarantee::DefinedTwice(name) => write!(f, "`{name}` is defined twice"),
+            BrokenGuarantee::LaterReference { from, to } => {
+                write!(
+                    f,
+                    "`{from}` refers to `{to}`, which is not generated before it"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for BrokenGuarantee {}
+
 impl Program {
     /// Every file, main program first.
     pub fn all_files(&self) -> impl Iterator<Item = &GeneratedFile> {
@@ -181,18 +206,21 @@ impl Program {
     /// Checks what the generator guarantees by construction: node names are unique, and
     /// every node refers only to nodes generated before it (so every reference resolves and
     /// there are no cycles).
-    pub fn verify(&self) -> Result<(), String> {
+    pub fn verify(&self) -> Result<(), BrokenGuarantee> {
         let mut seen = HashSet::new();
         for (i, symbol) in self.symbols.iter().enumerate() {
             if !seen.insert(symbol.name.as_str()) {
-                return Err(format!("`{}` is defined twice", symbol.name));
+                return Err(BrokenGuarantee::DefinedTwice(symbol.name.clone()));
             }
             if let Some(&d) = symbol.deps.iter().find(|&&d| d >= i) {
-                return Err(format!(
-                    "`{}` refers to `{}`, which is not generated before it",
-                    symbol.name,
-                    self.symbols.get(d).map_or("?", |s| s.name.as_str())
-                ));
+                return Err(BrokenGuarantee::LaterReference {
+                    from: symbol.name.clone(),
+                    to: self
+                        .symbols
+                        .get(d)
+                        .map_or("?", |s| s.name.as_str())
+                        .to_owned(),
+                });
             }
         }
         Ok(())

@@ -1,11 +1,14 @@
 //! Opening the files hosts read (sources, project files, schemas): only regular files (a FIFO
 //! or a device named `*.pp` or `Pulumi.yaml` would hang a read or never end), without blocking
-//! on the open itself, and never more than a limit. Errors are messages naming the file.
+//! on the open itself, and never more than a limit. Errors name the file (`LoadError`) or
+//! say only why (`ReadError`).
 
 use std::fs::{File, Metadata};
 use std::path::Path;
 
 use pcl_syntax::{TextRange, TextSize};
+
+use crate::error::{LoadError, ReadError};
 
 /// What a file is, when it is not a regular file ("a FIFO (named pipe)"), for messages.
 pub fn irregular_kind(metadata: &Metadata) -> Option<&'static str> {
@@ -38,31 +41,31 @@ pub fn irregular_kind(metadata: &Metadata) -> Option<&'static str> {
 /// Whether a file found in a directory is one to read: `Ok(true)` for a regular file (links
 /// followed), `Ok(false)` for a directory; anything else (a FIFO would hang the read, a link
 /// may lead nowhere) is skipped, and the error is the warning that says why.
-pub fn regular_entry(path: &Path) -> Result<bool, String> {
+pub fn regular_entry(path: &Path) -> Result<bool, LoadError> {
+    let skipped = |reason| LoadError::Skipped {
+        path: path.to_path_buf(),
+        reason,
+    };
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_dir() => Ok(false),
         Ok(metadata) => match irregular_kind(&metadata) {
             None => Ok(true),
-            Some(kind) => Err(format!(
-                "skipped `{}`: it is {kind}, not a regular file",
-                path.display()
-            )),
+            Some(kind) => Err(skipped(ReadError::NotRegular(kind))),
         },
-        Err(e) => Err(format!("skipped `{}`: {}", path.display(), io_reason(&e))),
+        Err(e) => Err(skipped(ReadError::Io(e))),
     }
 }
 
 /// Opens `path` for reading if it is a regular file (links followed). The open does not block
 /// (a FIFO without a writer would block it), and the kind is read from the open file, so a file
 /// swapped for a FIFO after a check is still refused.
-pub fn open_regular(path: &Path) -> Result<(File, Metadata), String> {
-    open_regular_unnamed(path)
-        .map_err(|reason| format!("cannot read `{}`: {reason}", path.display()))
+pub fn open_regular(path: &Path) -> Result<(File, Metadata), LoadError> {
+    open_regular_unnamed(path).map_err(|reason| LoadError::cannot_read(path, reason))
 }
 
 /// [`open_regular`], whose error is only the reason ("it is a FIFO (named pipe), not a regular
 /// file"), for callers that name the file their own way.
-pub fn open_regular_unnamed(path: &Path) -> Result<(File, Metadata), String> {
+pub fn open_regular_unnamed(path: &Path) -> Result<(File, Metadata), ReadError> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -70,10 +73,10 @@ pub fn open_regular_unnamed(path: &Path) -> Result<(File, Metadata), String> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options.open(path).map_err(|e| io_reason(&e))?;
-    let metadata = file.metadata().map_err(|e| io_reason(&e))?;
+    let file = options.open(path)?;
+    let metadata = file.metadata()?;
     if let Some(kind) = irregular_kind(&metadata) {
-        return Err(format!("it is {kind}, not a regular file"));
+        return Err(ReadError::NotRegular(kind));
     }
     Ok((file, metadata))
 }
@@ -92,7 +95,7 @@ pub struct Source {
 /// Reads a source file of at most [`pcl_syntax::MAX_SOURCE_LEN`] bytes. Invalid UTF-8 is
 /// decoded lossily and its place returned, to be reported as a diagnostic, so that one bad
 /// byte does not hide every other diagnostic of the file.
-pub fn read_source(path: &Path) -> Result<Source, String> {
+pub fn read_source(path: &Path) -> Result<Source, LoadError> {
     read_limited(path, pcl_syntax::MAX_SOURCE_LEN).map(Source::from_bytes)
 }
 
@@ -123,58 +126,46 @@ impl Source {
 /// Reads a file of at most `limit` bytes. A larger file is refused before it is read (by its
 /// size on disk, and by stopping at the limit for files whose size is not known in advance,
 /// such as pipes).
-pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
     read_limited_with_metadata(path, limit).map(|(bytes, _)| bytes)
 }
 
 /// [`read_limited`], with the file's metadata as it was when opened (for `pcl fmt`, which
 /// replaces the file only if it is still what was read).
-pub fn read_limited_with_metadata(path: &Path, limit: u64) -> Result<(Vec<u8>, Metadata), String> {
-    let name = format!("`{}`", path.display());
+pub fn read_limited_with_metadata(
+    path: &Path,
+    limit: u64,
+) -> Result<(Vec<u8>, Metadata), LoadError> {
     let (file, metadata) = open_regular(path)?;
     if metadata.len() > limit {
-        return Err(too_large(&name, Some(metadata.len()), limit));
+        let size = Some(metadata.len());
+        return Err(LoadError::cannot_read(
+            path,
+            ReadError::SourceTooLarge { size, limit },
+        ));
     }
-    Ok((
-        read_stream_sized(file, &name, limit, metadata.len())?,
-        metadata,
-    ))
+    let bytes = read_stream_sized(file, limit, metadata.len())
+        .map_err(|reason| LoadError::cannot_read(path, reason))?;
+    Ok((bytes, metadata))
 }
 
-/// Reads a stream (a file, standard input) of at most `limit` bytes. `name` is the stream as
-/// messages name it: a path in backticks, or words such as "standard input".
-pub fn read_stream(stream: impl std::io::Read, name: &str, limit: u64) -> Result<Vec<u8>, String> {
-    read_stream_sized(stream, name, limit, 0)
+/// Reads a stream (a file, standard input) of at most `limit` bytes.
+pub fn read_stream(stream: impl std::io::Read, limit: u64) -> Result<Vec<u8>, ReadError> {
+    read_stream_sized(stream, limit, 0)
 }
 
 /// [`read_stream`] of a stream expected to hold `size` bytes: a buffer of that size takes a
 /// file in one read (and one more that finds its end), where growing one from empty took six.
 fn read_stream_sized(
     stream: impl std::io::Read,
-    name: &str,
     limit: u64,
     size: u64,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let mut bytes = Vec::with_capacity(size.min(limit) as usize + 1);
-    stream
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {name}: {}", io_reason(&e)))?;
+    stream.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        return Err(too_large(name, None, limit));
+        return Err(ReadError::SourceTooLarge { size: None, limit });
     }
     Ok(bytes)
-}
-
-fn too_large(name: &str, size: Option<u64>, limit: u64) -> String {
-    let mib = |n: u64| n as f64 / f64::from(1 << 20);
-    let size = match size {
-        Some(size) => format!("{:.1} MiB", mib(size)),
-        None => format!("more than {:.0} MiB", mib(limit)),
-    };
-    format!(
-        "cannot read {name}: it is {size}, over the limit of {:.0} MiB for a source file (split the program into several files)",
-        mib(limit)
-    )
 }

@@ -12,12 +12,14 @@
 //!
 //! Nothing here prints: problems are returned as messages for the host to show.
 
+mod error;
 pub mod files;
 mod loader;
 pub mod project;
 mod schemas;
 
-pub use loader::{load_in_memory, load_paths, no_program_in, Loaded, Loader};
+pub use error::{LoadError, ProjectFileError, ReadError};
+pub use loader::{load_in_memory, load_paths, Loaded, Loader};
 pub use schemas::{
     read_schema, schema_files_in, use_schema_dirs, use_schema_files, NotADirectory, SchemaSearch,
 };

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use pcl_db::{Program, RootDatabase};
 
+use crate::error::LoadError;
 use crate::files::{read_source, regular_entry};
 
 /// What a load did: the programs loaded (the one asked for first, then its components sorted
@@ -47,8 +48,8 @@ impl Loader {
     /// program this loader loaded already is not loaded again (nor listed).
     pub fn load(&mut self, db: &mut RootDatabase, path: &Path) -> Loaded {
         let mut loaded = Loaded::default();
-        if let Err(message) = self.load_with_components(db, path, &mut loaded) {
-            loaded.errors.push(message);
+        if let Err(error) = self.load_with_components(db, path, &mut loaded) {
+            loaded.errors.push(error.to_string());
         }
         if loaded.programs.len() > 1 {
             loaded.programs[1..].sort_by(|a, b| a.root(db).cmp(b.root(db)));
@@ -61,7 +62,7 @@ impl Loader {
         db: &mut RootDatabase,
         path: &Path,
         loaded: &mut Loaded,
-    ) -> Result<(), String> {
+    ) -> Result<(), LoadError> {
         // A project file's `main:` says where the program in a directory is.
         let path = &match path.is_dir() {
             true => crate::project::pulumi_yaml_main(path)?.unwrap_or_else(|| path.to_path_buf()),
@@ -72,7 +73,7 @@ impl Loader {
             let files = pp_files(&root, &mut loaded.warnings)?;
             if files.is_empty() {
                 db.remove_program(&root);
-                return Err(no_program_in(&root));
+                return Err(LoadError::NoProgram(root));
             }
             (root, files)
         } else {
@@ -145,21 +146,15 @@ pub fn load_in_memory(db: &mut RootDatabase, root: &Path, files: &[(PathBuf, Str
 
 /// The `.pp` files directly in `dir`, sorted; anything named `*.pp` that is not a regular file
 /// is skipped with a warning.
-fn pp_files(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, String> {
+fn pp_files(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, LoadError> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
-        .map_err(|e| {
-            format!(
-                "cannot read `{}`: {}",
-                dir.display(),
-                crate::files::io_reason(&e)
-            )
-        })?;
+        .map_err(|e| LoadError::cannot_read(dir, e))?;
     files.retain(|p| p.extension().is_some_and(|e| e == "pp"));
     files.retain(|p| match regular_entry(p) {
         Ok(regular) => regular,
         Err(warning) => {
-            warnings.push(warning);
+            warnings.push(warning.to_string());
             false
         }
     });
@@ -168,20 +163,15 @@ fn pp_files(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, Stri
 }
 
 /// Reads every file of a program and sets them (and their encoding errors) as its files.
-fn read_program(db: &mut RootDatabase, root: &Path, files: &[PathBuf]) -> Result<Program, String> {
+fn read_program(
+    db: &mut RootDatabase,
+    root: &Path,
+    files: &[PathBuf],
+) -> Result<Program, LoadError> {
     let mut inputs = Vec::with_capacity(files.len());
     for file in files {
         let source = read_source(file)?;
         inputs.push(db.set_file_source(file, source.text, source.encoding_error));
     }
     Ok(db.set_program_files(root, inputs))
-}
-
-/// The error for a directory that holds no program: its words, for every command that looks
-/// for programs in directories (`pcl check` through the loader, `pcl parse` on its own).
-pub fn no_program_in(dir: &Path) -> String {
-    format!(
-        "no program in `{}`: the directory holds no `.pp` files",
-        dir.display()
-    )
 }

@@ -6,53 +6,50 @@ use std::path::{Path, PathBuf};
 
 use yaml_rust2::parser::{Event, Parser};
 
+use crate::error::{LoadError, ProjectFileError, ReadError};
+
 /// Project files are a few hundred bytes; anything bigger is not one.
 const MAX_PROJECT_FILE: u64 = 1 << 20;
 
 /// The program `main:` points to, if `dir` holds a project file that sets it. A project file
 /// that cannot be read, is not a regular file, is too large or is not valid YAML is an error,
 /// as is a `main:` naming something that does not exist: the program's location is unknown.
-pub fn pulumi_yaml_main(dir: &Path) -> Result<Option<PathBuf>, String> {
+pub fn pulumi_yaml_main(dir: &Path) -> Result<Option<PathBuf>, LoadError> {
     for name in ["Pulumi.yaml", "Pulumi.yml"] {
         let path = dir.join(name);
         match std::fs::metadata(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => {
-                return Err(format!(
-                    "cannot read `{}`: {}",
-                    path.display(),
-                    crate::files::io_reason(&e)
-                ))
-            }
+            Err(e) => return Err(LoadError::cannot_read(path, e)),
             Ok(_) => {}
         }
         let text = read_project_file(&path)?;
-        let Some(main) = main_of(&text)
-            .map_err(|e| format!("invalid project file `{}`: {e}", path.display()))?
-        else {
+        let main = main_of(&text).map_err(|error| LoadError::InvalidProjectFile {
+            path: path.clone(),
+            error,
+        })?;
+        let Some(main) = main else {
             return Ok(None);
         };
         let target = dir.join(main.trim_end_matches('/'));
         if !target.exists() {
-            return Err(format!(
-                "`{}` names `main: {main}`, but `{}` does not exist",
-                path.display(),
-                target.display()
-            ));
+            return Err(LoadError::MissingMain {
+                project: path,
+                main,
+                target,
+            });
         }
         return Ok(Some(target));
     }
     Ok(None)
 }
 
-fn read_project_file(path: &Path) -> Result<String, String> {
+fn read_project_file(path: &Path) -> Result<String, LoadError> {
     let (file, metadata) = crate::files::open_regular(path)?;
+    let cannot = |reason| LoadError::cannot_read(path, reason);
     let too_large = || {
-        format!(
-            "cannot read `{}`: it is over {} KiB, too large for a project file",
-            path.display(),
-            MAX_PROJECT_FILE >> 10
-        )
+        cannot(ReadError::ProjectFileTooLarge {
+            limit: MAX_PROJECT_FILE,
+        })
     };
     if metadata.len() > MAX_PROJECT_FILE {
         return Err(too_large());
@@ -60,24 +57,17 @@ fn read_project_file(path: &Path) -> Result<String, String> {
     let mut bytes = Vec::new();
     file.take(MAX_PROJECT_FILE + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| {
-            format!(
-                "cannot read `{}`: {}",
-                path.display(),
-                crate::files::io_reason(&e)
-            )
-        })?;
+        .map_err(|e| cannot(ReadError::Io(e)))?;
     if bytes.len() as u64 > MAX_PROJECT_FILE {
         return Err(too_large());
     }
-    String::from_utf8(bytes)
-        .map_err(|_| format!("cannot read `{}`: it is not valid UTF-8", path.display()))
+    String::from_utf8(bytes).map_err(|_| cannot(ReadError::NotUtf8))
 }
 
 /// The top-level `main:` of a project file's first document, if set and not empty. Read from
 /// the parser's events (an iterative state machine) rather than a built document, so that
 /// deeply nested values cost no stack.
-fn main_of(text: &str) -> Result<Option<String>, String> {
+fn main_of(text: &str) -> Result<Option<String>, ProjectFileError> {
     let mut parser = Parser::new_from_str(text);
     // Depth of the current node: 1 inside the top-level mapping.
     let mut depth = 0usize;
@@ -86,20 +76,14 @@ fn main_of(text: &str) -> Result<Option<String>, String> {
     let mut value_of_main = false;
     let mut main = None;
     loop {
-        let (event, mark) = parser.next_token().map_err(|e| {
-            format!(
-                "invalid YAML at line {}, column {}: {}",
-                e.marker().line(),
-                e.marker().col() + 1,
-                e.info()
-            )
-        })?;
-        let not_a_string = || {
-            format!(
-                "line {}: `main` must be a string (the program's directory)",
-                mark.line()
-            )
-        };
+        let (event, mark) = parser
+            .next_token()
+            .map_err(|e| ProjectFileError::InvalidYaml {
+                line: e.marker().line(),
+                column: e.marker().col() + 1,
+                info: e.info().to_owned(),
+            })?;
+        let not_a_string = || ProjectFileError::MainNotAString { line: mark.line() };
         match event {
             Event::StreamEnd | Event::DocumentEnd => break,
             Event::MappingStart(..) | Event::SequenceStart(..) => {
@@ -168,7 +152,8 @@ mod tests {
             match expected {
                 Ok(want) => assert_eq!(got, Ok(want.map(str::to_owned)), "{text:?}"),
                 Err(prefix) => assert!(
-                    got.as_ref().is_err_and(|e| e.starts_with(prefix)),
+                    got.as_ref()
+                        .is_err_and(|e| e.to_string().starts_with(prefix)),
                     "{text:?}: {got:?}"
                 ),
             }
@@ -184,7 +169,8 @@ mod tests {
         );
         let got = main_of(&text);
         assert!(
-            got.as_ref().is_err_and(|e| e.contains("recursion limit")),
+            got.as_ref()
+                .is_err_and(|e| e.to_string().contains("recursion limit")),
             "{got:?}"
         );
     }

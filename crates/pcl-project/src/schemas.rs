@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use pcl_db::{RootDatabase, SchemaFileSpec};
 
+use crate::error::{LoadError, ReadError};
+
 /// The schema search path: the directories a host was given (`pcl check --schemas DIR`, a
 /// language server's settings), then those of `$PCL_SCHEMA_PATH`, then `~/.pcl/schemas`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -90,33 +92,28 @@ pub fn use_schema_dirs(db: &mut RootDatabase, dirs: Vec<PathBuf>) {
 /// [`use_schema_dirs`] for schema files a host lists itself (a test's manifest): `files` in
 /// search order, `dirs` where they were looked for (for messages).
 pub fn use_schema_files(db: &mut RootDatabase, dirs: Vec<PathBuf>, files: Vec<SchemaFileSpec>) {
-    db.set_schema_reader(Arc::new(read_schema));
+    db.set_schema_reader(Arc::new(|path| Ok(read_schema(path)?)));
     db.set_schema_files(dirs, files);
 }
 
 /// Reads a schema file: a regular file only (opened without blocking, so a FIFO named
 /// `x-1.0.0.json` never hangs a check), refused before reading above
 /// [`pcl_schema::MAX_SCHEMA_LEN`]. The error names the file and says why.
-pub fn read_schema(path: &Path) -> Result<String, String> {
-    let cannot = |reason: String| format!("cannot read `{}`: {reason}", path.display());
+pub fn read_schema(path: &Path) -> Result<String, LoadError> {
+    let cannot = |reason| LoadError::cannot_read(path, reason);
     let (file, metadata) = crate::files::open_regular_unnamed(path).map_err(cannot)?;
     let limit = pcl_schema::MAX_SCHEMA_LEN;
-    let too_large = |size: String| {
-        cannot(format!(
-            "it is {size}, over the limit of {} MiB for a schema file",
-            limit >> 20
-        ))
-    };
     if metadata.len() > limit {
-        return Err(too_large(format!("{} MiB", metadata.len() >> 20)));
+        let size = Some(metadata.len());
+        return Err(cannot(ReadError::SchemaTooLarge { size, limit }));
     }
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| cannot(crate::files::io_reason(&e)))?;
+        .map_err(|e| cannot(ReadError::Io(e)))?;
     // A file that grew while it was read.
     if bytes.len() as u64 > limit {
-        return Err(too_large(format!("more than {} MiB", limit >> 20)));
+        return Err(cannot(ReadError::SchemaTooLarge { size: None, limit }));
     }
-    String::from_utf8(bytes).map_err(|_| cannot("it is not valid UTF-8".to_string()))
+    String::from_utf8(bytes).map_err(|_| cannot(ReadError::NotUtf8))
 }

@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{JsonPath, Problems, SchemaDiagnostic, Severity};
+use pcl_diagnostics::Severity;
+
+use crate::diagnostic::{JsonPath, Problems, SchemaDiagnostic};
 use crate::package::Package;
 use crate::registry::SchemaRegistry;
 use serde_json::Value;

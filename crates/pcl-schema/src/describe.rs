@@ -3,11 +3,27 @@
 
 use std::fmt::{self, Write};
 
-use crate::display::readable_type;
+use pcl_types::{NamedObjects, ReadableStyle, Tokens, Type};
+
 use crate::package::{DefinitionKind, Found, Package};
 use crate::registry::SchemaRegistry;
 use crate::spec::{PropertySpec, ReturnSpec, TypeDefSpec};
 use crate::types::{FunctionSignature, Shape, TypeMapper};
+
+/// How `pcl schema show` writes a type: on one line (it is a table cell), with named schema
+/// objects, resources, enums and references to definitions of unavailable packages as their
+/// tokens, which a reader can show in turn.
+const STYLE: ReadableStyle = ReadableStyle {
+    named: NamedObjects::Never,
+    one_line: true,
+    tokens: Tokens::Schema,
+    resource_references: false,
+};
+
+/// `string | output(string)`, `list(kubernetes:core/v1:Container)?`, `enum(aws:s3:CannedAcl)`.
+pub fn readable_type(ty: impl std::borrow::Borrow<Type>) -> String {
+    ty.borrow().display_readable_with(STYLE)
+}
 
 /// Describes a resource, function or type of `package` (found by one of its lookups): its kind
 /// and canonical token, the first line of its description, and its inputs and outputs, arguments

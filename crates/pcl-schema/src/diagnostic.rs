@@ -3,12 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-/// How bad a problem is. Errors make `pcl schema check` fail; warnings do not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Warning,
-    Error,
-}
+use pcl_diagnostics::Severity;
 
 /// A location inside a JSON document, as an RFC 6901 JSON pointer (`/resources/aws:s3~1bucket:Bucket`).
 ///
@@ -88,14 +83,14 @@ pub(crate) struct Problems {
 }
 
 impl Problems {
-    pub(crate) fn error(&mut self, path: &JsonPath, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, path: &JsonPath, message: impl fmt::Display) {
         self.items
-            .push((Severity::Error, path.clone(), message.into()));
+            .push((Severity::Error, path.clone(), message.to_string()));
     }
 
-    pub(crate) fn warning(&mut self, path: &JsonPath, message: impl Into<String>) {
+    pub(crate) fn warning(&mut self, path: &JsonPath, message: impl fmt::Display) {
         self.items
-            .push((Severity::Warning, path.clone(), message.into()));
+            .push((Severity::Warning, path.clone(), message.to_string()));
     }
 
     pub(crate) fn into_diagnostics(self, file: &Arc<str>) -> Vec<SchemaDiagnostic> {

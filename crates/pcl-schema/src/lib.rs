@@ -17,7 +17,6 @@
 mod check;
 mod describe;
 mod diagnostic;
-mod display;
 mod package;
 mod registry;
 pub mod spec;
@@ -26,13 +25,12 @@ mod types;
 mod version;
 
 pub use check::{check_package, has_errors};
-pub use describe::describe;
-pub use diagnostic::{JsonPath, SchemaDiagnostic, Severity};
-pub use display::readable_type;
+pub use describe::{describe, readable_type};
+pub use diagnostic::{JsonPath, SchemaDiagnostic};
 pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
 pub use registry::{
     load_schema_file, parse_schema_file_name, pulumi_builtin_package, read_schema_text, LoadError,
-    PackageLoader, SchemaFile, SchemaRegistry, MAX_SCHEMA_LEN,
+    PackageLoader, ReadSchemaError, ReadSchemaReason, SchemaFile, SchemaRegistry, MAX_SCHEMA_LEN,
 };
 pub use types::{FunctionSignature, MethodError, MethodSignature, Shape, TypeMapper};
 pub use version::{choose_version, VersionNotFound};

@@ -2,6 +2,7 @@
 //! the built-in `pulumi` package, and a cache so each file is parsed once.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -9,7 +10,9 @@ use rustc_hash::FxHashMap;
 
 use pcl_diagnostics::style::io_reason;
 
-use crate::diagnostic::{JsonPath, SchemaDiagnostic, Severity};
+use pcl_diagnostics::Severity;
+
+use crate::diagnostic::{JsonPath, SchemaDiagnostic};
 use crate::package::Package;
 
 /// The built-in `pulumi` package (Pulumi serves it from memory: `StackReference`, `Stash`).
@@ -118,20 +121,17 @@ pub const MAX_SCHEMA_LEN: u64 = 512 << 20;
 
 /// The text of a schema file, refused up front when it is larger than [`MAX_SCHEMA_LEN`].
 /// The error names the file and says why: "cannot read `PATH`: REASON", the reason lowercase.
-pub fn read_schema_text(path: &Path) -> Result<String, String> {
+pub fn read_schema_text(path: &Path) -> Result<String, ReadSchemaError> {
     use std::io::Read;
-    let cannot = |reason: String| format!("cannot read `{}`: {reason}", path.display());
-    let io = |e: std::io::Error| cannot(io_reason(&e));
-    let file = std::fs::File::open(path).map_err(io)?;
-    let too_large = |size: String| {
-        cannot(format!(
-            "it is {size}, over the limit of {} MiB for a schema file",
-            MAX_SCHEMA_LEN >> 20
-        ))
+    let error = |reason| ReadSchemaError {
+        path: path.to_path_buf(),
+        reason,
     };
+    let io = |e| error(ReadSchemaReason::Io(e));
+    let file = std::fs::File::open(path).map_err(io)?;
     if let Ok(metadata) = file.metadata() {
         if metadata.is_file() && metadata.len() > MAX_SCHEMA_LEN {
-            return Err(too_large(format!("{} MiB", metadata.len() >> 20)));
+            return Err(error(ReadSchemaReason::TooLarge(Some(metadata.len()))));
         }
     }
     let mut text = String::new();
@@ -139,9 +139,51 @@ pub fn read_schema_text(path: &Path) -> Result<String, String> {
         .read_to_string(&mut text)
         .map_err(io)?;
     if text.len() as u64 > MAX_SCHEMA_LEN {
-        return Err(too_large(format!("more than {} MiB", MAX_SCHEMA_LEN >> 20)));
+        return Err(error(ReadSchemaReason::TooLarge(None)));
     }
     Ok(text)
+}
+
+/// A schema file [`read_schema_text`] cannot read.
+#[derive(Debug)]
+pub struct ReadSchemaError {
+    pub path: PathBuf,
+    pub reason: ReadSchemaReason,
+}
+
+/// Why a schema file cannot be read.
+#[derive(Debug)]
+pub enum ReadSchemaReason {
+    Io(std::io::Error),
+    /// Over [`MAX_SCHEMA_LEN`]; its size when known before reading.
+    TooLarge(Option<u64>),
+}
+
+impl fmt::Display for ReadSchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read `{}`: ", self.path.display())?;
+        match &self.reason {
+            ReadSchemaReason::Io(e) => return f.write_str(&io_reason(e)),
+            ReadSchemaReason::TooLarge(Some(size)) => write!(f, "it is {} MiB", size >> 20)?,
+            ReadSchemaReason::TooLarge(None) => {
+                write!(f, "it is more than {} MiB", MAX_SCHEMA_LEN >> 20)?
+            }
+        }
+        write!(
+            f,
+            ", over the limit of {} MiB for a schema file",
+            MAX_SCHEMA_LEN >> 20
+        )
+    }
+}
+
+impl std::error::Error for ReadSchemaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.reason {
+            ReadSchemaReason::Io(e) => Some(e),
+            ReadSchemaReason::TooLarge(_) => None,
+        }
+    }
 }
 
 /// Reads one schema file. I/O errors and fatal parse errors become diagnostics naming the file.
@@ -149,11 +191,11 @@ pub fn load_schema_file(path: &Path) -> Result<Package, Vec<SchemaDiagnostic>> {
     let label: Arc<str> = path.display().to_string().into();
     match read_schema_text(path) {
         Ok(text) => Package::parse(label, text),
-        Err(message) => Err(vec![SchemaDiagnostic {
+        Err(error) => Err(vec![SchemaDiagnostic {
             severity: Severity::Error,
             file: label,
             path: JsonPath::root(),
-            message,
+            message: error.to_string(),
         }]),
     }
 }

@@ -794,11 +794,13 @@ enum ParsedRef {
 
 /// Parses a `$ref`: `pulumi.json#/Any`, `#/types/<tok>`, `#/resources/<tok>`, `#/provider`, or the
 /// same fragments after another package's `[...]/<name>/v<version>/schema.json`.
-fn parse_ref(reference: &str) -> Result<ParsedRef, String> {
+fn parse_ref(reference: &str) -> Result<ParsedRef, InvalidRef> {
+    let invalid = |problem| InvalidRef {
+        reference: reference.to_owned(),
+        problem,
+    };
     let Some((document, fragment)) = reference.split_once('#') else {
-        return Err(format!(
-            "invalid `$ref` `{reference}`: expected a `#` fragment"
-        ));
+        return Err(invalid(RefProblem::NoFragment));
     };
     if document == "pulumi.json" {
         return match fragment {
@@ -806,17 +808,13 @@ fn parse_ref(reference: &str) -> Result<ParsedRef, String> {
             "/Json" => Ok(ParsedRef::Builtin(TypeKind::Json)),
             "/Archive" => Ok(ParsedRef::Builtin(TypeKind::Archive)),
             "/Asset" => Ok(ParsedRef::Builtin(TypeKind::Asset)),
-            _ => Err(format!("unknown builtin type `{reference}`")),
+            _ => Err(invalid(RefProblem::UnknownBuiltin)),
         };
     }
     let external = if document.is_empty() {
         None
     } else {
-        Some(parse_external_document(document).ok_or_else(|| {
-            format!(
-                "invalid `$ref` `{reference}`: expected `/<package>/v<version>/schema.json#...`"
-            )
-        })?)
+        Some(parse_external_document(document).ok_or_else(|| invalid(RefProblem::Document))?)
     };
     let (section, token) = if fragment == "/provider" {
         (RefSection::Provider, String::new())
@@ -825,12 +823,10 @@ fn parse_ref(reference: &str) -> Result<ParsedRef, String> {
     } else if let Some(token) = fragment.strip_prefix("/resources/") {
         (RefSection::Resources, percent_decode(token))
     } else {
-        return Err(format!(
-            "invalid `$ref` `{reference}`: expected `#/types/...`, `#/resources/...` or `#/provider`"
-        ));
+        return Err(invalid(RefProblem::Fragment));
     };
     if section != RefSection::Provider && token.is_empty() {
-        return Err(format!("invalid `$ref` `{reference}`: the token is empty"));
+        return Err(invalid(RefProblem::EmptyToken));
     }
     Ok(ParsedRef::Named(TypeRef {
         external,
@@ -839,6 +835,40 @@ fn parse_ref(reference: &str) -> Result<ParsedRef, String> {
         underlying: None,
     }))
 }
+
+/// A `$ref` that [`parse_ref`] cannot read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct InvalidRef {
+    reference: String,
+    problem: RefProblem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RefProblem {
+    NoFragment,
+    UnknownBuiltin,
+    /// Another package's document, not `/<package>/v<version>/schema.json`.
+    Document,
+    /// A fragment that names no section.
+    Fragment,
+    EmptyToken,
+}
+
+impl std::fmt::Display for InvalidRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let reference = &self.reference;
+        let why = match self.problem {
+            RefProblem::UnknownBuiltin => return write!(f, "unknown builtin type `{reference}`"),
+            RefProblem::NoFragment => "expected a `#` fragment",
+            RefProblem::Document => "expected `/<package>/v<version>/schema.json#...`",
+            RefProblem::Fragment => "expected `#/types/...`, `#/resources/...` or `#/provider`",
+            RefProblem::EmptyToken => "the token is empty",
+        };
+        write!(f, "invalid `$ref` `{reference}`: {why}")
+    }
+}
+
+impl std::error::Error for InvalidRef {}
 
 /// `/<name>/v<version>/schema.json` (possibly after a URL prefix), or `/<name>/schema.json`.
 fn parse_external_document(document: &str) -> Option<ExternalPackage> {

@@ -93,18 +93,53 @@ pub fn provider_method_of_token(token: &str) -> Option<(&str, &str)> {
 
 /// Checks a token that a schema defines (a key of `resources`, `functions` or `types`), with
 /// Pulumi's rules: exactly three parts, and no member named `provider` in the root module.
-pub fn check_definition_token(token: &str) -> Result<(), String> {
+pub fn check_definition_token(token: &str) -> Result<(), InvalidToken> {
     let parts: Vec<&str> = token.split(':').collect();
+    let invalid = |rule| {
+        Err(InvalidToken {
+            token: token.to_owned(),
+            rule,
+        })
+    };
     if parts.len() != 3 {
-        return Err(format!("invalid token `{token}`: a token has three parts"));
+        return invalid(TokenRule::ThreeParts);
     }
     if (parts[1].is_empty() || parts[1] == "index") && parts[2] == "provider" {
-        return Err(format!(
-            "invalid token `{token}`: `provider` is a reserved word for the root module"
-        ));
+        return invalid(TokenRule::ProviderReserved);
     }
     Ok(())
 }
+
+/// A token a schema defines that breaks one of Pulumi's rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidToken {
+    pub token: String,
+    pub rule: TokenRule,
+}
+
+/// The rules of [`check_definition_token`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenRule {
+    /// A token has three parts.
+    ThreeParts,
+    /// No member of the root module is named `provider`.
+    ProviderReserved,
+}
+
+impl fmt::Display for InvalidToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let token = &self.token;
+        match self.rule {
+            TokenRule::ThreeParts => write!(f, "invalid token `{token}`: a token has three parts"),
+            TokenRule::ProviderReserved => write!(
+                f,
+                "invalid token `{token}`: `provider` is a reserved word for the root module"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InvalidToken {}
 
 /// A package's `meta.moduleFormat`: a regular expression whose first capture group, applied to a
 /// token's module part, gives the module a program sees (`s3/bucket` → `s3` for `(.*)(?:/[^/]*)`).
@@ -121,14 +156,12 @@ impl Default for ModuleFormat {
 }
 
 impl ModuleFormat {
-    /// Compiles a module format; the error is the regex parser's message.
-    pub fn new(pattern: &str) -> Result<Self, String> {
+    /// Compiles a module format; the error is the regex parser's.
+    pub fn new(pattern: &str) -> Result<Self, regex_lite::Error> {
         if pattern == "(.*)" {
             return Ok(ModuleFormat::default());
         }
-        regex_lite::Regex::new(pattern)
-            .map(|regex| ModuleFormat { regex: Some(regex) })
-            .map_err(|e| e.to_string())
+        regex_lite::Regex::new(pattern).map(|regex| ModuleFormat { regex: Some(regex) })
     }
 
     /// The module a program token names: like [`ModuleFormat::module_of`], except that a module
@@ -323,11 +356,15 @@ mod tests {
     fn definition_tokens() {
         assert!(check_definition_token("a:b:c").is_ok());
         assert_eq!(
-            check_definition_token("fake-provider:noModulePart").unwrap_err(),
+            check_definition_token("fake-provider:noModulePart")
+                .unwrap_err()
+                .to_string(),
             "invalid token `fake-provider:noModulePart`: a token has three parts"
         );
         assert_eq!(
-            check_definition_token("fake-provider::provider").unwrap_err(),
+            check_definition_token("fake-provider::provider")
+                .unwrap_err()
+                .to_string(),
             "invalid token `fake-provider::provider`: `provider` is a reserved word for the root module"
         );
         assert!(check_definition_token("fake-provider:index:provider").is_err());

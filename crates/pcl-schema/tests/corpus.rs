@@ -134,7 +134,7 @@ fn every_corpus_schema_checks() {
             Some((_, message)) => {
                 let errors: Vec<String> = diagnostics
                     .iter()
-                    .filter(|d| d.severity == pcl_schema::Severity::Error)
+                    .filter(|d| d.severity == pcl_diagnostics::Severity::Error)
                     .map(|d| d.to_string())
                     .collect();
                 if !errors.iter().any(|e| e.contains(message)) {

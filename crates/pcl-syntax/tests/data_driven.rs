@@ -1,23 +1,25 @@
 //! Data-driven parser tests: every `test_data/parser/{ok,err}/*.pp` file is parsed and its tree
 //! and errors are compared with the `.rast` file beside it (`UPDATE_EXPECT=1` rewrites them).
+//! One test per file.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use expect_test::expect_file;
 
-fn cases(dir: &str) -> Vec<PathBuf> {
-    let dir = pcl_test_support::workspace_root()
-        .join("test_data/parser")
-        .join(dir);
-    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pp"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no test cases in {}", dir.display());
-    files
+fn main() {
+    let base = pcl_test_support::workspace_root().join("test_data/parser");
+    let mut cases = Vec::new();
+    for (dir, expect_errors) in [("ok", false), ("err", true)] {
+        let files = pcl_test_support::fixtures_in(&base.join(dir), |p| {
+            p.extension().is_some_and(|e| e == "pp")
+        });
+        cases.extend(files.into_iter().map(|path| {
+            let name = pcl_test_support::fixture_name(&base, &path);
+            (name, (path, expect_errors))
+        }));
+    }
+    pcl_test_support::run_fixtures(cases, |(path, expect_errors)| check(&path, expect_errors));
 }
 
 fn check(path: &Path, expect_errors: bool) {
@@ -45,18 +47,4 @@ fn check(path: &Path, expect_errors: bool) {
     }
     expect_file![path.with_extension("rast")]
         .assert_eq(&pcl_syntax::debug_tree(&root, parse.errors()));
-}
-
-#[test]
-fn parser_ok() {
-    for path in cases("ok") {
-        check(&path, false);
-    }
-}
-
-#[test]
-fn parser_err() {
-    for path in cases("err") {
-        check(&path, true);
-    }
 }

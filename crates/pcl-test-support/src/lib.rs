@@ -4,8 +4,51 @@
 //! and what a test does when they are absent; and the measurements the benchmark examples share
 //! ([`measure`]). A user's clone has no `shared/`, so corpus tests skip
 //! with a message; under `CI=true` a missing corpus is a failure, because CI always has it.
+//! And one way to run data-driven tests ([`run_fixtures`]): one test per fixture, so that every
+//! failing fixture is reported, not only the first.
 
 use std::path::{Path, PathBuf};
+
+/// The files or directories directly in `dir` that `keep` accepts, sorted; panics when there are
+/// none (a fixture directory that moved would otherwise pass with no test).
+pub fn fixtures_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| keep(p))
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no fixtures in {}", dir.display());
+    found
+}
+
+/// The `main` of a data-driven test target (`harness = false`): one test per case, named
+/// `name`, that passes unless `check` panics. Takes libtest's arguments (a filter, `--list`,
+/// `--exact`), so `cargo test NAME` runs one fixture.
+pub fn run_fixtures<T: Send + 'static>(
+    cases: impl IntoIterator<Item = (String, T)>,
+    check: fn(T),
+) -> ! {
+    let args = libtest_mimic::Arguments::from_args();
+    let trials = cases
+        .into_iter()
+        .map(|(name, case)| {
+            libtest_mimic::Trial::test(name, move || {
+                check(case);
+                Ok(())
+            })
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit()
+}
+
+/// A fixture's name in the test list: its path below `base`.
+pub fn fixture_name(base: &Path, path: &Path) -> String {
+    path.strip_prefix(base)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
 
 /// The `shared/` directory with the corpora, if it can be found.
 ///

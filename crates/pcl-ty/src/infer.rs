@@ -15,10 +15,7 @@ use pcl_hir::{
     BinaryOp, BindingId, BindingKind, Body, Expr, ExprId, Node, NodeKind, ObjectItem, Resolution,
     TemplatePart, UnaryOp,
 };
-use pcl_types::{
-    unify_all, ConstValue, ConversionKind, ReasonKind, Severity as TraversalSeverity, Traverser,
-    Type, TypeKind,
-};
+use pcl_types::{unify_all, ConstValue, ConversionKind, ReasonKind, Traverser, Type, TypeKind};
 use rustc_hash::FxHashMap;
 
 use crate::{InferDiagnostic, NodeInference, Target};
@@ -831,10 +828,7 @@ impl<'a, 'db> Infer<'a, 'db> {
     fn traverse(&mut self, id: ExprId, receiver: ExprId, ty: Type, traverser: &Traverser) -> Type {
         let traversal = ty.traverse(traverser);
         if let Some((severity, reason)) = &traversal.diagnostic {
-            let severity = match severity {
-                TraversalSeverity::Error => Severity::Error,
-                TraversalSeverity::Warning => Severity::Warning,
-            };
+            let severity = *severity;
             let (code, fix) = match &reason.kind {
                 ReasonKind::UnknownProperty { suggestion, .. } => (
                     Code::UnknownProperty,
@@ -947,51 +941,7 @@ fn optional_object_properties(ty: Type) -> Type {
 }
 
 /// A node's type on one line: a resource's output object is shown as its token, as in
-/// `list(aws:s3:BucketObject)`, and other objects on one line.
+/// `list(resource(aws:s3:BucketObject))`, and other objects on one line.
 pub fn one_line_type(ty: &pcl_types::Type) -> String {
-    use pcl_types::{Annotation, TypeKind};
-    fn show(ty: &pcl_types::Type, depth: usize) -> String {
-        if depth > 16 {
-            return ty.display_readable();
-        }
-        match ty.kind() {
-            TypeKind::Object(o) => {
-                if let Some(token) = o.annotations().iter().find_map(|a| match a {
-                    Annotation::ResourceOutputs(t) => Some(t),
-                    _ => None,
-                }) {
-                    return format!("resource({token})");
-                }
-            }
-            TypeKind::List(e) => return format!("list({})", show(e, depth + 1)),
-            TypeKind::Map(e) => return format!("map({})", show(e, depth + 1)),
-            TypeKind::Output(e) => return format!("output({})", show(e, depth + 1)),
-            TypeKind::Promise(e) => return format!("promise({})", show(e, depth + 1)),
-            TypeKind::Union(members)
-                if members.len() == 2 && members.iter().any(|m| m.is_none()) =>
-            {
-                let inner = members.iter().find(|m| !m.is_none()).expect("two members");
-                return format!("{}?", show(inner, depth + 1));
-            }
-            _ => {}
-        }
-        let text = ty.display_readable_with(pcl_types::NamedObjects::Never);
-        let mut out = String::with_capacity(text.len());
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if i > 0 && !line.starts_with('}') && !out.ends_with('{') {
-                out.push(' ');
-            } else if i > 0 && line.starts_with('}') {
-                if out.ends_with(',') {
-                    out.pop();
-                }
-                out.push(' ');
-            } else if i > 0 {
-                out.push(' ');
-            }
-            out.push_str(line);
-        }
-        out
-    }
-    show(ty, 0)
+    ty.display_readable_with(pcl_types::ReadableStyle::ONE_LINE)
 }

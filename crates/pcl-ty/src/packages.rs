@@ -117,12 +117,12 @@ pub fn parsed_schema(
         // Read by the host's reader: queries do no I/O of their own.
         None => match db.read_schema_file(file.path(db)) {
             Ok(text) => text.into(),
-            Err(message) => {
+            Err(error) => {
                 return Err(vec![SchemaDiagnostic {
-                    severity: pcl_schema::Severity::Error,
+                    severity: pcl_diagnostics::Severity::Error,
                     file: label,
                     path: JsonPath::root(),
-                    message,
+                    message: error.to_string(),
                 }])
             }
         },
@@ -130,7 +130,7 @@ pub fn parsed_schema(
     match Package::parse(label, text) {
         Ok(package) => Ok(PackageRef(Arc::new(package))),
         Err(mut diagnostics) => {
-            diagnostics.retain(|d| d.severity == pcl_schema::Severity::Error);
+            diagnostics.retain(|d| d.severity == pcl_diagnostics::Severity::Error);
             Err(diagnostics)
         }
     }
@@ -192,7 +192,7 @@ pub fn package_schema<'db>(
         Ok(package) if package.0.name() != name => Err(PackageError::Invalid {
             name: name.clone(),
             problems: vec![SchemaDiagnostic {
-                severity: pcl_schema::Severity::Error,
+                severity: pcl_diagnostics::Severity::Error,
                 file: file.path(db).display().to_string().into(),
                 path: JsonPath::root().key("name"),
                 message: format!(
@@ -294,7 +294,7 @@ pub fn resource_schema<'db>(
     let unusable = decoded
         .diagnostics
         .iter()
-        .find(|d| d.severity == pcl_schema::Severity::Error && d.path == definition)
+        .find(|d| d.severity == pcl_diagnostics::Severity::Error && d.path == definition)
         .map(|d| format!("{}: {}", d.path, d.message));
     Ok(ResourceSchema {
         unusable,
@@ -350,19 +350,39 @@ pub(crate) fn method_signature(
     package: PackageRequest<'_>,
     resource_token: &str,
     method: &str,
-) -> Result<pcl_schema::MethodSignature, String> {
+) -> Result<pcl_schema::MethodSignature, MethodCallError> {
     let package = package_schema(db, package)
         .as_ref()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| MethodCallError::Package(e.clone()))?;
     let package = &package.0;
     let found = package
         .lookup_resource(resource_token)
-        .map_err(|e| e.to_string())?;
+        .map_err(MethodCallError::Unknown)?;
     let loader = DbLoader { db };
     TypeMapper::new(&loader)
         .method_signature(package, &found, method)
-        .map_err(|e| e.to_string())
+        .map_err(MethodCallError::Method)
 }
+
+/// Why `call(resource, "method", ...)` names no method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum MethodCallError {
+    Package(PackageError),
+    Unknown(UnknownToken),
+    Method(pcl_schema::MethodError),
+}
+
+impl std::fmt::Display for MethodCallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MethodCallError::Package(e) => e.fmt(f),
+            MethodCallError::Unknown(e) => e.fmt(f),
+            MethodCallError::Method(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MethodCallError {}
 
 /// The package request a `resource` or `read` block makes for its token's package `name`:
 /// at the version a `package` block declares, else at the version a literal `version` option

@@ -14,7 +14,8 @@
 //! * [`Type::unify`] and [`unify_all`]: the common type of two or more types.
 //! * [`Type::traverse`]: the type of `x.attr` and `x[key]`.
 //! * [`Type::display_canonical`] and [`Type::display_readable`]: the two printers (the
-//!   readable one names schema objects below the top level, see [`NamedObjects`]).
+//!   readable one names schema objects below the top level, see [`NamedObjects`]; its other
+//!   styles, [`ReadableStyle`], are chosen with [`Type::display_readable_with`]).
 //!
 //! It follows `pcl-semantics.md` section 3 (Pulumi's `pkg/codegen/hcl2/model`), with the
 //! deliberate deviations listed in `docs/type-system.md`. It knows nothing about syntax,
@@ -50,8 +51,10 @@ pub use kinds::{
     Annotation, ConstType, DeferredKey, DefineObjectError, EnumType, ObjectType, Properties, Type,
     TypeKind,
 };
-pub use print::{NamedObjects, MAX_CANONICAL_LEN, MAX_READABLE_DEPTH, MAX_READABLE_LEN};
+pub use print::{
+    NamedObjects, ReadableStyle, Tokens, MAX_CANONICAL_LEN, MAX_READABLE_DEPTH, MAX_READABLE_LEN,
+};
 pub use reason::{PathStep, Reason, ReasonKind};
-pub use traverse::{Severity, Traversal, Traverser};
+pub use traverse::{Traversal, Traverser};
 pub use unify::{unify_all, UnifyAll};
 pub use value::{ConstValue, Decimal, LiteralError};

@@ -1,5 +1,7 @@
 //! The two printers: canonical (`output(list(string))`, `union(int, string)`) and readable
-//! (`list(string)?`, `int | string`, multi-line for big objects).
+//! (`list(string)?`, `int | string`, multi-line for big objects). Every place that shows a
+//! type to a user prints it here, choosing a [`ReadableStyle`] (hover, messages, one-line
+//! details, `pcl schema show`), so that a type reads the same everywhere.
 //!
 //! Both are recursion-safe: a deferred object met again inside itself prints as `...`
 //! (canonical) or as its name (readable). The readable printer also names schema objects
@@ -60,19 +62,69 @@ impl Type {
         self.display_readable_with(NamedObjects::TopLevel)
     }
 
-    /// The readable form, choosing where named objects are expanded. Diagnostics (the
-    /// messages of [`crate::Reason`]) use [`NamedObjects::Never`]. Bounded as
-    /// [`Type::display_readable`] is.
-    pub fn display_readable_with(&self, named: NamedObjects) -> String {
+    /// The readable form in a [`ReadableStyle`] (or with the default style's other choices,
+    /// given only where named objects are expanded). Diagnostics (the messages of
+    /// [`crate::Reason`]) use [`NamedObjects::Never`]. Bounded as [`Type::display_readable`] is.
+    pub fn display_readable_with(&self, style: impl Into<ReadableStyle>) -> String {
+        let style = style.into();
         let mut printer = Readable {
             stack: Vec::new(),
-            named,
+            style,
             out: Out::new(MAX_READABLE_LEN, true),
-            one_line: false,
+            one_line: style.one_line,
         };
-        readable(self, &mut printer, 0, 0);
+        readable(self, &mut printer, 0, 0, style.resource_references);
         printer.out.text
     }
+}
+
+/// The choices of the readable printer. `ReadableStyle::default()` is hover's: named objects
+/// expanded at the top level, big objects on several lines, enums by their values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ReadableStyle {
+    /// Where named objects are expanded.
+    pub named: NamedObjects,
+    /// Everything on one line, however long (a list item, an inlay hint, a table cell).
+    pub one_line: bool,
+    /// How what a schema names (enums, dangling references) is written.
+    pub tokens: Tokens,
+    /// A resource's output object, where a value of the type is the resource itself (not
+    /// inside an object, tuple, set or a union other than `T?`), prints as `resource(TOKEN)`:
+    /// what a reference to a resource node is, as opposed to an object of that shape.
+    pub resource_references: bool,
+}
+
+impl ReadableStyle {
+    /// The type of a node or value on one line (hover, completion details, inlay hints,
+    /// `--emit-types`): named objects never expanded, resources as `resource(TOKEN)`.
+    pub const ONE_LINE: ReadableStyle = ReadableStyle {
+        named: NamedObjects::Never,
+        one_line: true,
+        tokens: Tokens::Program,
+        resource_references: true,
+    };
+}
+
+impl From<NamedObjects> for ReadableStyle {
+    fn from(named: NamedObjects) -> ReadableStyle {
+        ReadableStyle {
+            named,
+            ..ReadableStyle::default()
+        }
+    }
+}
+
+/// How the readable printer writes what a schema names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Tokens {
+    /// As a program sees it: an enum by its values (`enum("red" | "blue")`), an opaque type
+    /// whose name is not an identifier (a reference to something a schema does not define) as
+    /// `type(NAME)`, which is how a program would write it.
+    #[default]
+    Program,
+    /// As a reader of schemas sees it, where every definition is named by its token: an enum
+    /// by its token (`enum(widgets::Color)`), an opaque type by its bare name.
+    Schema,
 }
 
 /// Where the readable printer expands a *named* object: one with a schema identity
@@ -207,7 +259,7 @@ impl Write for Out {
 struct Readable {
     /// The addresses of the objects being printed, outermost first.
     stack: Vec<usize>,
-    named: NamedObjects,
+    style: ReadableStyle,
     out: Out,
     /// Everything on one line (used to measure whether an object fits on one).
     one_line: bool,
@@ -363,8 +415,10 @@ fn canonical(ty: &Type, stack: &mut Canonical<'_>, out: &mut Out) {
 }
 
 /// Writes the readable form of `ty` at `indent` (the column of the line it starts on, for the
-/// multi-line layout of objects) and `depth` (how many parts enclose it).
-fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize) {
+/// multi-line layout of objects) and `depth` (how many parts enclose it). `reference`: a
+/// resource's output object here is a reference to the resource (see
+/// [`ReadableStyle::resource_references`]).
+fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize, reference: bool) {
     if p.out.full {
         return;
     }
@@ -384,10 +438,10 @@ fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize) {
             p.out.push(ELLIPSIS);
             return;
         }
-        let wrap = |name: &str, e: &Type, p: &mut Readable| {
+        let wrap = |name: &str, e: &Type, p: &mut Readable, reference: bool| {
             p.out.push(name);
             if p.out.open("(", 1) {
-                readable(e, p, indent, depth + 1);
+                readable(e, p, indent, depth + 1, reference);
                 p.out.close(")");
             }
         };
@@ -398,12 +452,13 @@ fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize) {
             TypeKind::Int => p.out.push("int"),
             TypeKind::Number => p.out.push("number"),
             TypeKind::String => p.out.push("string"),
+            TypeKind::Opaque(name) if p.style.tokens == Tokens::Schema => p.out.push(name),
             TypeKind::Opaque(name) => write_opaque_name(name, &mut p.out),
-            TypeKind::List(e) => wrap("list", e, p),
-            TypeKind::Map(e) => wrap("map", e, p),
-            TypeKind::Set(e) => wrap("set", e, p),
-            TypeKind::Output(e) => wrap("output", e, p),
-            TypeKind::Promise(e) => wrap("promise", e, p),
+            TypeKind::List(e) => wrap("list", e, p, reference),
+            TypeKind::Map(e) => wrap("map", e, p, reference),
+            TypeKind::Set(e) => wrap("set", e, p, false),
+            TypeKind::Output(e) => wrap("output", e, p, reference),
+            TypeKind::Promise(e) => wrap("promise", e, p, reference),
             TypeKind::Tuple(es) => {
                 if !p.out.open("(", 1) {
                     return;
@@ -415,12 +470,13 @@ fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize) {
                     if i > 0 {
                         p.out.push(", ");
                     }
-                    readable(e, p, indent, depth + 1);
+                    readable(e, p, indent, depth + 1, false);
                 }
                 p.out.close(")");
             }
             TypeKind::Union(es) => {
                 let optional = es.iter().any(|e| e.is_none());
+                let reference = reference && optional && es.len() == 2;
                 if optional {
                     // The `?` is written after the members, whatever is left out of them.
                     if !p.out.open("", 1) {
@@ -434,15 +490,35 @@ fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize) {
                     if i > 0 {
                         p.out.push(" | ");
                     }
-                    readable(e, p, indent, depth + 1);
+                    readable(e, p, indent, depth + 1, reference);
                 }
                 if optional {
                     p.out.close("?");
                 }
             }
-            TypeKind::Object(object) => readable_object(ty, object, p, indent, depth),
+            TypeKind::Object(object) => {
+                let token = object.annotations().iter().find_map(|a| match a {
+                    Annotation::ResourceOutputs(token) => Some(token),
+                    _ => None,
+                });
+                match token {
+                    Some(token) if reference => {
+                        if p.out.open("resource(", 1) {
+                            p.out.push(token);
+                            p.out.close(")");
+                        }
+                    }
+                    _ => readable_object(ty, object, p, indent, depth),
+                }
+            }
             TypeKind::Const(c) => {
                 let _ = write!(p.out, "{}", c.value);
+            }
+            TypeKind::Enum(e) if p.style.tokens == Tokens::Schema => {
+                if p.out.open("enum(", 1) {
+                    p.out.push(&e.token);
+                    p.out.close(")");
+                }
             }
             TypeKind::Enum(e) => {
                 if !p.out.open("enum(", 1) {
@@ -466,7 +542,7 @@ fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize) {
 fn readable_object(ty: &Type, object: &ObjectType, p: &mut Readable, indent: usize, depth: usize) {
     let name = object_name(object);
     if let Some(name) = name {
-        let expand = match p.named {
+        let expand = match p.style.named {
             NamedObjects::Always => true,
             NamedObjects::TopLevel => p.stack.is_empty(),
             NamedObjects::Never => false,
@@ -499,7 +575,7 @@ fn readable_object(ty: &Type, object: &ObjectType, p: &mut Readable, indent: usi
             }
             write_property_name(key, &mut p.out);
             p.out.push(": ");
-            readable(t, p, inner_indent, depth + 1);
+            readable(t, p, inner_indent, depth + 1, false);
         }
         p.stack.pop();
         p.out.close(" }");
@@ -520,7 +596,7 @@ fn readable_object(ty: &Type, object: &ObjectType, p: &mut Readable, indent: usi
         p.out.push(&pad);
         write_property_name(key, &mut p.out);
         p.out.push(": ");
-        readable(t, p, inner_indent, depth + 1);
+        readable(t, p, inner_indent, depth + 1, false);
         p.out.push(",\n");
     }
     p.stack.pop();
@@ -542,11 +618,11 @@ fn fits_on_one_line(ty: &Type, p: &Readable, indent: usize, depth: usize) -> boo
     };
     let mut measure = Readable {
         stack: p.stack.clone(),
-        named: p.named,
+        style: p.style,
         out: Out::new(width, false),
         one_line: true,
     };
-    readable(ty, &mut measure, indent, depth);
+    readable(ty, &mut measure, indent, depth, false);
     !measure.out.full && !measure.out.text.contains('\n')
 }
 

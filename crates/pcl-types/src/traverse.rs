@@ -1,6 +1,7 @@
 //! Traversal: the type of `x.name` and `x[key]` given the type of `x`.
 
 use pcl_diagnostics::suggest::edit_distance;
+use pcl_diagnostics::Severity;
 
 use crate::conversion::ConversionKind;
 use crate::kinds::{Type, TypeKind};
@@ -28,13 +29,6 @@ impl Traverser {
             Traverser::Index(key) => key.clone(),
         }
     }
-}
-
-/// How serious a traversal diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Severity {
-    Error,
-    Warning,
 }
 
 /// The result of a traversal: the type reached, and possibly a diagnostic. On an error the

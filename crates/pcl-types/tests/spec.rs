@@ -6,7 +6,8 @@ mod common;
 use expect_test::expect;
 use std::borrow::Borrow;
 
-use pcl_types::{unify_all, Annotation, ConversionKind, DeferredKey, Severity, Traverser, Type};
+use pcl_diagnostics::Severity;
+use pcl_types::{unify_all, Annotation, ConversionKind, DeferredKey, Traverser, Type};
 
 fn show(ty: impl Borrow<Type>) -> String {
     ty.borrow().display_readable()

@@ -256,7 +256,11 @@ impl<'a, 'db> Infer<'a, 'db> {
         let sig = match crate::packages::method_signature(self.db, request, &token, &method) {
             Ok(sig) => sig,
             Err(message) => {
-                self.report(Code::InvalidInvoke, Target::Expr(*method_expr), message);
+                self.report(
+                    Code::InvalidInvoke,
+                    Target::Expr(*method_expr),
+                    message.to_string(),
+                );
                 return Type::dynamic();
             }
         };
