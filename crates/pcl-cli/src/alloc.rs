@@ -12,7 +12,9 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// For commands that stream over files (`parse`, `fmt`), whose memory is about one file's
 /// per thread at a time: freed pages go back to the system at once rather than after 10 ms,
-/// so the peak is that, not the sum of the last few files.
+/// so the peak is that, not the sum of the last few files (over the HCL corpus 12 MB instead
+/// of 16; the price is page faults on large files: at 100k resources, 47 MB in 200 files,
+/// 0.7 s of CPU instead of 0.45, with 12 MB instead of 35).
 pub fn streaming() {
     // SAFETY: `mi_option_set` only writes an option; mimalloc reads it when it purges.
     unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, 0) };

@@ -301,11 +301,11 @@ fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
 }
 
 /// The syntax errors of `text`, if it has any: those `pcl parse` reports, so that a file passes
-/// `pcl fmt --check` only if it passes `pcl parse` too. The formatter parses without building
-/// a tree, and finds only the errors that damage the layout; the others (an attribute set
-/// twice, an invalid escape or number) come from building the tree, as `pcl parse` does.
+/// `pcl fmt --check` only if it passes `pcl parse` too. The formatter finds only the errors
+/// that damage the layout; the others (an attribute set twice, an invalid escape or number)
+/// come from the syntax layer's validation, which `pcl parse` runs too (both without a tree).
 fn syntax_errors(text: &str, formatted: &pcl_fmt::Formatted) -> Option<SyntaxErrors> {
-    let count = pcl_syntax::parse(text).errors().len();
+    let count = pcl_syntax::syntax_errors(text).len();
     let damaged = !formatted.damaged.is_empty();
     (count > 0 || damaged).then(|| SyntaxErrors {
         count: count.max(1),

@@ -31,11 +31,14 @@ impl<'a> Parser<'a> {
             .map(|i| i as u32)
             .collect();
         let unmatched_braces = unmatched_braces(lexed, &tokens);
+        // About two events a token (its own, and a node's start or finish): sized once, the
+        // vector is not copied as it grows, and a batch of files reuses the same few blocks.
+        let events = Vec::with_capacity(tokens.len() * 2 + 8);
         Parser {
             lexed,
             tokens,
             pos: 0,
-            events: Vec::new(),
+            events,
             errors: Vec::new(),
             newline_modes: vec![true],
             depth: 0,
