@@ -10,7 +10,7 @@ use std::sync::Arc;
 use pcl_diagnostics::{suggest, Code, Diagnostic};
 use pcl_syntax::ast;
 use pcl_syntax::ast::AstNode;
-use pcl_syntax::{SyntaxKind, SyntaxToken, TextRange, TextSize};
+use pcl_syntax::{SyntaxToken, TemplateLiterals, TextRange, TextSize};
 use pcl_types::ConstValue;
 
 use crate::body::*;
@@ -880,13 +880,11 @@ impl<'d> Lowerer<'d> {
             | ast::Expr::LegacyIndex(_)
             | ast::Expr::Splat(_) => self.lower_postfix_chain(expr),
             ast::Expr::Template(template) => {
-                let parts = self.lower_template_parts(template.parts(), TemplateKind::Quoted, 0);
+                let parts = self.lower_template_parts(template.parts(), &template.literals());
                 self.finish_template(parts, range)
             }
             ast::Expr::Heredoc(heredoc) => {
-                let strip = heredoc.flush_indent();
-                let parts =
-                    self.lower_template_parts(heredoc.parts(), TemplateKind::Heredoc, strip);
+                let parts = self.lower_template_parts(heredoc.parts(), &heredoc.literals());
                 self.finish_template(parts, range)
             }
         }
@@ -1137,88 +1135,73 @@ impl<'d> Lowerer<'d> {
 
     // ---- templates -----------------------------------------------------------------------
 
+    /// The parts of one template body, with the values `literals` gives its literal tokens
+    /// (escapes, strip markers and heredoc indentation are pcl-syntax's rules); adjacent
+    /// literals are melded and empty ones dropped.
     fn lower_template_parts(
         &mut self,
         parts: impl Iterator<Item = ast::TemplatePart>,
-        kind: TemplateKind,
-        strip_indent: usize,
-    ) -> Vec<PendingPart> {
-        let mut out = Vec::new();
-        let mut at_line_start = true;
+        literals: &TemplateLiterals,
+    ) -> Vec<TemplatePart> {
+        let mut out: Vec<TemplatePart> = Vec::new();
         for part in parts {
             match part {
                 ast::TemplatePart::Literal(token) => {
-                    let raw = token.text();
-                    let mut text = match kind {
-                        TemplateKind::Quoted => {
-                            ast::unescape_quoted(raw).unwrap_or_else(|_| raw.to_string())
-                        }
-                        TemplateKind::Heredoc => raw.replace("$${", "${").replace("%%{", "%{"),
-                    };
-                    if kind == TemplateKind::Heredoc && at_line_start && strip_indent > 0 {
-                        let cut = text
-                            .char_indices()
-                            .take_while(|(_, c)| c.is_whitespace() && *c != '\n' && *c != '\r')
-                            .take(strip_indent)
-                            .last()
-                            .map_or(0, |(i, c)| i + c.len_utf8());
-                        text.drain(..cut);
+                    // Every literal token of the template has a value in `literals`.
+                    let text = literals.value_of(&token).unwrap_or_default();
+                    if text.is_empty() {
+                        continue;
                     }
-                    at_line_start = raw.ends_with('\n');
-                    out.push(PendingPart::Literal(text));
+                    match out.last_mut() {
+                        Some(TemplatePart::Literal(prev)) => {
+                            *prev = [&**prev, text].concat().into();
+                        }
+                        _ => out.push(TemplatePart::Literal(text.into())),
+                    }
                 }
                 ast::TemplatePart::Interpolation(interp) => {
-                    at_line_start = false;
-                    let (strip_before, strip_after) = strip_markers(interp.syntax());
                     let expr = self.lower_opt(interp.expr(), range_of(&interp));
-                    out.push(PendingPart::Strip {
-                        before: strip_before,
-                    });
-                    out.push(PendingPart::Done(TemplatePart::Interpolation(expr)));
-                    out.push(PendingPart::StripAfter(strip_after));
+                    out.push(TemplatePart::Interpolation(expr));
                 }
                 ast::TemplatePart::If(directive) => {
-                    at_line_start = false;
                     let condition = self.lower_opt(directive.condition(), range_of(&directive));
                     let then_parts = directive
                         .then_body()
-                        .map(|b| self.lower_template_parts(b.parts(), kind, 0))
+                        .map(|b| self.lower_template_parts(b.parts(), literals))
                         .unwrap_or_default();
                     let else_parts = directive
                         .else_body()
-                        .map(|b| self.lower_template_parts(b.parts(), kind, 0))
+                        .map(|b| self.lower_template_parts(b.parts(), literals))
                         .unwrap_or_default();
-                    out.push(PendingPart::Done(TemplatePart::If {
+                    out.push(TemplatePart::If {
                         condition,
-                        then_parts: apply_strips(then_parts).into(),
-                        else_parts: apply_strips(else_parts).into(),
-                    }));
+                        then_parts: then_parts.into(),
+                        else_parts: else_parts.into(),
+                    });
                 }
                 ast::TemplatePart::For(directive) => {
-                    at_line_start = false;
                     let collection = self.lower_opt(directive.collection(), range_of(&directive));
                     let (key_token, value_token) = directive.variables();
                     let (key, value) =
                         self.bind_for_variables(key_token, value_token, range_of(&directive));
                     let body = directive
                         .body()
-                        .map(|b| self.lower_template_parts(b.parts(), kind, 0))
+                        .map(|b| self.lower_template_parts(b.parts(), literals))
                         .unwrap_or_default();
                     self.pop_for_variables(key, value);
-                    out.push(PendingPart::Done(TemplatePart::For {
+                    out.push(TemplatePart::For {
                         key,
                         value,
                         collection,
-                        body: apply_strips(body).into(),
-                    }));
+                        body: body.into(),
+                    });
                 }
             }
         }
         out
     }
 
-    fn finish_template(&mut self, parts: Vec<PendingPart>, range: TextRange) -> ExprId {
-        let parts = apply_strips(parts);
+    fn finish_template(&mut self, parts: Vec<TemplatePart>, range: TextRange) -> ExprId {
         match parts.as_slice() {
             [] => self.alloc(Expr::Literal(ConstValue::String("".into())), range),
             [TemplatePart::Literal(text)] => {
@@ -1227,76 +1210,4 @@ impl<'d> Lowerer<'d> {
             _ => self.alloc(Expr::Template(parts.into()), range),
         }
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum TemplateKind {
-    Quoted,
-    Heredoc,
-}
-
-/// Template parts before `~` strip markers are applied.
-enum PendingPart {
-    Literal(String),
-    Done(TemplatePart),
-    /// `${~`: strip trailing whitespace of the literal before.
-    Strip {
-        before: bool,
-    },
-    /// `~}`: strip leading whitespace of the literal after.
-    StripAfter(bool),
-}
-
-fn strip_markers(node: &pcl_syntax::SyntaxNode) -> (bool, bool) {
-    let mut before = false;
-    let mut after = false;
-    for token in node.children_with_tokens().filter_map(|e| e.into_token()) {
-        match token.kind() {
-            SyntaxKind::TEMPLATE_INTERP | SyntaxKind::TEMPLATE_CONTROL => {
-                before |= token.text().ends_with('~')
-            }
-            SyntaxKind::TEMPLATE_SEQ_END => after |= token.text().starts_with('~'),
-            _ => {}
-        }
-    }
-    (before, after)
-}
-
-/// Applies strip markers and merges adjacent literals.
-fn apply_strips(parts: Vec<PendingPart>) -> Vec<TemplatePart> {
-    let mut out: Vec<TemplatePart> = Vec::new();
-    let mut strip_next = false;
-    for part in parts {
-        match part {
-            PendingPart::Literal(mut text) => {
-                if strip_next {
-                    text = text.trim_start().to_string();
-                    strip_next = false;
-                }
-                match out.last_mut() {
-                    Some(TemplatePart::Literal(prev)) => {
-                        let mut merged = prev.to_string();
-                        merged.push_str(&text);
-                        *prev = merged.into();
-                    }
-                    _ => out.push(TemplatePart::Literal(text.into())),
-                }
-            }
-            PendingPart::Strip { before } => {
-                strip_next = false;
-                if before {
-                    if let Some(TemplatePart::Literal(prev)) = out.last_mut() {
-                        *prev = prev.trim_end().into();
-                    }
-                }
-            }
-            PendingPart::StripAfter(after) => strip_next = after,
-            PendingPart::Done(part) => {
-                strip_next = false;
-                out.push(part);
-            }
-        }
-    }
-    out.retain(|p| !matches!(p, TemplatePart::Literal(t) if t.is_empty()));
-    out
 }
