@@ -456,7 +456,8 @@ impl<'d> Lowerer<'d> {
             b.type_name().is_some_and(|t| t.text() == "options")
                 && b.body().is_some_and(|o| {
                     o.attributes()
-                        .any(|a| a.name().is_some_and(|n| n.text() == "range"))
+                        .filter_map(|a| a.name())
+                        .any(|n| ResourceOption::from_name(n.text()) == Some(ResourceOption::Range))
                 })
         });
         let range_binding = ranged.then(|| {
