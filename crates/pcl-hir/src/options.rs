@@ -1,5 +1,6 @@
 //! The resource options of an `options` block: one list, with what each does (for checks,
-//! suggestions, hover and completion).
+//! suggestions, hover and completion) and which take property paths. The type of each option's
+//! value is inference's (`pcl_ty::resource_option_type`, keyed by this enum).
 
 /// A resource option (`options { ... }` of a resource or component).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,6 +76,16 @@ impl ResourceOption {
     /// Every option name, sorted.
     pub fn names() -> impl Iterator<Item = &'static str> {
         ResourceOption::ALL.iter().map(|o| o.name())
+    }
+
+    /// Whether the value is a list of property paths of the resource's own inputs, not
+    /// references to other nodes (`ignoreChanges`, ...).
+    pub fn takes_property_paths(self) -> bool {
+        use ResourceOption::*;
+        matches!(
+            self,
+            AdditionalSecretOutputs | HideDiffs | IgnoreChanges | ReplaceOnChanges
+        )
     }
 
     fn info(self) -> (&'static str, &'static str) {

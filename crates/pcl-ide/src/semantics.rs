@@ -284,5 +284,8 @@ pub(crate) fn range_option(db: &RootDatabase, node: Node<'_>) -> Option<AttrId> 
     let body = node.body(db);
     body.blocks_in(None)
         .filter(|(_, b)| b.type_name.as_str() == "options")
-        .find_map(|(id, _)| body.find_attr(Some(id), "range").map(|(a, _)| a))
+        .find_map(|(id, _)| {
+            body.find_attr(Some(id), pcl_hir::ResourceOption::Range.name())
+                .map(|(a, _)| a)
+        })
 }

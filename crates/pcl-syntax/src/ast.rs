@@ -14,6 +14,7 @@
 
 pub use rowan::ast::AstNode;
 
+use crate::TemplateLiterals;
 use crate::{PclLanguage, SyntaxElement, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 /// A pointer to a typed node that outlives the tree: its kind and range. `ptr.to_node(&root)`
@@ -951,16 +952,14 @@ impl TemplateExpr {
         token(&self.0, CQUOTE).is_some()
     }
 
+    /// The value of each literal token: escapes decoded, strip markers applied.
+    pub fn literals(&self) -> TemplateLiterals {
+        crate::template::template_literals(&self.0, false, false)
+    }
+
     /// The decoded value when the template is only literal text with valid escapes.
     pub fn literal_value(&self) -> Option<String> {
-        let mut value = String::new();
-        for part in self.parts() {
-            match part {
-                TemplatePart::Literal(t) => value.push_str(&unescape_quoted(t.text()).ok()?),
-                _ => return None,
-            }
-        }
-        Some(value)
+        self.literals().literal_value()
     }
 }
 
@@ -984,102 +983,25 @@ impl HeredocExpr {
         token(&self.0, HEREDOC_START).is_some_and(|t| t.text().starts_with("<<-"))
     }
 
-    /// How many leading whitespace characters `<<-EOT` strips from each line-leading literal:
-    /// the least indentation over the lines of the body (hclsyntax's rule). Lines holding only
-    /// whitespace are ignored; a line that starts with `${` or `%{` has indentation 0. Every
-    /// whitespace character but the line break counts as one, tabs included. `0` for `<<EOT`.
+    /// The value of each literal token: `$${` and `%%{` decoded, strip markers applied, and for
+    /// `<<-EOT` the least indentation removed from each line-leading literal (hclsyntax's rules:
+    /// blank lines neither count nor lose anything; a line that starts with `${` or `%{` counts
+    /// 0; every whitespace character but the line break counts one, tabs included).
+    pub fn literals(&self) -> TemplateLiterals {
+        crate::template::template_literals(&self.0, true, self.is_flush())
+    }
+
+    /// How many leading whitespace characters `<<-EOT` strips from each line-leading literal
+    /// (`0` for `<<EOT`); see [`HeredocExpr::literals`].
     pub fn flush_indent(&self) -> usize {
-        if !self.is_flush() {
-            return 0;
-        }
-        let mut least: Option<usize> = None;
-        let mut at_line_start = true;
-        for element in self.own_template_elements() {
-            match element {
-                rowan::NodeOrToken::Token(literal) => {
-                    let text = literal.text();
-                    if at_line_start {
-                        let indent = text
-                            .chars()
-                            .take_while(|c| c.is_whitespace() && *c != '\n' && *c != '\r')
-                            .count();
-                        let blank = text.trim_start_matches(|c: char| {
-                            c.is_whitespace() && c != '\n' && c != '\r'
-                        });
-                        if !(blank == "\n" || blank == "\r\n") {
-                            least = Some(least.map_or(indent, |l| l.min(indent)));
-                        }
-                    }
-                    at_line_start = text.ends_with('\n');
-                }
-                rowan::NodeOrToken::Node(_) => {
-                    if at_line_start {
-                        least = Some(0);
-                    }
-                    at_line_start = false;
-                }
-            }
-        }
-        least.unwrap_or(0)
+        self.literals().flush_indent()
     }
 
     /// The heredoc's value when its body is only literal text: every line kept with its line
-    /// break, and for `<<-EOT` the common indentation removed. `None` when the body has
-    /// interpolations or directives.
+    /// break, escapes decoded, and for `<<-EOT` the common indentation removed. `None` when the
+    /// body has interpolations or directives.
     pub fn literal_value(&self) -> Option<String> {
-        let strip = self.flush_indent();
-        let mut value = String::new();
-        let mut at_line_start = true;
-        for part in self.parts() {
-            let TemplatePart::Literal(literal) = part else {
-                return None;
-            };
-            let text = literal.text();
-            let text = if at_line_start {
-                let cut = text
-                    .char_indices()
-                    .take_while(|(_, c)| c.is_whitespace() && *c != '\n' && *c != '\r')
-                    .take(strip)
-                    .last()
-                    .map_or(0, |(i, c)| i + c.len_utf8());
-                &text[cut..]
-            } else {
-                text
-            };
-            value.push_str(text);
-            at_line_start = literal.text().ends_with('\n');
-        }
-        Some(value)
-    }
-
-    /// Literal tokens and template sequences of this heredoc in source order, including those in
-    /// directive bodies, but not those of templates nested inside its interpolations.
-    fn own_template_elements(&self) -> impl Iterator<Item = crate::SyntaxElement> + '_ {
-        // Into TEMPLATE_IF / TEMPLATE_FOR / TEMPLATE_BODY only (their nesting is bounded by the
-        // parser's depth limit); each directive and interpolation is one opaque element.
-        fn walk(node: &SyntaxNode, out: &mut Vec<crate::SyntaxElement>) {
-            for element in node.children_with_tokens() {
-                match &element {
-                    rowan::NodeOrToken::Token(t) if t.kind() == TEMPLATE_LITERAL => {
-                        out.push(element.clone())
-                    }
-                    rowan::NodeOrToken::Node(n)
-                        if matches!(n.kind(), TEMPLATE_IF | TEMPLATE_FOR | TEMPLATE_BODY) =>
-                    {
-                        walk(n, out)
-                    }
-                    rowan::NodeOrToken::Node(n)
-                        if matches!(n.kind(), TEMPLATE_INTERPOLATION | TEMPLATE_DIRECTIVE) =>
-                    {
-                        out.push(element.clone())
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let mut out = Vec::new();
-        walk(&self.0, &mut out);
-        out.into_iter()
+        self.literals().literal_value()
     }
 }
 

@@ -8,6 +8,7 @@ pub mod ast;
 mod build;
 mod dump;
 mod reparse;
+mod template;
 mod validate;
 
 use std::sync::Arc;
@@ -17,6 +18,7 @@ pub use rowan::{TextRange, TextSize};
 
 pub use dump::{debug_tree, json_tree};
 pub use reparse::reparse;
+pub use template::{LiteralPiece, TemplateLiterals};
 
 /// The rowan language tag of PCL trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

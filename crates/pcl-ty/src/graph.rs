@@ -4,15 +4,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use pcl_hir::{Body, Expr, ExprId, Name, Node, NodeKind, Resolution};
-
-/// Options whose values are property paths of the resource itself, not references.
-pub(crate) const PROPERTY_PATH_OPTIONS: &[&str] = &[
-    "additionalSecretOutputs",
-    "hideDiffs",
-    "ignoreChanges",
-    "replaceOnChanges",
-];
+use pcl_hir::{Body, Expr, ExprId, Name, Node, NodeKind, Resolution, ResourceOption};
 
 /// The nodes whose values `node` uses, in the order first used. Names bound locally (`for`
 /// variables, `range`, ...) are not references, unlike in the reference implementation,
@@ -59,7 +51,8 @@ fn reference_roots(kind: NodeKind, body: &Body) -> Vec<ExprId> {
             let in_options = body.block(block).type_name.as_str() == "options";
             if in_options
                 && matches!(kind, NodeKind::Resource | NodeKind::Read)
-                && PROPERTY_PATH_OPTIONS.contains(&attr.name.as_str())
+                && ResourceOption::from_name(&attr.name)
+                    .is_some_and(ResourceOption::takes_property_paths)
             {
                 continue;
             }

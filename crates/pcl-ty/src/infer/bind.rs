@@ -2,10 +2,11 @@
 //! component's program), their options, `range`, and the type other nodes see.
 
 use pcl_diagnostics::{suggest, Code, Severity};
-use pcl_hir::{AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, NodeKind, Resolution};
+use pcl_hir::{
+    AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, NodeKind, Resolution, ResourceOption,
+};
 use pcl_types::{ConstValue, ConversionKind, Traverser, Type, TypeKind};
 
-use crate::graph::PROPERTY_PATH_OPTIONS;
 use crate::infer::{collection_types, rewrap, show, Infer};
 use crate::packages::{resource_schema, PackageError, ResourceSchema, TokenError};
 use crate::Target;
@@ -503,7 +504,10 @@ impl<'a, 'db> Infer<'a, 'db> {
             .map(|(id, a)| (id, a.name.clone(), a.value))
             .collect();
         // `range` first: the body's `range` variable depends on it.
-        let range = match attrs.iter().find(|(_, n, _)| n.as_str() == "range") {
+        let range = match attrs
+            .iter()
+            .find(|(_, n, _)| ResourceOption::from_name(n) == Some(ResourceOption::Range))
+        {
             Some((_, _, value)) => {
                 let ty = self.infer_expr(*value);
                 self.bind_range(*value, ty)
@@ -512,15 +516,16 @@ impl<'a, 'db> Infer<'a, 'db> {
         };
         for (_, name, value) in &attrs {
             let name = name.as_str();
-            match name {
-                "range" => {}
-                _ if PROPERTY_PATH_OPTIONS.contains(&name) && self.kind != NodeKind::Component => {
+            let option = ResourceOption::from_name(name);
+            match option {
+                Some(ResourceOption::Range) => {}
+                Some(o) if o.takes_property_paths() && self.kind != NodeKind::Component => {
                     self.bind_property_paths(*value, inputs.as_ref(), name);
                 }
-                "hooks" => self.bind_hooks(*value),
+                Some(ResourceOption::Hooks) => self.bind_hooks(*value),
                 _ => {
                     let ty = self.infer_expr(*value);
-                    if let Some(expected) = option_type(name) {
+                    if let Some(expected) = option.and_then(resource_option_type) {
                         self.expect(
                             *value,
                             &ty,
@@ -528,7 +533,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                             &format!("the option `{name}` must be of type {}", show(&expected)),
                         );
                     }
-                    if name == "version" {
+                    if option == Some(ResourceOption::Version) {
                         self.check_version(*value);
                     }
                 }
@@ -907,22 +912,24 @@ fn admits_constant(ty: &Type, value: &ConstValue) -> bool {
     })
 }
 
-/// The type each resource option takes (`bindResourceOptions`).
-pub(crate) fn option_type(name: &str) -> Option<Type> {
+/// The type a resource option's value must have (`bindResourceOptions`); `None` for the options
+/// checked by their own rules (`range`, property paths, `hooks`). Also what editors show.
+pub fn resource_option_type(option: ResourceOption) -> Option<Type> {
+    use ResourceOption::*;
     let optional_string = || Type::optional(Type::string());
-    Some(match name {
-        "parent" | "provider" | "deletedWith" | "replacementTrigger" => Type::dynamic(),
-        "providers" => Type::union([Type::map(Type::dynamic()), Type::list(Type::dynamic())]),
-        "dependsOn" | "replaceWith" => Type::list(Type::dynamic()),
-        "protect" | "retainOnDelete" | "deleteBeforeReplace" => Type::bool(),
-        "version" | "pluginDownloadURL" | "import" => Type::string(),
-        "customTimeouts" => Type::object([
+    Some(match option {
+        Parent | Provider | DeletedWith | ReplacementTrigger => Type::dynamic(),
+        Providers => Type::union([Type::map(Type::dynamic()), Type::list(Type::dynamic())]),
+        DependsOn | ReplaceWith => Type::list(Type::dynamic()),
+        Protect | RetainOnDelete | DeleteBeforeReplace => Type::bool(),
+        Version | PluginDownloadUrl | Import => Type::string(),
+        CustomTimeouts => Type::object([
             ("create", optional_string()),
             ("update", optional_string()),
             ("delete", optional_string()),
             ("read", optional_string()),
         ]),
-        "aliases" => Type::list(Type::union([
+        Aliases => Type::list(Type::union([
             Type::string(),
             Type::object([
                 ("name", optional_string()),
@@ -931,13 +938,9 @@ pub(crate) fn option_type(name: &str) -> Option<Type> {
                 ("parent", Type::dynamic()),
             ]),
         ])),
-        "envVarMappings" => Type::map(Type::string()),
-        _ => return None,
+        EnvVarMappings => Type::map(Type::string()),
+        Range | Hooks | AdditionalSecretOutputs | HideDiffs | IgnoreChanges | ReplaceOnChanges => {
+            return None
+        }
     })
-}
-
-/// The type a resource option takes, where one type describes it (for editors); options
-/// checked by their own rules (`range`, property paths, `hooks`) give `None`.
-pub fn resource_option_type(option: pcl_hir::ResourceOption) -> Option<Type> {
-    option_type(option.name())
 }
