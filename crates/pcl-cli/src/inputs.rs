@@ -5,11 +5,11 @@
 //! starting lowercase.
 
 use std::fmt::Display;
-use std::fs::{File, Metadata};
-use std::io::Read;
+use std::fs::Metadata;
 use std::path::Path;
 
-use pcl_project::files::{io_reason, open_regular_unnamed};
+use pcl_project::files::{self, io_reason};
+use pcl_syntax::MAX_SOURCE_LEN;
 
 /// The name of standard input in messages and diagnostics, where a path would be.
 pub const STDIN: &str = "<stdin>";
@@ -36,63 +36,31 @@ pub fn readable(path: &Path) -> Result<(), String> {
             .map(|_| ())
             .map_err(|e| cannot_read(path.display(), io_reason(&e)));
     }
-    open_file(path).map(|_| ())
+    let (_, metadata) = files::open_regular(path).map_err(|e| e.to_string())?;
+    if metadata.len() > MAX_SOURCE_LEN {
+        // What reading it would say, without reading it.
+        return Err(cannot_read(
+            path.display(),
+            pcl_project::ReadError::SourceTooLarge {
+                size: Some(metadata.len()),
+                limit: MAX_SOURCE_LEN,
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// Reads a source file: its bytes, and its metadata as it was when opened (for `pcl fmt`, which
-/// replaces the file only if it is still what was read).
+/// replaces the file only if it is still what was read). The loader's reader, so that every
+/// command and the loader say the same.
 pub fn read_file(path: &Path) -> Result<(Vec<u8>, Metadata), String> {
-    let (file, metadata) = open_file(path)?;
-    let bytes = read_to_limit(file, metadata.len())
-        .map_err(|reason| cannot_read(path.display(), reason))?;
-    Ok((bytes, metadata))
+    files::read_limited_with_metadata(path, MAX_SOURCE_LEN).map_err(|e| e.to_string())
 }
 
-/// Opens a regular file (links followed) of at most [`pcl_syntax::MAX_SOURCE_LEN`] bytes.
-fn open_file(path: &Path) -> Result<(File, Metadata), String> {
-    let (file, metadata) =
-        open_regular_unnamed(path).map_err(|reason| cannot_read(path.display(), reason))?;
-    if metadata.len() > pcl_syntax::MAX_SOURCE_LEN {
-        return Err(cannot_read(path.display(), too_large(Some(metadata.len()))));
-    }
-    Ok((file, metadata))
-}
-
-/// Reads standard input, to its end.
+/// Reads standard input, to its end, refusing it past the limit of a source file.
 pub fn read_stdin() -> Result<Vec<u8>, String> {
-    read_to_limit(std::io::stdin().lock(), 0).map_err(|reason| cannot_read(STDIN, reason))
-}
-
-/// Reads a stream to its end, stopping one byte past the limit (so that a stream whose size
-/// is not known in advance, or a file that grew since it was opened, is refused too). `size`
-/// is what the stream is expected to hold: a buffer of that size takes a file in one read
-/// (and one more that finds its end), where growing one from empty took six.
-fn read_to_limit(stream: impl Read, size: u64) -> Result<Vec<u8>, String> {
-    let limit = pcl_syntax::MAX_SOURCE_LEN;
-    let mut bytes = Vec::with_capacity(size.min(limit) as usize + 1);
-    stream
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| io_reason(&e))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large(None));
-    }
-    Ok(bytes)
-}
-
-/// Why a source is not read: its size (when known) is over the limit.
-fn too_large(size: Option<u64>) -> String {
-    let mib = |n: u64| n as f64 / f64::from(1 << 20);
-    let limit = mib(pcl_syntax::MAX_SOURCE_LEN);
-    match size {
-        Some(size) => format!(
-            "the file is {:.1} MiB, over the limit of {limit:.0} MiB for a source file (split the program into several files)",
-            mib(size)
-        ),
-        None => format!(
-            "it is over the limit of {limit:.0} MiB for a source file (split the program into several files)"
-        ),
-    }
+    files::read_stream(std::io::stdin().lock(), MAX_SOURCE_LEN)
+        .map_err(|reason| cannot_read(STDIN, reason))
 }
 
 #[cfg(test)]
@@ -122,20 +90,18 @@ mod tests {
         assert_eq!(readable(&dir), Ok(()));
         assert_eq!(readable(&missing), Err(read_file(&missing).unwrap_err()));
         let big = dir.join("big.pp");
-        File::create(&big)
+        std::fs::File::create(&big)
             .unwrap()
             .set_len(pcl_syntax::MAX_SOURCE_LEN + 1)
             .unwrap();
         assert_eq!(
             read_file(&big).unwrap_err(),
             format!(
-                "cannot read `{}`: the file is 64.0 MiB, over the limit of 64 MiB for a source file (split the program into several files)",
+                "cannot read `{}`: it is 64.0 MiB, over the limit of 64 MiB for a source file (split the program into several files)",
                 big.display()
             )
         );
-        let small = &b"a = 1\n"[..];
-        assert_eq!(read_to_limit(small, 0).unwrap(), small);
-        assert_eq!(read_to_limit(small, 100).unwrap(), small);
+        assert_eq!(readable(&big), Err(read_file(&big).unwrap_err()));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

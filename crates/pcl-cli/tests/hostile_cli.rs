@@ -147,7 +147,7 @@ fn files_over_the_size_limits_are_refused_before_reading() {
         assert_eq!(code, 2, "{subcommand}: {stderr}");
         assert_eq!(
             stderr,
-            "error: cannot read `huge.pp`: the file is 1024.0 MiB, over the limit of 64 MiB for a source file (split the program into several files)\n",
+            "error: cannot read `huge.pp`: it is 1024.0 MiB, over the limit of 64 MiB for a source file (split the program into several files)\n",
             "{subcommand}"
         );
     }
