@@ -59,8 +59,13 @@ pub fn read_file(path: &Path) -> Result<(Vec<u8>, Metadata), String> {
 
 /// Reads standard input, to its end, refusing it past the limit of a source file.
 pub fn read_stdin() -> Result<Vec<u8>, String> {
-    files::read_stream(std::io::stdin().lock(), MAX_SOURCE_LEN)
-        .map_err(|reason| cannot_read(STDIN, reason))
+    pcl_fs::read_stream(
+        std::io::stdin().lock(),
+        pcl_fs::FileKind::Source,
+        MAX_SOURCE_LEN,
+        0,
+    )
+    .map_err(|reason| cannot_read(STDIN, reason))
 }
 
 #[cfg(test)]

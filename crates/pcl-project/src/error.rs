@@ -5,79 +5,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use pcl_diagnostics::style::io_reason;
-
-/// Why a file cannot be read: the end of a message.
-#[derive(Debug)]
-pub enum ReadError {
-    /// The operating system refused ("no such file or directory").
-    Io(std::io::Error),
-    /// Not a regular file; what it is instead ("a FIFO (named pipe)").
-    NotRegular(&'static str),
-    /// A source file over `limit` bytes; its size when known before reading.
-    SourceTooLarge {
-        size: Option<u64>,
-        limit: u64,
-    },
-    /// A schema file over `limit` bytes; its size when known before reading.
-    SchemaTooLarge {
-        size: Option<u64>,
-        limit: u64,
-    },
-    /// A project file over `limit` bytes.
-    ProjectFileTooLarge {
-        limit: u64,
-    },
-    NotUtf8,
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mib = |n: u64| n as f64 / f64::from(1 << 20);
-        match self {
-            ReadError::Io(e) => f.write_str(&io_reason(e)),
-            ReadError::NotRegular(kind) => write!(f, "it is {kind}, not a regular file"),
-            ReadError::SourceTooLarge { size, limit } => {
-                match size {
-                    Some(size) => write!(f, "it is {:.1} MiB", mib(*size))?,
-                    None => write!(f, "it is more than {:.0} MiB", mib(*limit))?,
-                }
-                write!(
-                    f,
-                    ", over the limit of {:.0} MiB for a source file (split the program into several files)",
-                    mib(*limit)
-                )
-            }
-            ReadError::SchemaTooLarge { size, limit } => {
-                match size {
-                    Some(size) => write!(f, "it is {} MiB", size >> 20)?,
-                    None => write!(f, "it is more than {} MiB", limit >> 20)?,
-                }
-                write!(
-                    f,
-                    ", over the limit of {} MiB for a schema file",
-                    limit >> 20
-                )
-            }
-            ReadError::ProjectFileTooLarge { limit } => {
-                write!(
-                    f,
-                    "it is over {} KiB, too large for a project file",
-                    limit >> 10
-                )
-            }
-            ReadError::NotUtf8 => f.write_str("it is not valid UTF-8"),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
-
-impl From<std::io::Error> for ReadError {
-    fn from(e: std::io::Error) -> ReadError {
-        ReadError::Io(e)
-    }
-}
+/// Why a file cannot be read: the end of a message (`pcl-fs`, the one reader).
+pub use pcl_fs::ReadError;
 
 /// What is wrong with a project file's text.
 #[derive(Debug, Clone, PartialEq, Eq)]

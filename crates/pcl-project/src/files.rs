@@ -1,7 +1,6 @@
-//! Opening the files hosts read (sources, project files, schemas): only regular files (a FIFO
-//! or a device named `*.pp` or `Pulumi.yaml` would hang a read or never end), without blocking
-//! on the open itself, and never more than a limit. Errors name the file (`LoadError`) or
-//! say only why (`ReadError`).
+//! The files hosts read (sources, project files, schemas), through `pcl-fs` (regular files
+//! only, opened without blocking, never more than a limit), with errors that name the file
+//! (`LoadError`); and a source's text from its bytes.
 
 use std::fs::{File, Metadata};
 use std::path::Path;
@@ -10,33 +9,7 @@ use pcl_syntax::{TextRange, TextSize};
 
 use crate::error::{LoadError, ReadError};
 
-/// What a file is, when it is not a regular file ("a FIFO (named pipe)"), for messages.
-pub fn irregular_kind(metadata: &Metadata) -> Option<&'static str> {
-    let kind = metadata.file_type();
-    if kind.is_file() {
-        return None;
-    }
-    if kind.is_dir() {
-        return Some("a directory");
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return Some("a FIFO (named pipe)");
-        }
-        if kind.is_socket() {
-            return Some("a socket");
-        }
-        if kind.is_char_device() {
-            return Some("a character device");
-        }
-        if kind.is_block_device() {
-            return Some("a block device");
-        }
-    }
-    Some("not a regular file")
-}
+pub use pcl_fs::irregular_kind;
 
 /// Whether a file found in a directory is one to read: `Ok(true)` for a regular file (links
 /// followed), `Ok(false)` for a directory; anything else (a FIFO would hang the read, a link
@@ -60,25 +33,7 @@ pub fn regular_entry(path: &Path) -> Result<bool, LoadError> {
 /// (a FIFO without a writer would block it), and the kind is read from the open file, so a file
 /// swapped for a FIFO after a check is still refused.
 pub fn open_regular(path: &Path) -> Result<(File, Metadata), LoadError> {
-    open_regular_unnamed(path).map_err(|reason| LoadError::cannot_read(path, reason))
-}
-
-/// [`open_regular`], whose error is only the reason ("it is a FIFO (named pipe), not a regular
-/// file"), for callers that name the file their own way.
-pub fn open_regular_unnamed(path: &Path) -> Result<(File, Metadata), ReadError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path)?;
-    let metadata = file.metadata()?;
-    if let Some(kind) = irregular_kind(&metadata) {
-        return Err(ReadError::NotRegular(kind));
-    }
-    Ok((file, metadata))
+    pcl_fs::open_regular(path).map_err(|reason| LoadError::cannot_read(path, reason))
 }
 
 /// An I/O error as the end of a message: "no such file or directory", without the operating
@@ -136,36 +91,6 @@ pub fn read_limited_with_metadata(
     path: &Path,
     limit: u64,
 ) -> Result<(Vec<u8>, Metadata), LoadError> {
-    let (file, metadata) = open_regular(path)?;
-    if metadata.len() > limit {
-        let size = Some(metadata.len());
-        return Err(LoadError::cannot_read(
-            path,
-            ReadError::SourceTooLarge { size, limit },
-        ));
-    }
-    let bytes = read_stream_sized(file, limit, metadata.len())
-        .map_err(|reason| LoadError::cannot_read(path, reason))?;
-    Ok((bytes, metadata))
-}
-
-/// Reads a stream (a file, standard input) of at most `limit` bytes.
-pub fn read_stream(stream: impl std::io::Read, limit: u64) -> Result<Vec<u8>, ReadError> {
-    read_stream_sized(stream, limit, 0)
-}
-
-/// [`read_stream`] of a stream expected to hold `size` bytes: a buffer of that size takes a
-/// file in one read (and one more that finds its end), where growing one from empty took six.
-fn read_stream_sized(
-    stream: impl std::io::Read,
-    limit: u64,
-    size: u64,
-) -> Result<Vec<u8>, ReadError> {
-    use std::io::Read;
-    let mut bytes = Vec::with_capacity(size.min(limit) as usize + 1);
-    stream.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(ReadError::SourceTooLarge { size: None, limit });
-    }
-    Ok(bytes)
+    pcl_fs::read_limited(path, pcl_fs::FileKind::Source, limit)
+        .map_err(|reason| LoadError::cannot_read(path, reason))
 }

@@ -1,12 +1,11 @@
 //! A Pulumi project file (`Pulumi.yaml` or `Pulumi.yml`) in a program's directory: its `main:`
 //! names the directory (or file) the program is in, relative to the project file.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use yaml_rust2::parser::{Event, Parser};
 
-use crate::error::{LoadError, ProjectFileError, ReadError};
+use crate::error::{LoadError, ProjectFileError};
 
 /// Project files are a few hundred bytes; anything bigger is not one.
 const MAX_PROJECT_FILE: u64 = 1 << 20;
@@ -44,24 +43,8 @@ pub fn pulumi_yaml_main(dir: &Path) -> Result<Option<PathBuf>, LoadError> {
 }
 
 fn read_project_file(path: &Path) -> Result<String, LoadError> {
-    let (file, metadata) = crate::files::open_regular(path)?;
-    let cannot = |reason| LoadError::cannot_read(path, reason);
-    let too_large = || {
-        cannot(ReadError::ProjectFileTooLarge {
-            limit: MAX_PROJECT_FILE,
-        })
-    };
-    if metadata.len() > MAX_PROJECT_FILE {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_PROJECT_FILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| cannot(ReadError::Io(e)))?;
-    if bytes.len() as u64 > MAX_PROJECT_FILE {
-        return Err(too_large());
-    }
-    String::from_utf8(bytes).map_err(|_| cannot(ReadError::NotUtf8))
+    pcl_fs::read_text(path, pcl_fs::FileKind::ProjectFile, MAX_PROJECT_FILE)
+        .map_err(|reason| LoadError::cannot_read(path, reason))
 }
 
 /// The top-level `main:` of a project file's first document, if set and not empty. Read from

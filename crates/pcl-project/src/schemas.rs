@@ -1,13 +1,12 @@
 //! Where package schemas are found: the search path, the `NAME-VERSION.json` files in it, and
 //! the reader the database uses to read one of them on first use.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pcl_db::{RootDatabase, SchemaFileSpec};
 
-use crate::error::{LoadError, ReadError};
+use crate::error::LoadError;
 
 /// The schema search path: the directories a host was given (`pcl check --schemas DIR`, a
 /// language server's settings), then those of `$PCL_SCHEMA_PATH`, then `~/.pcl/schemas`.
@@ -100,20 +99,5 @@ pub fn use_schema_files(db: &mut RootDatabase, dirs: Vec<PathBuf>, files: Vec<Sc
 /// `x-1.0.0.json` never hangs a check), refused before reading above
 /// [`pcl_schema::MAX_SCHEMA_LEN`]. The error names the file and says why.
 pub fn read_schema(path: &Path) -> Result<String, LoadError> {
-    let cannot = |reason| LoadError::cannot_read(path, reason);
-    let (file, metadata) = crate::files::open_regular_unnamed(path).map_err(cannot)?;
-    let limit = pcl_schema::MAX_SCHEMA_LEN;
-    if metadata.len() > limit {
-        let size = Some(metadata.len());
-        return Err(cannot(ReadError::SchemaTooLarge { size, limit }));
-    }
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| cannot(ReadError::Io(e)))?;
-    // A file that grew while it was read.
-    if bytes.len() as u64 > limit {
-        return Err(cannot(ReadError::SchemaTooLarge { size: None, limit }));
-    }
-    String::from_utf8(bytes).map_err(|_| cannot(ReadError::NotUtf8))
+    pcl_schema::read_schema_text(path).map_err(|e| LoadError::cannot_read(e.path, e.reason))
 }

@@ -30,7 +30,7 @@ pub use diagnostic::{JsonPath, SchemaDiagnostic};
 pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
 pub use registry::{
     load_schema_file, parse_schema_file_name, pulumi_builtin_package, read_schema_text, LoadError,
-    PackageLoader, ReadSchemaError, ReadSchemaReason, SchemaFile, SchemaRegistry, MAX_SCHEMA_LEN,
+    PackageLoader, ReadSchemaError, SchemaFile, SchemaRegistry, MAX_SCHEMA_LEN,
 };
 pub use types::{FunctionSignature, MethodError, MethodSignature, Shape, TypeMapper};
 pub use version::{choose_version, VersionNotFound};

@@ -119,70 +119,34 @@ impl std::error::Error for LoadError {}
 /// schemas are a few hundred megabytes at most; a parse keeps the text and an index of it.
 pub const MAX_SCHEMA_LEN: u64 = 512 << 20;
 
-/// The text of a schema file, refused up front when it is larger than [`MAX_SCHEMA_LEN`].
-/// The error names the file and says why: "cannot read `PATH`: REASON", the reason lowercase.
+/// The text of a schema file: a regular file only (opened without blocking, so a FIFO named
+/// `x-1.0.0.json` never hangs a check), refused before reading above [`MAX_SCHEMA_LEN`]. The
+/// error names the file and says why: "cannot read `PATH`: REASON", the reason lowercase.
 pub fn read_schema_text(path: &Path) -> Result<String, ReadSchemaError> {
-    use std::io::Read;
-    let error = |reason| ReadSchemaError {
-        path: path.to_path_buf(),
-        reason,
-    };
-    let io = |e| error(ReadSchemaReason::Io(e));
-    let file = std::fs::File::open(path).map_err(io)?;
-    if let Ok(metadata) = file.metadata() {
-        if metadata.is_file() && metadata.len() > MAX_SCHEMA_LEN {
-            return Err(error(ReadSchemaReason::TooLarge(Some(metadata.len()))));
+    pcl_fs::read_text(path, pcl_fs::FileKind::Schema, MAX_SCHEMA_LEN).map_err(|reason| {
+        ReadSchemaError {
+            path: path.to_path_buf(),
+            reason,
         }
-    }
-    let mut text = String::new();
-    file.take(MAX_SCHEMA_LEN + 1)
-        .read_to_string(&mut text)
-        .map_err(io)?;
-    if text.len() as u64 > MAX_SCHEMA_LEN {
-        return Err(error(ReadSchemaReason::TooLarge(None)));
-    }
-    Ok(text)
+    })
 }
 
 /// A schema file [`read_schema_text`] cannot read.
 #[derive(Debug)]
 pub struct ReadSchemaError {
     pub path: PathBuf,
-    pub reason: ReadSchemaReason,
-}
-
-/// Why a schema file cannot be read.
-#[derive(Debug)]
-pub enum ReadSchemaReason {
-    Io(std::io::Error),
-    /// Over [`MAX_SCHEMA_LEN`]; its size when known before reading.
-    TooLarge(Option<u64>),
+    pub reason: pcl_fs::ReadError,
 }
 
 impl fmt::Display for ReadSchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot read `{}`: ", self.path.display())?;
-        match &self.reason {
-            ReadSchemaReason::Io(e) => return f.write_str(&io_reason(e)),
-            ReadSchemaReason::TooLarge(Some(size)) => write!(f, "it is {} MiB", size >> 20)?,
-            ReadSchemaReason::TooLarge(None) => {
-                write!(f, "it is more than {} MiB", MAX_SCHEMA_LEN >> 20)?
-            }
-        }
-        write!(
-            f,
-            ", over the limit of {} MiB for a schema file",
-            MAX_SCHEMA_LEN >> 20
-        )
+        write!(f, "cannot read `{}`: {}", self.path.display(), self.reason)
     }
 }
 
 impl std::error::Error for ReadSchemaError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.reason {
-            ReadSchemaReason::Io(e) => Some(e),
-            ReadSchemaReason::TooLarge(_) => None,
-        }
+        Some(&self.reason)
     }
 }
 
