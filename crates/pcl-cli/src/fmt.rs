@@ -184,7 +184,9 @@ pub fn run(args: FmtArgs) -> ExitCode {
 }
 
 fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> ExitCode {
-    let text = match inputs::read_stdin().and_then(|bytes| decode(bytes, inputs::STDIN)) {
+    let read = inputs::read_stdin().map_err(|e| e.to_string());
+    let text = match read.and_then(|bytes| decode(bytes, inputs::STDIN).map_err(|e| e.to_string()))
+    {
         Ok(text) => text,
         Err(message) => {
             let _ = write!(err, "{}", crate::term::error_line(message));
@@ -260,9 +262,10 @@ fn exit_code(had_error: bool, failed: bool) -> ExitCode {
 
 fn format_file(path: &Path) -> Outcome {
     let name = path.display().to_string();
-    let (text, metadata) = match inputs::read_file(path)
-        .and_then(|(bytes, metadata)| Ok((decode(bytes, &name)?, metadata)))
-    {
+    let read = inputs::read_file(path).map_err(|e| e.to_string());
+    let (text, metadata) = match read.and_then(|(bytes, metadata)| {
+        Ok((decode(bytes, &name).map_err(|e| e.to_string())?, metadata))
+    }) {
         Ok(read) => read,
         Err(message) => {
             return Outcome {
@@ -289,14 +292,28 @@ fn format_file(path: &Path) -> Outcome {
     }
 }
 
-/// The text of a file, or why it cannot be formatted (a file that is not UTF-8 is left alone: a
-/// formatter must not guess at an encoding and rewrite it).
-fn decode(bytes: Vec<u8>, name: &str) -> Result<String, String> {
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "`{name}`: not valid UTF-8 (invalid byte at offset {}); the file was left unchanged",
-            e.utf8_error().valid_up_to()
+/// A file that is not UTF-8: it is left alone (a formatter must not guess at an encoding and
+/// rewrite it).
+struct NotUtf8 {
+    name: String,
+    offset: usize,
+}
+
+impl std::fmt::Display for NotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}`: not valid UTF-8 (invalid byte at offset {}); the file was left unchanged",
+            self.name, self.offset
         )
+    }
+}
+
+/// The text of a file, or why it cannot be formatted.
+fn decode(bytes: Vec<u8>, name: &str) -> Result<String, NotUtf8> {
+    String::from_utf8(bytes).map_err(|e| NotUtf8 {
+        name: name.to_owned(),
+        offset: e.utf8_error().valid_up_to(),
     })
 }
 

@@ -160,9 +160,9 @@ struct FileOutput {
 }
 
 impl FileOutput {
-    fn io_error(message: String) -> FileOutput {
+    fn io_error(error: impl std::fmt::Display) -> FileOutput {
         FileOutput {
-            io_error: Some(message),
+            io_error: Some(error.to_string()),
             ..FileOutput::default()
         }
     }

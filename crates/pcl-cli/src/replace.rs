@@ -31,19 +31,66 @@ pub enum Replaced {
     ChangedMeanwhile,
 }
 
+/// A file that cannot be replaced: "cannot write `PATH`: REASON".
+#[derive(Debug)]
+pub struct WriteError {
+    pub path: std::path::PathBuf,
+    pub reason: WriteFailure,
+}
+
+/// Why a file cannot be replaced.
+#[derive(Debug)]
+pub enum WriteFailure {
+    Io(std::io::Error),
+    /// The file has no write permission: it is left alone, as gofmt and rustfmt do.
+    ReadOnly,
+    /// Writing in place failed half way; the old text is safe in `backup`.
+    BackupKept {
+        error: std::io::Error,
+        backup: std::path::PathBuf,
+    },
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write `{}`: ", self.path.display())?;
+        match &self.reason {
+            WriteFailure::Io(e) => f.write_str(&io_reason(e)),
+            WriteFailure::ReadOnly => {
+                f.write_str("permission denied (the file is read-only; it was left unchanged)")
+            }
+            WriteFailure::BackupKept { error, backup } => write!(
+                f,
+                "{}; its text as it was before is kept in {}",
+                io_reason(error),
+                backup.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+impl From<std::io::Error> for WriteFailure {
+    fn from(e: std::io::Error) -> WriteFailure {
+        WriteFailure::Io(e)
+    }
+}
+
 /// Replaces the text of `path` (a symbolic link's target; the link stays) with `text`, if the
 /// file is still `original`.
-pub fn replace(path: &Path, original: &Original, text: &str) -> Result<Replaced, String> {
-    let name = path.display();
+pub fn replace(path: &Path, original: &Original, text: &str) -> Result<Replaced, WriteError> {
+    let error = |reason| WriteError {
+        path: path.to_path_buf(),
+        reason,
+    };
     let target = path
         .canonicalize()
-        .map_err(|e| format!("cannot write `{name}`: {}", io_reason(&e)))?;
+        .map_err(|e| error(WriteFailure::Io(e)))?;
     if !writable(&target, &original.metadata) {
-        return Err(format!(
-            "cannot write `{name}`: permission denied (the file is read-only; it was left unchanged)"
-        ));
+        return Err(error(WriteFailure::ReadOnly));
     }
-    imp::replace(&target, original, text).map_err(|e| format!("cannot write `{name}`: {e}"))
+    imp::replace(&target, original, text).map_err(error)
 }
 
 /// Whether the file may be written: it has a write permission bit, and the process may write
@@ -144,8 +191,8 @@ mod imp {
         target: &Path,
         original: &Original,
         text: &str,
-    ) -> Result<Replaced, String> {
-        let io = |e: std::io::Error| io_reason(&e);
+    ) -> Result<Replaced, WriteFailure> {
+        let io = WriteFailure::Io;
         // Other names of the file would keep the old text if a new file took this name.
         if original.metadata.nlink() > 1 {
             return in_place(target, original, text);
@@ -188,8 +235,8 @@ mod imp {
     /// Writes the new text over the old in the same file, after saving the old text in a
     /// backup beside it; the backup is removed once the new text is on disk, and named in the
     /// error if writing fails half way.
-    fn in_place(target: &Path, original: &Original, text: &str) -> Result<Replaced, String> {
-        let io = |e: std::io::Error| io_reason(&e);
+    fn in_place(target: &Path, original: &Original, text: &str) -> Result<Replaced, WriteFailure> {
+        let io = WriteFailure::Io;
         let (backup, file) = create_exclusive(target, 0o600).map_err(io)?;
         if let Err(e) = write_all_synced(&file, &original.bytes) {
             let _ = std::fs::remove_file(&backup);
@@ -231,11 +278,7 @@ mod imp {
                 let _ = std::fs::remove_file(&backup);
                 Ok(Replaced::ChangedMeanwhile)
             }
-            Err(e) => Err(format!(
-                "{}; its text as it was before is kept in {}",
-                io(e),
-                backup.display()
-            )),
+            Err(error) => Err(WriteFailure::BackupKept { error, backup }),
         }
     }
 
@@ -277,10 +320,14 @@ mod imp {
 
     /// Gives the new file the target's owner, group, extended attributes and mode (set-id bits
     /// last: changing the owner clears them). `Ok(false)` when one of them cannot be given.
-    fn take_identity(file: &File, target: &Path, metadata: &Metadata) -> Result<bool, String> {
+    fn take_identity(
+        file: &File,
+        target: &Path,
+        metadata: &Metadata,
+    ) -> Result<bool, WriteFailure> {
         use std::os::fd::AsRawFd;
         let fd = file.as_raw_fd();
-        let mine = file.metadata().map_err(|e| io_reason(&e))?;
+        let mine = file.metadata()?;
         if (mine.uid(), mine.gid()) != (metadata.uid(), metadata.gid()) {
             // SAFETY: fchown on a descriptor we own.
             if unsafe { libc::fchown(fd, metadata.uid(), metadata.gid()) } != 0 {
@@ -290,8 +337,7 @@ mod imp {
         if !copy_attributes(target, fd) {
             return Ok(false);
         }
-        file.set_permissions(std::fs::Permissions::from_mode(metadata.mode() & 0o7777))
-            .map_err(|e| io_reason(&e))?;
+        file.set_permissions(std::fs::Permissions::from_mode(metadata.mode() & 0o7777))?;
         Ok(true)
     }
 
@@ -363,7 +409,7 @@ mod imp {
         target: &Path,
         original: &Original,
         text: &str,
-    ) -> Result<Replaced, String> {
+    ) -> Result<Replaced, WriteFailure> {
         let temporary = temporary_name(target);
         let written = std::fs::OpenOptions::new()
             .write(true)
@@ -379,7 +425,7 @@ mod imp {
             false => Ok(Replaced::ChangedMeanwhile),
         });
         let _ = std::fs::remove_file(&temporary);
-        result.map_err(|e| io_reason(&e))
+        result.map_err(WriteFailure::Io)
     }
 }
 
@@ -387,6 +433,11 @@ mod imp {
 mod tests {
     use super::*;
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+    /// [`super::replace`] with its error as the message the command prints.
+    fn replace(path: &Path, original: &Original, text: &str) -> Result<Replaced, String> {
+        super::replace(path, original, text).map_err(|e| e.to_string())
+    }
 
     fn dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("pcl-replace-{}-{name}", std::process::id()));
