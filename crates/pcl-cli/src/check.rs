@@ -92,7 +92,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
     let total_nodes: usize = loaded
         .iter()
-        .map(|&program| pcl_ty::node_count(&db, program))
+        .map(|&program| pcl_sema::node_count(&db, program))
         .sum();
     let progress = progress_bar(total_nodes);
     let mut reports = Vec::new();
@@ -102,13 +102,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 bar.inc(n as u64);
             }
         };
-        pcl_ty::infer_program_parallel(&db, program, &tick);
+        pcl_sema::infer_program_parallel(&db, program, &tick);
         let types = if args.emit_types {
-            pcl_ty::NodeTypes::Listed
+            pcl_sema::NodeTypes::Listed
         } else {
-            pcl_ty::NodeTypes::Omitted
+            pcl_sema::NodeTypes::Omitted
         };
-        reports.push(pcl_ty::program_report(&db, program, types));
+        reports.push(pcl_sema::program_report(&db, program, types));
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();

@@ -1,5 +1,5 @@
 //! What `pcl check` prints is exactly what the library reports per file: the union of
-//! `pcl_ty::file_diagnostics` over every file of every program the loader loads, and of
+//! `pcl_sema::file_diagnostics` over every file of every program the loader loads, and of
 //! `pcl_ide::Analysis::diagnostics` over every file an editor's host loaded (what `pcl lsp`
 //! publishes), with nothing added or dropped by the command (which only adds a help line to
 //! a missing package's diagnostic, pointing at `--lenient`).
@@ -93,7 +93,7 @@ fn check_prints_the_union_of_the_per_file_diagnostics() {
         for &file in program.files(&db) {
             let text = file.text(&db);
             let key = pcl_hir::ProgramFile::new(&db, program, file);
-            for d in pcl_ty::file_diagnostics(&db, key).iter() {
+            for d in pcl_sema::file_diagnostics(&db, key).iter() {
                 expected.push(as_json(&file.path(&db).display().to_string(), text, d));
                 helps.extend(d.help.iter().cloned());
             }

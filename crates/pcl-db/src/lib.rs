@@ -147,7 +147,7 @@ pub struct SourceFile {
     pub published: Published,
 }
 
-/// Facts about an open file that the semantic layer (`pcl-ty`) derives from its text and
+/// Facts about an open file that the semantic layer (`pcl-sema`) derives from its text and
 /// republishes, after each edit, only when they change: what the other files of its program
 /// read of it. Its text is `LOW` durability, because it changes on every keystroke; these
 /// facts are `MEDIUM`, so everything that depends only on files on disk and on these facts is

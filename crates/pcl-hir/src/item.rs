@@ -185,7 +185,7 @@ pub fn file_nodes<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Vec<N
 }
 
 /// Every node of a program, files in path order, nodes in source order. What a name means is
-/// `pcl-ty`'s (`program_index`, `resolve_root`), from per-file summaries.
+/// `pcl-sema`'s (`program_index`, `resolve_root`), from per-file summaries.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
 pub struct ProgramScope<'db> {
     pub nodes: Vec<Node<'db>>,
@@ -203,7 +203,7 @@ pub fn program_scope<'db>(db: &'db dyn pcl_db::Db, program: Program) -> ProgramS
 }
 
 /// A node's identity without its salsa handle: what the facts an open file publishes
-/// (`pcl-ty`) name, so that a reader in another file can know of a node without reading the
+/// (`pcl-sema`) name, so that a reader in another file can know of a node without reading the
 /// file that defines it. Read from the node's identity fields only, which records no
 /// dependency.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

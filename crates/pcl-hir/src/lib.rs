@@ -8,10 +8,10 @@
 //!   separate source map. Structural problems (labels, unknown blocks, attributes a block
 //!   does not take) are found here.
 //! * Scopes: variables are resolved while lowering (`for` variables, `range`, hook `args`,
-//!   `recover`'s `error`); top-level names are resolved by `pcl-ty` from per-file
+//!   `recover`'s `error`); top-level names are resolved by `pcl-sema` from per-file
 //!   summaries; [`program_scope`] lists every node of every file of the program.
 //!
-//! Types live in `pcl-ty`, which reads bodies and never syntax.
+//! Types live in `pcl-sema`, which reads bodies and never syntax.
 
 mod body;
 mod item;

@@ -1,6 +1,6 @@
 //! The resource options of an `options` block: one list, with what each does (for checks,
 //! suggestions, hover and completion) and which take property paths. The type of each option's
-//! value is inference's (`pcl_ty::resource_option_type`, keyed by this enum).
+//! value is inference's (`pcl_sema::resource_option_type`, keyed by this enum).
 
 /// A resource option (`options { ... }` of a resource or component).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -426,7 +426,8 @@ fn attribute_names(
                 .iter()
                 .filter(|o| !set.contains(&o.name()))
                 .map(|o| {
-                    let ty = pcl_ty::resource_option_type(*o).map(|t| pcl_ty::one_line_type(&t));
+                    let ty =
+                        pcl_sema::resource_option_type(*o).map(|t| pcl_sema::one_line_type(&t));
                     item(
                         o.name().to_string(),
                         CompletionKind::Option,
@@ -463,7 +464,7 @@ fn attribute_names(
                     continue;
                 }
                 let ty = crate::hover::input_property_type(db, node, &name)
-                    .map(|t| pcl_ty::one_line_type(&t.resolve_outputs()));
+                    .map(|t| pcl_sema::one_line_type(&t.resolve_outputs()));
                 out.push(item(
                     name.clone(),
                     CompletionKind::Property,
@@ -483,7 +484,7 @@ fn attribute_names(
         }
         NodeKind::Component => {
             if let Some(program) = crate::navigation::component_program(db, node) {
-                let interface = pcl_ty::component::component_interface(db, program);
+                let interface = pcl_sema::component::component_interface(db, program);
                 for (name, ty, required) in &interface.inputs {
                     if set.contains(&name.as_str()) {
                         continue;
@@ -491,7 +492,7 @@ fn attribute_names(
                     out.push(item(
                         name.clone(),
                         CompletionKind::Property,
-                        Some(pcl_ty::one_line_type(&ty.resolve_outputs())),
+                        Some(pcl_sema::one_line_type(&ty.resolve_outputs())),
                         None,
                         range,
                         format!("{name} = "),
@@ -590,7 +591,7 @@ fn member_completions(
         Some(split) => split,
         None => return Vec::new(),
     };
-    pcl_ty::infer_nodes(db, &[node]);
+    pcl_sema::infer_nodes(db, &[node]);
     let body = node.body(db);
     // A local variable of this node, or a top-level name.
     let local = body
@@ -619,22 +620,22 @@ fn member_completions(
                     })
                     .collect();
             }
-            pcl_ty::infer_node(db, node)
+            pcl_sema::infer_node(db, node)
                 .binding_types
                 .get(binding.index())
                 .cloned()
                 .unwrap_or_else(Type::dynamic)
         }
-        None => match pcl_ty::lookup_node(
+        None => match pcl_sema::lookup_node(
             db,
             file.program(db),
             file.file(db),
             &pcl_hir::Name::new(first),
         ) {
             Some(target) => {
-                pcl_ty::infer_nodes(db, &[target]);
+                pcl_sema::infer_nodes(db, &[target]);
                 docs_of = Some(target);
-                pcl_ty::node_type(db, target)
+                pcl_sema::node_type(db, target)
             }
             None => return Vec::new(),
         },
@@ -670,7 +671,7 @@ fn member_completions(
             item(
                 name.clone(),
                 CompletionKind::Property,
-                Some(pcl_ty::one_line_type(&ty)),
+                Some(pcl_sema::one_line_type(&ty)),
                 documentation,
                 range,
                 name,
@@ -771,7 +772,7 @@ fn expression_completions(
         std::collections::BinaryHeap::new(),
         std::collections::BinaryHeap::new(),
     ];
-    let visible = pcl_ty::visible_names(db, file.program(db));
+    let visible = pcl_sema::visible_names(db, file.program(db));
     for run in visible.runs() {
         for (name, key) in run {
             if best[0].len() == limit && best[0].peek().is_some_and(|(last, _)| name > *last) {
@@ -812,7 +813,7 @@ fn expression_completions(
             "1",
         ));
     }
-    for builtin in pcl_ty::Builtin::ALL {
+    for builtin in pcl_sema::Builtin::ALL {
         out.push(CompletionItem {
             snippet: true,
             ..item(

@@ -14,8 +14,8 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic
     // The file's nodes and what they use, dependencies first, so that no query recurses
     // through a long chain of references (and the nodes of other files that this file does
     // not use are not looked at).
-    pcl_ty::infer_nodes(db, pcl_hir::file_nodes(db, file));
-    pcl_ty::file_diagnostics(db, file).to_vec()
+    pcl_sema::infer_nodes(db, pcl_hir::file_nodes(db, file));
+    pcl_sema::file_diagnostics(db, file).to_vec()
 }
 
 /// `inferred`: every program was inferred in dependency order since the last change that
@@ -28,18 +28,18 @@ pub(crate) fn workspace_diagnostics(
     let mut out = Vec::new();
     for program in semantics::programs(db) {
         if !inferred {
-            pcl_ty::infer_program_parallel(db, program, &|_| {});
+            pcl_sema::infer_program_parallel(db, program, &|_| {});
         } else {
             // Only the open files can have anything left to infer: their nodes and what they
             // use, dependencies first.
             for &file in program.files(db) {
                 if file.open(db) {
                     let pf = pcl_hir::ProgramFile::new(db, program, file);
-                    pcl_ty::infer_nodes(db, pcl_hir::file_nodes(db, pf));
+                    pcl_sema::infer_nodes(db, pcl_hir::file_nodes(db, pf));
                 }
             }
         }
-        for file in pcl_ty::program_report(db, program, pcl_ty::NodeTypes::Omitted).files {
+        for file in pcl_sema::program_report(db, program, pcl_sema::NodeTypes::Omitted).files {
             out.push((file.path, file.diagnostics));
         }
     }

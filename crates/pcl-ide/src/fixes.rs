@@ -8,7 +8,7 @@ use std::path::Path;
 use pcl_db::RootDatabase;
 use pcl_diagnostics::{Code, TextRange, TextSize};
 use pcl_hir::{Expr, Node, NodeKind};
-use pcl_ty::Builtin;
+use pcl_sema::Builtin;
 use pcl_types::{Type, TypeKind};
 
 use crate::{schema, semantics, SourceChange, TextEdit};
@@ -112,7 +112,7 @@ fn add_missing_attributes(
         }
         NodeKind::Component => {
             let program = crate::navigation::component_program(db, node)?;
-            pcl_ty::component::component_interface(db, program)
+            pcl_sema::component::component_interface(db, program)
                 .inputs
                 .iter()
                 .filter(|(_, _, required)| *required)

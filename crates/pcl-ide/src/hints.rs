@@ -39,7 +39,7 @@ pub(crate) fn inlay_hints(
         .copied()
         .filter(|n| wanted(n.source_map(db).range))
         .collect();
-    pcl_ty::infer_nodes(db, &nodes);
+    pcl_sema::infer_nodes(db, &nodes);
     let mut out = Vec::new();
     for node in nodes {
         let map = node.source_map(db);
@@ -50,10 +50,10 @@ pub(crate) fn inlay_hints(
                 .value
                 .is_some_and(|v| matches!(body.expr(v), Expr::Literal(_)));
             if !literal {
-                out.push(hint(map.name.end(), &pcl_ty::node_type(db, node)));
+                out.push(hint(map.name.end(), &pcl_sema::node_type(db, node)));
             }
         }
-        let inference = pcl_ty::infer_node(db, node);
+        let inference = pcl_sema::infer_node(db, node);
         for (id, _) in body.bindings() {
             let binding_range = map.body.binding(id);
             if !wanted(binding_range) || binding_range.is_empty() {
@@ -72,7 +72,7 @@ pub(crate) fn inlay_hints(
 }
 
 fn hint(offset: TextSize, ty: &pcl_types::Type) -> InlayHint {
-    let mut text = pcl_ty::one_line_type(ty);
+    let mut text = pcl_sema::one_line_type(ty);
     if text.chars().count() > MAX_HINT_LEN {
         text = text.chars().take(MAX_HINT_LEN - 1).collect::<String>() + "…";
     }

@@ -90,7 +90,7 @@ pub struct AnalysisHost {
 
 /// Counts the changes after which results of files nobody has open may have to be computed
 /// again: everything but a keystroke whose published facts are unchanged
-/// (`pcl_ty::publish_open_files`). After such a keystroke, the diagnostics of every closed file
+/// (`pcl_sema::publish_open_files`). After such a keystroke, the diagnostics of every closed file
 /// are valid without a walk, so the re-check of every file need not infer node by node in
 /// dependency order (which it does after a wider change, so that no query recurses through a
 /// long chain of references).
@@ -126,10 +126,10 @@ impl AnalysisHost {
     }
 
     /// Publishes what the open files changed for the rest of their programs (their host's one
-    /// duty: `pcl_ty::publish_open_files`), and records whether the change was wide.
+    /// duty: `pcl_sema::publish_open_files`), and records whether the change was wide.
     fn publish(&mut self, only_keystrokes: bool) {
-        let outcome = pcl_ty::publish_open_files(&mut self.db);
-        if !only_keystrokes || outcome == pcl_ty::Publication::Changed {
+        let outcome = pcl_sema::publish_open_files(&mut self.db);
+        if !only_keystrokes || outcome == pcl_sema::Publication::Changed {
             self.generations
                 .wide
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);

@@ -23,7 +23,7 @@ pub(crate) fn hover(db: &RootDatabase, position: &FilePosition) -> Option<HoverR
     let file = semantics::program_file(db, &position.file)?;
     let located = semantics::locate(db, file, position.offset)?;
     let node = located.node();
-    pcl_ty::infer_nodes(db, &[node]);
+    pcl_sema::infer_nodes(db, &[node]);
     let map = node.source_map(db);
     match located {
         Located::NodeName(node) | Located::Keyword(node) => Some(HoverResult {
@@ -38,12 +38,12 @@ pub(crate) fn hover(db: &RootDatabase, position: &FilePosition) -> Option<HoverR
         Located::AttrName(node, attr) => attr_hover(db, node, attr),
         Located::BlockType(..) => None,
         Located::Binding(node, id) => {
-            let inference = pcl_ty::infer_node(db, node);
+            let inference = pcl_sema::infer_node(db, node);
             let ty = inference.binding_types.get(id.index())?;
             let name = semantics::binding_name(db, node, id);
             Some(HoverResult {
                 range: map.body.binding(id),
-                markdown: code_block(&format!("{name}: {}", pcl_ty::one_line_type(ty))),
+                markdown: code_block(&format!("{name}: {}", pcl_sema::one_line_type(ty))),
             })
         }
         Located::Expr(node, id) => expr_hover(db, file, node, id, position),
@@ -64,11 +64,11 @@ fn with_doc(mut markdown: String, doc: Option<&str>) -> String {
 
 /// A node's kind, name and type, and what its schema or declaration says of it.
 pub(crate) fn describe_node(db: &RootDatabase, node: Node<'_>) -> String {
-    pcl_ty::infer_nodes(db, &[node]);
+    pcl_sema::infer_nodes(db, &[node]);
     let kind = node.kind(db);
     let name = node.name(db);
-    let ty = pcl_ty::node_type(db, node);
-    let ty_text = pcl_ty::one_line_type(&ty);
+    let ty = pcl_sema::node_type(db, node);
+    let ty_text = pcl_sema::one_line_type(&ty);
     match kind {
         NodeKind::Resource | NodeKind::Read => {
             let token = node.signature(db).label(1).unwrap_or("?").to_string();
@@ -153,7 +153,7 @@ fn label_hover(db: &RootDatabase, node: Node<'_>, index: usize) -> Option<HoverR
         }
         (NodeKind::Component, 1) => {
             let source = node.signature(db).label(1)?;
-            let dir = pcl_ty::component::component_dir(db, node.file(db).program(db), source);
+            let dir = pcl_sema::component::component_dir(db, node.file(db).program(db), source);
             Some(HoverResult {
                 range,
                 markdown: format!("component program in `{}`", dir.display()),
@@ -175,8 +175,8 @@ fn attr_hover(db: &RootDatabase, node: Node<'_>, attr: pcl_hir::AttrId) -> Optio
             return Some(HoverResult {
                 range,
                 markdown: with_doc(
-                    code_block(&match pcl_ty::resource_option_type(option) {
-                        Some(ty) => format!("option {name}: {}", pcl_ty::one_line_type(&ty)),
+                    code_block(&match pcl_sema::resource_option_type(option) {
+                        Some(ty) => format!("option {name}: {}", pcl_sema::one_line_type(&ty)),
                         None => format!("option {name}"),
                     }),
                     Some(option.doc()),
@@ -190,7 +190,7 @@ fn attr_hover(db: &RootDatabase, node: Node<'_>, attr: pcl_hir::AttrId) -> Optio
             let def = schema::resource_of_node(db, node)?;
             let property = def.inputs.iter().find(|p| p.name == name)?;
             let ty = input_property_type(db, node, name)
-                .map(|t| pcl_ty::one_line_type(&t.resolve_outputs()))
+                .map(|t| pcl_sema::one_line_type(&t.resolve_outputs()))
                 .unwrap_or_else(|| "dynamic".to_string());
             let required = if property.required { " (required)" } else { "" };
             Some(HoverResult {
@@ -232,7 +232,7 @@ fn expr_hover(
     let body = node.body(db);
     let map = &node.source_map(db).body;
     let range = map.expr(id);
-    let inference = pcl_ty::infer_node(db, node);
+    let inference = pcl_sema::infer_node(db, node);
     let ty = inference.expr_types.get(id.index())?.clone();
     match body.expr(id) {
         Expr::Variable {
@@ -252,7 +252,7 @@ fn expr_hover(
             let receiver_range = map.expr(*receiver);
             let name_range = TextRange::new(receiver_range.end(), range.end());
             if name_range.contains_inclusive(position.offset) {
-                let mut markdown = code_block(&format!("{name}: {}", pcl_ty::one_line_type(&ty)));
+                let mut markdown = code_block(&format!("{name}: {}", pcl_sema::one_line_type(&ty)));
                 if let Some(doc) = output_property_doc(db, file, node, *receiver, name.as_str()) {
                     markdown = with_doc(markdown, Some(&doc));
                 }
@@ -265,7 +265,7 @@ fn expr_hover(
         Expr::Call { name, .. } => {
             let name_end = range.start() + pcl_diagnostics::TextSize::of(name.as_str());
             if position.offset <= name_end {
-                let builtin = pcl_ty::Builtin::from_name(name.as_str())?;
+                let builtin = pcl_sema::Builtin::from_name(name.as_str())?;
                 return Some(HoverResult {
                     range: TextRange::new(range.start(), name_end),
                     markdown: with_doc(code_block(builtin.signature()), Some(builtin.doc())),
@@ -292,7 +292,7 @@ fn expr_hover(
     }
     Some(HoverResult {
         range,
-        markdown: code_block(&pcl_ty::one_line_type(&ty)),
+        markdown: code_block(&pcl_sema::one_line_type(&ty)),
     })
 }
 
@@ -326,7 +326,7 @@ pub(crate) fn invoke_token(
 ) -> Option<schema::FunctionDef> {
     let body = node.body(db);
     let is_invoke_token = body.exprs().any(|(_, e)| {
-        matches!(e, Expr::Call { name, args, .. } if pcl_ty::Builtin::from_name(name.as_str()) == Some(pcl_ty::Builtin::Invoke) && args.first() == Some(&id))
+        matches!(e, Expr::Call { name, args, .. } if pcl_sema::Builtin::from_name(name.as_str()) == Some(pcl_sema::Builtin::Invoke) && args.first() == Some(&id))
     });
     if !is_invoke_token {
         return None;

@@ -52,8 +52,8 @@ pub(crate) fn component_program(db: &RootDatabase, node: Node<'_>) -> Option<Pro
         return None;
     }
     let source = node.signature(db).label(1)?;
-    let dir = pcl_ty::component::component_dir(db, node.file(db).program(db), source);
-    pcl_ty::component::program_at(db, &dir)
+    let dir = pcl_sema::component::component_dir(db, node.file(db).program(db), source);
+    pcl_sema::component::program_at(db, &dir)
 }
 
 /// The config of a component's program that the component's attribute `name` sets.

@@ -142,7 +142,7 @@ pub(crate) fn rename(
             let clash = body
                 .bindings()
                 .any(|(b, other)| b != *binding && other.name.as_str() == new_name);
-            let root = pcl_ty::lookup_node(
+            let root = pcl_sema::lookup_node(
                 db,
                 node.file(db).program(db),
                 node.file(db).file(db),

@@ -19,8 +19,8 @@ pub(crate) fn package_named(
     program: Program,
     name: &str,
 ) -> Option<Arc<Package>> {
-    let request = pcl_ty::packages::package_request(db, program, name);
-    pcl_ty::packages::package_schema(db, request)
+    let request = pcl_sema::packages::package_request(db, program, name);
+    pcl_sema::packages::package_schema(db, request)
         .as_ref()
         .ok()
         .map(|p| p.0.clone())
@@ -35,19 +35,19 @@ pub(crate) struct ResourceDef {
 }
 
 /// The token a `resource` or `read` block names and the package request it makes: the
-/// binder's (`pcl_ty::packages::resource_package_request`, which honours a `version` option),
+/// binder's (`pcl_sema::packages::resource_package_request`, which honours a `version` option),
 /// so that what an editor describes is what the block is checked against.
 fn resource_request<'db>(
     db: &'db RootDatabase,
     node: Node<'db>,
-) -> Option<(&'db str, pcl_ty::packages::PackageRequest<'db>)> {
+) -> Option<(&'db str, pcl_sema::packages::PackageRequest<'db>)> {
     if !matches!(node.kind(db), NodeKind::Resource | NodeKind::Read) {
         return None;
     }
     let token = node.signature(db).label(1)?;
     let package = pcl_schema::token::package_of_token(token)?;
     let program = node.file(db).program(db);
-    let request = pcl_ty::packages::resource_package_request(db, program, node.body(db), package);
+    let request = pcl_sema::packages::resource_package_request(db, program, node.body(db), package);
     Some((token, request))
 }
 
@@ -57,7 +57,7 @@ fn resource_package<'db>(
     node: Node<'db>,
 ) -> Option<(&'db str, Arc<Package>)> {
     let (token, request) = resource_request(db, node)?;
-    let package = pcl_ty::packages::package_schema(db, request)
+    let package = pcl_sema::packages::package_schema(db, request)
         .as_ref()
         .ok()?;
     Some((token, package.0.clone()))
@@ -67,10 +67,12 @@ fn resource_package<'db>(
 pub(crate) fn resource_types<'db>(
     db: &'db RootDatabase,
     node: Node<'db>,
-) -> Option<&'db pcl_ty::packages::ResourceSchema> {
+) -> Option<&'db pcl_sema::packages::ResourceSchema> {
     let (token, request) = resource_request(db, node)?;
-    let request = pcl_ty::packages::TokenRequest::new(db, request, token.to_string());
-    pcl_ty::packages::resource_schema(db, request).as_ref().ok()
+    let request = pcl_sema::packages::TokenRequest::new(db, request, token.to_string());
+    pcl_sema::packages::resource_schema(db, request)
+        .as_ref()
+        .ok()
 }
 
 /// The definition of the resource type a `resource` or `read` block names.

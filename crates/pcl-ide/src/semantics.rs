@@ -176,9 +176,8 @@ pub(crate) fn definition<'db>(
             Expr::Variable {
                 name,
                 resolution: Resolution::Root,
-            } => {
-                pcl_ty::lookup_node(db, file.program(db), file.file(db), name).map(Definition::Node)
-            }
+            } => pcl_sema::lookup_node(db, file.program(db), file.file(db), name)
+                .map(Definition::Node),
             _ => None,
         },
         _ => None,
@@ -238,7 +237,7 @@ pub(crate) fn uses<'db>(
                     } = expr
                     {
                         if used == name
-                            && pcl_ty::lookup_node(db, program, node.file(db).file(db), used)
+                            && pcl_sema::lookup_node(db, program, node.file(db).file(db), used)
                                 == Some(*target)
                         {
                             out.push((node, id));

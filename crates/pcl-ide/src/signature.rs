@@ -30,9 +30,9 @@ pub(crate) fn signature_help(db: &RootDatabase, position: &FilePosition) -> Opti
         floor += 1;
     }
     let (name, argument, args_start) = enclosing_call(&text[floor..offset])?;
-    let builtin = pcl_ty::Builtin::from_name(&name)?;
+    let builtin = pcl_sema::Builtin::from_name(&name)?;
     let mut help = builtin_signature(builtin, argument);
-    if builtin == pcl_ty::Builtin::Invoke {
+    if builtin == pcl_sema::Builtin::Invoke {
         // The inputs of the function the token names.
         let args = &text[floor + args_start..offset];
         if let Some(token) = args
@@ -59,7 +59,7 @@ pub(crate) fn signature_help(db: &RootDatabase, position: &FilePosition) -> Opti
     Some(help)
 }
 
-fn builtin_signature(builtin: pcl_ty::Builtin, argument: usize) -> SignatureHelp {
+fn builtin_signature(builtin: pcl_sema::Builtin, argument: usize) -> SignatureHelp {
     let label = builtin.signature().to_string();
     let open = label.find('(').map_or(0, |i| i + 1);
     let close = label.rfind(')').unwrap_or(label.len());

@@ -32,11 +32,11 @@ pub(crate) fn render(db: &RootDatabase, relative_to: &Path) -> String {
     let mut out = String::new();
     for program in semantics::programs(db) {
         let _ = writeln!(out, "program {}", show(program.root(db)));
-        pcl_ty::infer_nodes(db, &semantics::program_nodes(db, program));
+        pcl_sema::infer_nodes(db, &semantics::program_nodes(db, program));
         for &file in program.files(db) {
             let text = file.text(db);
             let pf = pcl_hir::ProgramFile::new(db, program, file);
-            for d in pcl_ty::file_diagnostics(db, pf).iter() {
+            for d in pcl_sema::file_diagnostics(db, pf).iter() {
                 let (l1, c1) = line_col(text, d.range.start().into());
                 let (l2, c2) = line_col(text, d.range.end().into());
                 let _ = writeln!(
@@ -61,7 +61,7 @@ pub(crate) fn render(db: &RootDatabase, relative_to: &Path) -> String {
                 "  {} {}: {}",
                 node.kind(db).keyword(),
                 node.name(db),
-                pcl_ty::one_line_type(&pcl_ty::node_type(db, node))
+                pcl_sema::one_line_type(&pcl_sema::node_type(db, node))
             );
         }
     }

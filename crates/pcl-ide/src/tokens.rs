@@ -115,7 +115,7 @@ pub(crate) fn semantic_tokens(db: &RootDatabase, path: &Path) -> Vec<SemanticTok
                 let class = match resolution {
                     Resolution::Local(_) => (HighlightKind::Parameter, 0),
                     Resolution::Root => {
-                        match pcl_ty::lookup_node(db, file.program(db), file.file(db), name)
+                        match pcl_sema::lookup_node(db, file.program(db), file.file(db), name)
                             .map(|n| n.kind(db))
                         {
                             Some(NodeKind::Config) => {
@@ -179,7 +179,7 @@ pub(crate) fn semantic_tokens(db: &RootDatabase, path: &Path) -> Vec<SemanticTok
                     }
                 }
                 Some(SyntaxKind::FUNCTION_CALL) => {
-                    let builtin = pcl_ty::Builtin::from_name(token.text()).is_some();
+                    let builtin = pcl_sema::Builtin::from_name(token.text()).is_some();
                     (
                         HighlightKind::Function,
                         if builtin {

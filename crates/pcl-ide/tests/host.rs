@@ -218,7 +218,7 @@ fn an_open_file_is_parsed_once_per_edit() {
     analysis.folding_ranges(&open).unwrap();
     assert_eq!(parses(&host), 0);
     // The files nobody has open never go through it (the snapshots of
-    // crates/pcl-ty/tests/incremental.rs list no `parse`).
+    // crates/pcl-sema/tests/incremental.rs list no `parse`).
 }
 
 /// A resource's type token and its properties go to their definitions in the schema file

@@ -141,7 +141,7 @@ fn main() {
         let format_time = start.elapsed();
         let start = Instant::now();
         let (db, program) = case.input.load();
-        let report = pcl_ty::check_program(&db, program);
+        let report = pcl_sema::check_program(&db, program);
         let check_time = start.elapsed();
         let diagnostics: usize = report.files.iter().map(|f| f.diagnostics.len()).sum();
         let format_cell = match formatted {

@@ -58,7 +58,7 @@ impl ProgramInput {
 /// diagnostic lies outside its file.
 pub fn observe(db: &RootDatabase, program: Program) -> String {
     use std::fmt::Write;
-    let report = pcl_ty::check_program(db, program);
+    let report = pcl_sema::check_program(db, program);
     let texts: Vec<(String, String)> = program
         .files(db)
         .iter()
@@ -110,6 +110,6 @@ pub fn check_program(input: &ProgramInput) -> String {
 /// As [`check_program`], on all cores, as `pcl check` runs: the result must be the same.
 pub fn check_program_parallel(input: &ProgramInput) -> String {
     let (db, program) = input.load();
-    pcl_ty::infer_program_parallel(&db, program, &|_| {});
+    pcl_sema::infer_program_parallel(&db, program, &|_| {});
     observe(&db, program)
 }

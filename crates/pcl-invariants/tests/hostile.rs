@@ -261,7 +261,7 @@ fn a_schema_nested_100_000_levels_deep() {
 /// The messages of a program's diagnostics, and its report of node types.
 fn messages_and_types(input: &ProgramInput) -> (Vec<String>, Vec<String>) {
     let (db, program) = input.load();
-    let report = pcl_ty::check_program(&db, program);
+    let report = pcl_sema::check_program(&db, program);
     let messages = report
         .files
         .iter()

@@ -107,8 +107,8 @@ impl Loader {
             self.by_canonical.insert(canonical, root.clone());
             let program = read_program(db, &root, &files)?;
             self.loaded.insert(root);
-            pcl_ty::lower_program_parallel(db, program);
-            for dir in pcl_ty::component::component_dirs(db, program) {
+            pcl_sema::lower_program_parallel(db, program);
+            for dir in pcl_sema::component::component_dirs(db, program) {
                 if !self.loaded.contains(&dir) && dir.is_dir() {
                     pending.push((dir, None));
                 }

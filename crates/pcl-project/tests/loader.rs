@@ -68,13 +68,13 @@ fn reloading_an_unchanged_directory_writes_nothing() {
     let mut db = RootDatabase::default();
     let loaded = Loader::new().load(&mut db, &dir);
     for &program in &loaded.programs {
-        pcl_ty::check_program(&db, program);
+        pcl_sema::check_program(&db, program);
     }
     db.start_logging();
     let again = Loader::new().load(&mut db, &dir);
     assert_eq!(again.programs, loaded.programs);
     for &program in &again.programs {
-        pcl_ty::check_program(&db, program);
+        pcl_sema::check_program(&db, program);
     }
     // Nothing was written, so nothing ran again.
     assert_eq!(db.take_executed(), Vec::<String>::new());

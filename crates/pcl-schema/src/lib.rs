@@ -14,7 +14,6 @@
 //!
 //! It has no salsa inside: the binder's queries call it.
 
-mod check;
 mod describe;
 mod diagnostic;
 mod package;
@@ -22,15 +21,16 @@ mod registry;
 pub mod spec;
 pub mod token;
 mod types;
+mod validate;
 mod version;
 
-pub use check::{check_package, has_errors};
 pub use describe::{describe, readable_type};
 pub use diagnostic::{JsonPath, SchemaDiagnostic};
 pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
 pub use registry::{
     load_schema_file, parse_schema_file_name, pulumi_builtin_package, read_schema_text, LoadError,
-    PackageLoader, ReadSchemaError, SchemaFile, SchemaRegistry, MAX_SCHEMA_LEN,
+    PackageLoader, ReadSchemaError, SchemaOnDisk, SchemaRegistry, MAX_SCHEMA_LEN,
 };
 pub use types::{FunctionSignature, MethodError, MethodSignature, Shape, TypeMapper};
+pub use validate::{check_package, has_errors};
 pub use version::{choose_version, VersionNotFound};

@@ -21,7 +21,7 @@ const PULUMI_BUILTIN_FILE: &str = "<builtin pulumi schema>";
 
 /// A schema file found on disk, not yet read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemaFile {
+pub struct SchemaOnDisk {
     pub path: PathBuf,
     /// The package name from the file name.
     pub name: String,
@@ -191,7 +191,7 @@ impl PackageLoader for SchemaRegistry {
 pub struct SchemaRegistry {
     /// Package name → its files, lowest version first (`None` sorts first), files of one
     /// version in search order.
-    files: BTreeMap<String, Vec<SchemaFile>>,
+    files: BTreeMap<String, Vec<SchemaOnDisk>>,
     scan_diagnostics: Vec<SchemaDiagnostic>,
     loaded: Mutex<FxHashMap<PathBuf, LoadResult>>,
     builtin: std::sync::OnceLock<Arc<Package>>,
@@ -255,7 +255,7 @@ impl SchemaRegistry {
             return false;
         };
         let files = self.files.entry(name.clone()).or_default();
-        files.push(SchemaFile {
+        files.push(SchemaOnDisk {
             path,
             name,
             version,
@@ -270,13 +270,17 @@ impl SchemaRegistry {
     }
 
     /// All registered files, by package name then version.
-    pub fn files(&self) -> impl Iterator<Item = &SchemaFile> {
+    pub fn files(&self) -> impl Iterator<Item = &SchemaOnDisk> {
         self.files.values().flatten()
     }
 
     /// The file that provides `name` at `version`, by [`choose_version`](crate::choose_version)'s
     /// rule: exactly the version asked for, or the highest when none is.
-    pub fn choose_file(&self, name: &str, version: Option<&str>) -> Result<&SchemaFile, LoadError> {
+    pub fn choose_file(
+        &self,
+        name: &str,
+        version: Option<&str>,
+    ) -> Result<&SchemaOnDisk, LoadError> {
         let candidates = self.files.get(name).map(Vec::as_slice).unwrap_or_default();
         let versions: Vec<Option<semver::Version>> =
             candidates.iter().map(|f| f.version.clone()).collect();

@@ -167,7 +167,7 @@ pub(crate) fn reach_of_parts(kind: &TypeKind) -> u8 {
     let mut bits = KNOWN | own_reach(kind);
     if looks_inside(kind) {
         kind.for_each_structural_child(&mut |child| {
-            let known = child.node().eventuals().load(Ordering::Relaxed);
+            let known = child.data().eventuals().load(Ordering::Relaxed);
             if known & KNOWN == 0 {
                 // Cannot happen for parts without deferred objects; if it did, the node is
                 // scanned when asked, as one with deferred objects is.
@@ -188,7 +188,7 @@ pub(crate) fn reach_of_parts(kind: &TypeKind) -> u8 {
 /// met no undefined object (a type being built by a transformation), so that building
 /// `output(T)` around a large schema type scans it once, not every time.
 fn reach(ty: &Type) -> u8 {
-    let cell = ty.node().eventuals();
+    let cell = ty.data().eventuals();
     let cached = cell.load(Ordering::Acquire);
     if cached & KNOWN != 0 {
         return cached;
@@ -208,7 +208,7 @@ fn reach(ty: &Type) -> u8 {
 /// undefined object is met.
 fn scan(ty: &Type, seen: &mut FxHashSet<usize>, incomplete: &mut bool) -> u8 {
     crate::on_enough_stack(|| {
-        let cached = ty.node().eventuals().load(Ordering::Acquire);
+        let cached = ty.data().eventuals().load(Ordering::Acquire);
         if cached & KNOWN != 0 {
             return cached & (OUTPUT | PROMISE);
         }

@@ -2,7 +2,7 @@
 //!
 //! # Interning
 //!
-//! A [`Type`] is an `Arc` of a [`Node`]: the [`TypeKind`], its hash, and the *groups* it
+//! A [`Type`] is an `Arc` of a [`TypeData`]: the [`TypeKind`], its hash, and the *groups* it
 //! reaches (below). Every node except the six builtin singletons is registered in a sharded
 //! table by hash, as a `Weak`. Interning a kind looks for a live node with an equal kind
 //! (`Weak::upgrade` fails for a node whose last handle is being dropped; such an entry counts
@@ -94,7 +94,7 @@ pub fn interner_stats() -> InternerStats {
 // ---- nodes -----------------------------------------------------------------------------
 
 /// What a [`Type`] points to.
-pub(crate) struct Node {
+pub(crate) struct TypeData {
     kind: TypeKind,
     hash: u64,
     /// The groups this node reaches, each once (empty for most types).
@@ -109,9 +109,9 @@ pub(crate) struct Node {
     eventuals: AtomicU8,
 }
 
-impl Node {
-    pub(crate) fn builtin(kind: TypeKind) -> Node {
-        Node {
+impl TypeData {
+    pub(crate) fn builtin(kind: TypeKind) -> TypeData {
+        TypeData {
             kind,
             hash: 0,
             groups: Box::new([]),
@@ -122,14 +122,14 @@ impl Node {
     }
 
     /// A node of the table, with the facts about its parts that are known from them alone.
-    fn tabled(kind: TypeKind, hash: u64, groups: Box<[Arc<Group>]>) -> Node {
+    fn tabled(kind: TypeKind, hash: u64, groups: Box<[Arc<Group>]>) -> TypeData {
         let literal_parts = kind.has_literal_parts();
         let eventuals = if groups.is_empty() {
             crate::eventuals::reach_of_parts(&kind)
         } else {
             0
         };
-        Node {
+        TypeData {
             kind,
             hash,
             groups,
@@ -156,13 +156,13 @@ impl Node {
     }
 }
 
-impl Drop for Node {
+impl Drop for TypeData {
     fn drop(&mut self) {
         if !self.tabled {
             return;
         }
         LIVE_TYPES.fetch_sub(1, Ordering::Relaxed);
-        let me = self as *const Node;
+        let me = self as *const TypeData;
         // The entry is ours only if it still points here: a lookup that found this node
         // dying may already have interned the same kind again.
         let removed = {
@@ -198,19 +198,19 @@ fn hash_of(kind: &TypeKind) -> u64 {
 
 /// The nodes with one hash: almost always one.
 enum Bucket {
-    One(Weak<Node>),
-    Many(Vec<Weak<Node>>),
+    One(Weak<TypeData>),
+    Many(Vec<Weak<TypeData>>),
 }
 
 impl Bucket {
-    fn entries(&self) -> &[Weak<Node>] {
+    fn entries(&self) -> &[Weak<TypeData>] {
         match self {
             Bucket::One(entry) => std::slice::from_ref(entry),
             Bucket::Many(entries) => entries,
         }
     }
 
-    fn push(&mut self, entry: Weak<Node>) {
+    fn push(&mut self, entry: Weak<TypeData>) {
         match self {
             Bucket::One(_) => {
                 let Bucket::One(first) = std::mem::replace(self, Bucket::Many(Vec::new())) else {
@@ -234,7 +234,7 @@ fn shard(hash: u64) -> &'static Mutex<Table> {
     &shards[(hash >> (64 - SHARD_BITS)) as usize]
 }
 
-fn insert_entry(table: &mut Table, hash: u64, entry: Weak<Node>) {
+fn insert_entry(table: &mut Table, hash: u64, entry: Weak<TypeData>) {
     match table.get_mut(&hash) {
         Some(bucket) => bucket.push(entry),
         None => {
@@ -244,7 +244,7 @@ fn insert_entry(table: &mut Table, hash: u64, entry: Weak<Node>) {
 }
 
 /// Removes the entry of the node at `me`, returning it so that it is dropped after the lock.
-fn remove_entry(table: &mut Table, hash: u64, me: *const Node) -> Option<Weak<Node>> {
+fn remove_entry(table: &mut Table, hash: u64, me: *const TypeData) -> Option<Weak<TypeData>> {
     let bucket = table.get_mut(&hash)?;
     let removed = match bucket {
         Bucket::One(entry) if std::ptr::eq(entry.as_ptr(), me) => table.remove(&hash).map(|b| {
@@ -282,7 +282,7 @@ pub(crate) fn intern(kind: TypeKind) -> Type {
     let mut kind = Some(kind);
     // Nodes upgraded during the lookup that do not match: dropped after the lock (one of
     // them may be the last handle of its node, whose drop locks a shard).
-    let mut graveyard: Vec<Arc<Node>> = Vec::new();
+    let mut graveyard: Vec<Arc<TypeData>> = Vec::new();
     let found = {
         let mut table = lock(shard(hash));
         let probe = kind.as_ref().expect("kept until used");
@@ -309,7 +309,7 @@ pub(crate) fn intern(kind: TypeKind) -> Type {
                     group.acquire();
                 }
                 kind.mark_children_owned();
-                let node = Arc::new(Node::tabled(kind, hash, groups.into_boxed_slice()));
+                let node = Arc::new(TypeData::tabled(kind, hash, groups.into_boxed_slice()));
                 LIVE_TYPES.fetch_add(1, Ordering::Relaxed);
                 insert_entry(&mut table, hash, Arc::downgrade(&node));
                 Err(node)
@@ -324,13 +324,13 @@ pub(crate) fn intern(kind: TypeKind) -> Type {
                 group.acquire();
             }
             drop(kind);
-            Type::from_node(node)
+            Type::from_data(node)
         }
         Err(node) => {
             // The children moved into the node: they are owned now.
             node.kind
                 .for_each_structural_child(&mut |child| child.release_groups());
-            Type::from_node(node)
+            Type::from_data(node)
         }
     }
 }
@@ -343,7 +343,7 @@ fn groups_of(kind: &TypeKind) -> Vec<Arc<Group>> {
 }
 
 fn add_groups(groups: &mut Vec<Arc<Group>>, ty: &Type) {
-    for group in ty.node().groups() {
+    for group in ty.data().groups() {
         if !groups.iter().any(|g| Arc::ptr_eq(g, group)) {
             groups.push(group.clone());
         }
@@ -361,7 +361,7 @@ pub(crate) fn intern_deferred(kind: TypeKind) -> Type {
     let mut kind = Some(kind);
     loop {
         let group = group_for(namespace);
-        let mut graveyard: Vec<Arc<Node>> = Vec::new();
+        let mut graveyard: Vec<Arc<TypeData>> = Vec::new();
         let outcome = {
             let mut table = lock(shard(hash));
             let probe = kind.as_ref().expect("kept until used");
@@ -370,7 +370,7 @@ pub(crate) fn intern_deferred(kind: TypeKind) -> Type {
                 None if group.try_acquire() => {
                     let mut kind = kind.take().expect("kept until used");
                     kind.mark_children_owned();
-                    let node = Arc::new(Node::tabled(kind, hash, Box::new([group.clone()])));
+                    let node = Arc::new(TypeData::tabled(kind, hash, Box::new([group.clone()])));
                     LIVE_TYPES.fetch_add(1, Ordering::Relaxed);
                     LIVE_DEFERRED.fetch_add(1, Ordering::Relaxed);
                     insert_entry(&mut table, hash, Arc::downgrade(&node));
@@ -385,10 +385,10 @@ pub(crate) fn intern_deferred(kind: TypeKind) -> Type {
         match outcome {
             Some(Ok(node)) => {
                 drop(kind);
-                return Type::from_node(node);
+                return Type::from_data(node);
             }
             Some(Err(node)) => {
-                let created = Type::from_node(node);
+                let created = Type::from_data(node);
                 let mut owned: Vec<&Type> = Vec::new();
                 created
                     .kind()
@@ -408,8 +408,8 @@ fn find_live_deferred(
     table: &Table,
     hash: u64,
     kind: &TypeKind,
-    graveyard: &mut Vec<Arc<Node>>,
-) -> Option<Arc<Node>> {
+    graveyard: &mut Vec<Arc<TypeData>>,
+) -> Option<Arc<TypeData>> {
     for entry in table.get(&hash)?.entries() {
         if let Some(node) = entry.upgrade() {
             // A dead group's objects are as good as gone: nothing can reach them.
@@ -425,13 +425,13 @@ fn find_live_deferred(
 /// A live deferred object with this key, if there is one.
 pub(crate) fn find_deferred(kind: &TypeKind) -> Option<Type> {
     let hash = hash_of(kind);
-    let mut graveyard: Vec<Arc<Node>> = Vec::new();
+    let mut graveyard: Vec<Arc<TypeData>> = Vec::new();
     let found = {
         let table = lock(shard(hash));
         find_live_deferred(&table, hash, kind, &mut graveyard)
     };
     drop(graveyard);
-    found.map(Type::from_node)
+    found.map(Type::from_data)
 }
 
 /// `types` have just been moved into an object of `group` (its properties or origin): the
@@ -482,7 +482,7 @@ pub(crate) struct Group {
     /// Whether this group depends on another (only such a group can be in a cycle).
     has_deps: AtomicBool,
     /// The group's deferred objects alive, by address.
-    objects: Mutex<FxHashMap<usize, Weak<Node>>>,
+    objects: Mutex<FxHashMap<usize, Weak<TypeData>>>,
     /// The groups this one depends on (changed under the dependency lock).
     deps: Mutex<Vec<Arc<Group>>>,
 }
@@ -651,7 +651,7 @@ fn release_dependencies(group: &Group) {
 fn collect(group: &Arc<Group>) {
     COLLECTED_GROUPS.fetch_add(1, Ordering::Relaxed);
     let objects = std::mem::take(&mut *lock(&group.objects));
-    let nodes: Vec<Arc<Node>> = objects.values().filter_map(Weak::upgrade).collect();
+    let nodes: Vec<Arc<TypeData>> = objects.values().filter_map(Weak::upgrade).collect();
     drop(objects);
     let mut taken = Vec::with_capacity(nodes.len());
     for node in &nodes {

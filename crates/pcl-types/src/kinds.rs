@@ -7,7 +7,7 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
-use crate::interner::{find_deferred, intern, intern_deferred, own_into, Node};
+use crate::interner::{find_deferred, intern, intern_deferred, own_into, TypeData};
 use crate::value::ConstValue;
 
 /// A PCL type: a cheap handle (one pointer) to an interned, reference-counted [`TypeKind`].
@@ -21,7 +21,7 @@ use crate::value::ConstValue;
 /// Cloning a handle is an atomic increment; when the last handle of a type is dropped, the
 /// type is removed from the interner and freed (see the `interner` module for how cycles
 /// through deferred objects are reclaimed).
-pub struct Type(Arc<Node>);
+pub struct Type(Arc<TypeData>);
 
 impl Clone for Type {
     fn clone(&self) -> Type {
@@ -147,7 +147,7 @@ impl TypeKind {
             _ => {
                 let mut found = false;
                 self.for_each_structural_child(&mut |child| {
-                    found |= child.node().literal_parts();
+                    found |= child.data().literal_parts();
                 });
                 found
             }
@@ -575,17 +575,17 @@ fn builtins() -> &'static [Type; 6] {
             TypeKind::Number,
             TypeKind::String,
         ]
-        .map(|kind| Type(Arc::new(Node::builtin(kind))))
+        .map(|kind| Type(Arc::new(TypeData::builtin(kind))))
     })
 }
 
 impl Type {
     /// A handle to `node`, whose groups have already counted it.
-    pub(crate) fn from_node(node: Arc<Node>) -> Type {
+    pub(crate) fn from_data(node: Arc<TypeData>) -> Type {
         Type(node)
     }
 
-    pub(crate) fn node(&self) -> &Node {
+    pub(crate) fn data(&self) -> &TypeData {
         &self.0
     }
 
@@ -750,7 +750,7 @@ impl Type {
         // The object (held by the caller) keeps the other groups its properties reach
         // alive, and its properties stop counting as free handles.
         let types: Vec<&Type> = entries.iter().map(|(_, t)| t).collect();
-        own_into(&self.node().groups()[0], &types);
+        own_into(&self.data().groups()[0], &types);
         drop(types);
         let props = Arc::new(Props {
             entries,
@@ -930,7 +930,7 @@ impl Type {
     /// objects: whether replacing literal types by their underlying types can change it.
     /// Known in O(1), so a walk that replaces them can skip the parts without any.
     pub fn has_literal_parts(&self) -> bool {
-        self.node().literal_parts()
+        self.data().literal_parts()
     }
 
     /// The underlying type of a const, or the type itself.

@@ -39,7 +39,7 @@ fn semantic_examples_produce_their_code_and_message() {
         );
         let files = [(PathBuf::from("main.pp"), example.clone())];
         let program = pcl_project::load_in_memory(&mut db, Path::new("/doc"), &files);
-        let report = pcl_ty::check_program(&db, program);
+        let report = pcl_sema::check_program(&db, program);
         let found = report.files[0]
             .diagnostics
             .iter()

@@ -20,7 +20,7 @@ fn a_long_chain_of_locals_checks_and_rechecks_without_deep_recursion() {
     let mut db = RootDatabase::default();
     let files = [(PathBuf::from("chain.pp"), text.clone())];
     let program = pcl_project::load_in_memory(&mut db, Path::new("/chain"), &files);
-    let report = pcl_ty::check_program(&db, program);
+    let report = pcl_sema::check_program(&db, program);
     assert_eq!(report.error_count(), 0);
     assert_eq!(report.types.last().map(|t| t.ty.as_str()), Some("int"));
     // Change the head's type: every node re-infers, in dependency order.
@@ -28,7 +28,7 @@ fn a_long_chain_of_locals_checks_and_rechecks_without_deep_recursion() {
         Path::new("chain.pp"),
         text.replacen("a0 = 1", "a0 = 1.5", 1),
     );
-    let report = pcl_ty::check_program(&db, program);
+    let report = pcl_sema::check_program(&db, program);
     assert_eq!(report.types.last().map(|t| t.ty.as_str()), Some("number"));
 }
 
@@ -41,7 +41,7 @@ fn a_long_cycle_is_reported_once() {
     let mut db = RootDatabase::default();
     let program =
         pcl_project::load_in_memory(&mut db, Path::new("/cycle"), &[("cycle.pp".into(), text)]);
-    let report = pcl_ty::check_program(&db, program);
+    let report = pcl_sema::check_program(&db, program);
     let diagnostics = &report.files[0].diagnostics;
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     assert!(diagnostics[0]
@@ -69,11 +69,11 @@ fn chain(text: &mut String, name: &str, first: &str, wrap: &str) {
     }
 }
 
-fn check(text: &str) -> (RootDatabase, pcl_db::Program, pcl_ty::ProgramReport) {
+fn check(text: &str) -> (RootDatabase, pcl_db::Program, pcl_sema::ProgramReport) {
     let mut db = RootDatabase::default();
     let files = [(PathBuf::from("shared.pp"), text.to_string())];
     let program = pcl_project::load_in_memory(&mut db, Path::new("/shared"), &files);
-    let report = pcl_ty::check_program(&db, program);
+    let report = pcl_sema::check_program(&db, program);
     (db, program, report)
 }
 
@@ -84,10 +84,10 @@ fn node_type(db: &RootDatabase, program: pcl_db::Program, name: &str) -> pcl_typ
         .iter()
         .find(|n| n.name(db).as_str() == name)
         .unwrap_or_else(|| panic!("no node {name}"));
-    pcl_ty::node_type(db, *node)
+    pcl_sema::node_type(db, *node)
 }
 
-fn messages(report: &pcl_ty::ProgramReport) -> Vec<String> {
+fn messages(report: &pcl_sema::ProgramReport) -> Vec<String> {
     report.files[0]
         .diagnostics
         .iter()
@@ -162,7 +162,7 @@ fn values_sharing_their_parts_check_in_proportion_to_their_types() {
         );
     }
     // Without `--emit-types`, the report prints no type.
-    let quiet = pcl_ty::program_report(&db, program, pcl_ty::NodeTypes::Omitted);
+    let quiet = pcl_sema::program_report(&db, program, pcl_sema::NodeTypes::Omitted);
     assert!(quiet.types.is_empty());
     assert_eq!(messages(&quiet), found);
 }

@@ -22,7 +22,7 @@ impl Session {
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .collect();
         let program = common::load(&mut db, &files);
-        pcl_ty::check_program(&db, program);
+        pcl_sema::check_program(&db, program);
         db.start_logging();
         Session { db, program }
     }
@@ -30,7 +30,7 @@ impl Session {
     /// Sets a file's text, checks the program again, and compares what ran.
     fn edit(&mut self, path: &str, text: &str, expect: Expect) {
         self.db.set_file_text(Path::new(path), text.to_string());
-        pcl_ty::check_program(&self.db, self.program);
+        pcl_sema::check_program(&self.db, self.program);
         // Name the ids after the check, so that new nodes have names too.
         let ran = common::executed_queries(&self.db, &[self.program]);
         expect.assert_debug_eq(&ran);

@@ -7,7 +7,7 @@
 //! against the corpus schemas).
 //! Each program runs twice: as `pcl check` sees it (every file on disk), and as an editor does,
 //! with some files open (their texts `LOW` durability, what the rest of the program reads of
-//! them published by `pcl_ty::publish_open_files` after every change, files opened and closed
+//! them published by `pcl_sema::publish_open_files` after every change, files opened and closed
 //! along the way), against a fresh database with no file open.
 //! `PCL_DIFF_EDITS` sets the number of edits per program (default 12); `PCL_DIFF_SEED` the
 //! random seed. `docs/testing.md` records long runs.
@@ -117,14 +117,14 @@ fn run_in(
     let mut open = vec![false; files.len()];
     if mode == Mode::SomeOpen {
         // The program is checked before any file is opened, as an editor's host does.
-        pcl_ty::check_program(&db, program);
+        pcl_sema::check_program(&db, program);
         for (i, (path, _)) in files.iter().enumerate() {
             if rng.below(2) == 0 {
                 open[i] = true;
                 db.set_file_open(path, true);
             }
         }
-        pcl_ty::publish_open_files(&mut db);
+        pcl_sema::publish_open_files(&mut db);
     }
     let name = format!("{name} ({mode:?}, open: {open:?})");
     assert_eq!(
@@ -154,7 +154,7 @@ fn run_in(
         files[index].1 = text.clone();
         db.set_file_text(&files[index].0, text);
         if mode == Mode::SomeOpen {
-            pcl_ty::publish_open_files(&mut db);
+            pcl_sema::publish_open_files(&mut db);
         }
         let incremental = observe(&db, program);
         let expected = fresh(&files, schema_dirs);

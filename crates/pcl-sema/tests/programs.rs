@@ -35,7 +35,7 @@ fn check(case: PathBuf) {
     let programs = common::load_program_dir(&mut db, &case);
     let mut out = String::new();
     for program in programs {
-        let report = pcl_ty::check_program(&db, program);
+        let report = pcl_sema::check_program(&db, program);
         let name = program
             .root(&db)
             .strip_prefix(&case)

@@ -64,7 +64,7 @@ fn corpus_programs_bind_as_the_manifest_expects() {
         assert!(!programs.is_empty(), "{}: no program", dir.display());
         let mut errors = Vec::new();
         for program in programs {
-            let report = pcl_ty::check_program(&db, program);
+            let report = pcl_sema::check_program(&db, program);
             for file in &report.files {
                 file.diagnostics.iter().for_each(common::assert_style);
                 for d in file.diagnostics.iter().filter(|d| d.is_error()) {

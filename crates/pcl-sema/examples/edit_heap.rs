@@ -6,7 +6,7 @@
 //! warm-up, 1,000 and 10,000 edits. Run with:
 //!
 //! ```sh
-//! cargo run --release -p pcl-ty --example edit_heap
+//! cargo run --release -p pcl-sema --example edit_heap
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -69,7 +69,7 @@ fn main() {
     let path = Path::new("main.pp");
     let file = db.set_file_text(path, program(&values));
     let program_input = db.set_program_files(Path::new("/bench"), vec![file]);
-    pcl_ty::check_program(&db, program_input);
+    pcl_sema::check_program(&db, program_input);
     let mut next = 1_000_000u64;
     let mut edit = |db: &mut RootDatabase, count: usize| {
         for _ in 0..count {
@@ -77,7 +77,7 @@ fn main() {
             values[i] = next;
             next += 1;
             db.set_file_text(path, program(&values));
-            pcl_ty::check_program(db, program_input);
+            pcl_sema::check_program(db, program_input);
         }
     };
     edit(&mut db, 100);

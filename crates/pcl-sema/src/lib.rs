@@ -17,22 +17,18 @@
 //!   `pcl_diagnostics::Diagnostic`s for one file.
 //! * [`check_program`]: the whole-program entry point the CLI and tests use.
 
-mod check;
 pub mod component;
 mod edge;
 mod facts;
 mod graph;
 mod infer;
 pub mod packages;
+mod program;
 
 use pcl_diagnostics::{Code, Severity};
 use pcl_hir::{ExprId, Node};
 use pcl_types::Type;
 
-pub use check::{
-    check_program, infer_nodes, infer_program_parallel, lower_program_parallel, node_count,
-    program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
-};
 pub use edge::{
     closed_files_diagnostics, file_diagnostics, missing_package_uses, program_diagnostics,
     FirstUse, MissingPackageUses,
@@ -45,6 +41,10 @@ pub use facts::{
 };
 pub use graph::node_references;
 pub use infer::{one_line_type, resource_option_type, widen_literals, Builtin};
+pub use program::{
+    check_program, infer_nodes, infer_program_parallel, lower_program_parallel, node_count,
+    program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
+};
 
 /// Where a problem is, by position-free ids.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -106,7 +106,7 @@ pub fn render_diagnostic(out: &mut String, file: &str, text: &str, d: &Diagnosti
 
 /// Types, expressions and diagnostics of a program, as the inference snapshots print them.
 pub fn dump(db: &RootDatabase, program: Program, with_exprs: bool) -> String {
-    let report = pcl_ty::check_program(db, program);
+    let report = pcl_sema::check_program(db, program);
     let mut out = String::new();
     out.push_str("-- types --\n");
     for line in &report.types {
@@ -119,7 +119,7 @@ pub fn dump(db: &RootDatabase, program: Program, with_exprs: bool) -> String {
             let pf = ProgramFile::new(db, program, file);
             for &node in file_nodes(db, pf) {
                 let _ = writeln!(out, "{} {}", node.kind(db).keyword(), node.name(db));
-                let inference = pcl_ty::infer_node(db, node);
+                let inference = pcl_sema::infer_node(db, node);
                 let map = &node.source_map(db).body;
                 for (id, expr) in node.body(db).exprs() {
                     if matches!(expr, pcl_hir::Expr::SplatItem) {
@@ -169,7 +169,7 @@ pub fn schema_dir(db: &mut RootDatabase, dirs: &[&Path]) {
 /// tokens), so that a snapshot says *which* file or node re-ran. The one namer of both
 /// incrementality tests.
 pub fn executed_queries(db: &RootDatabase, programs: &[Program]) -> Vec<String> {
-    use pcl_ty::packages::{PackageRequest, TokenRequest};
+    use pcl_sema::packages::{PackageRequest, TokenRequest};
     use salsa::plumbing::AsId;
     let mut names: Vec<(String, String)> = Vec::new();
     let mut name = |id: salsa::Id, text: String| names.push((format!("{id:?}"), text));
@@ -186,8 +186,8 @@ pub fn executed_queries(db: &RootDatabase, programs: &[Program]) -> Vec<String> 
                 // The keys of `resolve_root`: every name a body uses.
                 for (_, expr) in node.body(db).exprs() {
                     if let pcl_hir::Expr::Variable { name: n, .. } = expr {
-                        for view in [pcl_ty::View::Closed, pcl_ty::View::Open] {
-                            let key = pcl_ty::RootName::new(db, program, n.clone(), view);
+                        for view in [pcl_sema::View::Closed, pcl_sema::View::Open] {
+                            let key = pcl_sema::RootName::new(db, program, n.clone(), view);
                             name(key.as_id(), n.to_string());
                         }
                     }

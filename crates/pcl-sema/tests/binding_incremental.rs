@@ -58,7 +58,7 @@ impl Session {
 
     fn check(&self) {
         for &program in &self.programs {
-            pcl_ty::check_program(&self.db, program);
+            pcl_sema::check_program(&self.db, program);
         }
     }
 
@@ -310,7 +310,7 @@ fn adding_and_removing_a_file() {
 
 /// The messages of a program's diagnostics, `file: message`.
 fn messages(db: &RootDatabase, program: Program) -> Vec<String> {
-    pcl_ty::check_program(db, program)
+    pcl_sema::check_program(db, program)
         .files
         .iter()
         .flat_map(|f| {
