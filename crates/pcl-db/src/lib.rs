@@ -18,6 +18,9 @@ use salsa::{Durability, Setter};
 pub use pcl_syntax::Parse;
 use pcl_syntax::TextRange;
 
+mod query_log;
+pub use query_log::{QueryLog, QueryNames};
+
 /// The database trait every pcl query takes.
 #[salsa::db]
 pub trait Db: salsa::Database {
@@ -318,14 +321,11 @@ impl QueryEvent {
 /// A host's callback for query events (`RootDatabase::set_query_hook`).
 pub type QueryHook = Arc<dyn Fn(&QueryEvent) + Send + Sync>;
 
-/// The installed hook and the built-in log: off (one atomic load per salsa event) until a
-/// host installs a hook or a test starts the log.
+/// The installed hook: off (one atomic load per salsa event) until a host installs one.
 #[derive(Default)]
 struct EventLog {
     enabled: std::sync::atomic::AtomicBool,
-    logging: std::sync::atomic::AtomicBool,
     hook: Mutex<Option<QueryHook>>,
-    entries: Mutex<Vec<QueryEvent>>,
 }
 
 impl EventLog {
@@ -347,27 +347,11 @@ impl EventLog {
         if let Some(hook) = hook {
             hook(&event);
         }
-        if self.logging.load(std::sync::atomic::Ordering::Relaxed) {
-            self.entries
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(event);
-        }
-    }
-
-    fn update_enabled(&self) {
-        let on = self.logging.load(std::sync::atomic::Ordering::Relaxed)
-            || self
-                .hook
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .is_some();
-        self.enabled.store(on, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
-/// The database of a host: salsa storage, the file registry, and an optional log of executed
-/// queries for incrementality tests.
+/// The database of a host: salsa storage, the file registry, and the query hook (which
+/// [`QueryLog`] installs for incrementality tests and measurements).
 #[salsa::db]
 #[derive(Clone)]
 pub struct RootDatabase {
@@ -698,40 +682,10 @@ impl RootDatabase {
     /// memoized result re-validated, on the thread that did it: for hosts that measure or
     /// trace, and for tests. Shared by the database's clones.
     pub fn set_query_hook(&self, hook: Option<QueryHook>) {
+        let on = hook.is_some();
         *self.executed.hook.lock().unwrap_or_else(|e| e.into_inner()) = hook;
-        self.executed.update_enabled();
-    }
-
-    /// Starts recording query events (for incrementality tests).
-    pub fn start_logging(&self) {
         self.executed
-            .entries
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
-        self.executed
-            .logging
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        self.executed.update_enabled();
-    }
-
-    /// The events recorded since the last call, in order.
-    pub fn take_events(&self) -> Vec<QueryEvent> {
-        std::mem::take(
-            &mut *self
-                .executed
-                .entries
-                .lock()
-                .unwrap_or_else(|e| e.into_inner()),
-        )
-    }
-
-    /// The queries executed since the last call, as `query(input)` strings, in execution order.
-    pub fn take_executed(&self) -> Vec<String> {
-        self.take_events()
-            .into_iter()
-            .filter(|e| e.kind == QueryEventKind::Executed)
-            .map(|e| e.query)
-            .collect()
+            .enabled
+            .store(on, std::sync::atomic::Ordering::Relaxed);
     }
 }

@@ -3,29 +3,21 @@
 use std::path::Path;
 
 use expect_test::expect;
-use pcl_db::{parse, RootDatabase, SourceFile};
+use pcl_db::{parse, QueryLog, QueryNames, RootDatabase, SourceFile};
 
 /// Names the executed queries by the file they ran for, so the snapshot says *which* file.
-fn executed(db: &RootDatabase, files: &[SourceFile]) -> Vec<String> {
-    db.take_executed()
-        .into_iter()
-        .map(|key| {
-            let mut name = key.clone();
-            for file in files {
-                let id = format!("{:?}", salsa::plumbing::AsId::as_id(file));
-                if key.contains(&format!("({id})")) {
-                    name = key.replace(&id, &file.path(db).display().to_string());
-                }
-            }
-            name
-        })
-        .collect()
+fn executed(db: &RootDatabase, log: &QueryLog, files: &[SourceFile]) -> Vec<String> {
+    let mut names = QueryNames::new();
+    for &file in files {
+        names.add(file, file.path(db).display().to_string());
+    }
+    log.take_executed(&names)
 }
 
 #[test]
 fn editing_one_file_reparses_only_that_file() {
     let mut db = RootDatabase::default();
-    db.start_logging();
+    let log = QueryLog::install(&db);
     let main = db.set_file_text(Path::new("main.pp"), "a = 1\n".into());
     let other = db.set_file_text(Path::new("other.pp"), "b = 2\n".into());
     let files = [main, other];
@@ -38,7 +30,7 @@ fn editing_one_file_reparses_only_that_file() {
             "parse(other.pp)",
         ]
     "#]]
-    .assert_debug_eq(&executed(&db, &files));
+    .assert_debug_eq(&executed(&db, &log, &files));
 
     // Edit other.pp only: main.pp's tree is reused.
     db.set_file_text(Path::new("other.pp"), "b = 3\n".into());
@@ -50,7 +42,7 @@ fn editing_one_file_reparses_only_that_file() {
             "parse(other.pp)",
         ]
     "#]]
-    .assert_debug_eq(&executed(&db, &files));
+    .assert_debug_eq(&executed(&db, &log, &files));
 
     // Writing the same text again changes nothing, so nothing runs.
     db.set_file_text(Path::new("main.pp"), "a = 1\n".into());
@@ -59,5 +51,5 @@ fn editing_one_file_reparses_only_that_file() {
     expect![[r#"
         []
     "#]]
-    .assert_debug_eq(&executed(&db, &files));
+    .assert_debug_eq(&executed(&db, &log, &files));
 }

@@ -112,61 +112,66 @@ fn formatter_agrees_with_hclwrite() {
     cases.extend(hcl_cases(&tricky, "hcl-tricky"));
     cases.extend(pulumi_cases(&pulumi));
     let (mut compared, mut changed, mut agreed, mut excepted, mut rejected) = (0, 0, 0, 0, 0);
-    let mut failures = Vec::new();
+    // Every file that fails, not only the first; a panic is its file's failure.
+    let mut failures = pcl_test_support::Failures::new();
     let mut new_oracle = Vec::new();
     for case in &cases {
-        let bytes = fs::read(&case.path).unwrap_or_else(|e| panic!("{}: {e}", case.key));
-        let Ok(text) = String::from_utf8(bytes) else {
-            // Not text: `pcl fmt` refuses such files before formatting.
-            continue;
-        };
-        let formatted = match pcl_fmt::format(&text) {
-            Ok(formatted) => formatted,
-            Err(e) => {
-                failures.push(format!("{}: {e}", case.key));
-                continue;
+        failures.check(&case.key, || {
+            let bytes = match fs::read(&case.path) {
+                Ok(bytes) => bytes,
+                Err(e) => return vec![format!("{}: {e}", case.key)],
+            };
+            let Ok(text) = String::from_utf8(bytes) else {
+                // Not text: `pcl fmt` refuses such files before formatting.
+                return Vec::new();
+            };
+            let formatted = match pcl_fmt::format(&text) {
+                Ok(formatted) => formatted,
+                Err(e) => return vec![format!("{}: {e}", case.key)],
+            };
+            let mut problems = Vec::new();
+            if let Some(broken) = common::broken_promise(&text, &formatted) {
+                problems.push(format!("{}: {broken}", case.key));
             }
-        };
-        if let Some(broken) = common::broken_promise(&text, &formatted) {
-            failures.push(format!("{}: {broken}", case.key));
-        }
-        if !case.accepted {
-            rejected += 1;
-            continue;
-        }
-        compared += 1;
-        let expected = match &oracle_dir {
-            Some(dir) => {
-                let out = fs::read_to_string(dir.join(&case.key))
-                    .unwrap_or_else(|e| panic!("oracle output for {}: {e}", case.key));
-                if out != text {
-                    new_oracle.push(format!("{}\t{}", case.key, fingerprint(&out)));
+            if !case.accepted {
+                rejected += 1;
+                return problems;
+            }
+            compared += 1;
+            let expected = match &oracle_dir {
+                Some(dir) => {
+                    let out = fs::read_to_string(dir.join(&case.key))
+                        .unwrap_or_else(|e| panic!("oracle output for {}: {e}", case.key));
+                    if out != text {
+                        new_oracle.push(format!("{}\t{}", case.key, fingerprint(&out)));
+                    }
+                    fingerprint(&out)
                 }
-                fingerprint(&out)
-            }
-            None => oracle
-                .get(&case.key)
-                .cloned()
-                .unwrap_or_else(|| fingerprint(&text)),
-        };
-        changed += usize::from(expected != fingerprint(&text));
-        let agrees = fingerprint(&formatted.text) == expected;
-        match (agrees, exceptions.get(&case.key)) {
-            (true, None) => agreed += 1,
-            (false, Some(_)) => excepted += 1,
-            (true, Some(_)) => failures.push(format!(
-                "{}: listed in exceptions.tsv but agrees with hclwrite now",
-                case.key
-            )),
-            (false, None) => {
-                let mut message = format!("{}: differs from hclwrite", case.key);
-                if let Some(dir) = &oracle_dir {
-                    let out = fs::read_to_string(dir.join(&case.key)).unwrap_or_default();
-                    message.push_str(&first_difference(&out, &formatted.text));
+                None => oracle
+                    .get(&case.key)
+                    .cloned()
+                    .unwrap_or_else(|| fingerprint(&text)),
+            };
+            changed += usize::from(expected != fingerprint(&text));
+            let agrees = fingerprint(&formatted.text) == expected;
+            match (agrees, exceptions.get(&case.key)) {
+                (true, None) => agreed += 1,
+                (false, Some(_)) => excepted += 1,
+                (true, Some(_)) => problems.push(format!(
+                    "{}: listed in exceptions.tsv but agrees with hclwrite now",
+                    case.key
+                )),
+                (false, None) => {
+                    let mut message = format!("{}: differs from hclwrite", case.key);
+                    if let Some(dir) = &oracle_dir {
+                        let out = fs::read_to_string(dir.join(&case.key)).unwrap_or_default();
+                        message.push_str(&first_difference(&out, &formatted.text));
+                    }
+                    problems.push(message);
                 }
-                failures.push(message);
             }
-        }
+            problems
+        });
     }
     if update {
         let path = pcl_test_support::workspace_root().join("test_data/fmt/oracle.tsv");
@@ -179,13 +184,8 @@ fn formatter_agrees_with_hclwrite() {
          {agreed} agree, {excepted} listed exceptions; {rejected} files hclsyntax rejects \
          checked for kept tokens and idempotence"
     );
+    failures.finish("files");
     assert!(compared > 5000, "too few files: {compared}");
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
 }
 
 /// The first line where two texts differ, for a readable failure.

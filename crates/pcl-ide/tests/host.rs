@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use pcl_db::{QueryEventKind, QueryLog};
 use pcl_ide::{AnalysisHost, Cancelled, Change};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -198,25 +199,24 @@ fn an_open_file_is_parsed_once_per_edit() {
     analysis.diagnostics(&closed).unwrap();
     drop(analysis);
 
-    host.raw_database().start_logging();
+    let log = QueryLog::install(host.raw_database());
     let mut change = Change::new();
     change.set_file_text(open.clone(), "a = 2 # edited\n".to_string());
     host.apply_change(change);
-    let parses = |host: &AnalysisHost| {
-        host.raw_database()
-            .take_executed()
-            .into_iter()
-            .filter(|q| q.starts_with("parse("))
+    let parses = || {
+        log.take()
+            .iter()
+            .filter(|e| e.kind == QueryEventKind::Executed && e.query_name() == "parse")
             .count()
     };
     let analysis = host.analysis();
     // Lowering parses the edited file through the query...
     analysis.diagnostics(&open).unwrap();
-    assert_eq!(parses(&host), 1);
+    assert_eq!(parses(), 1);
     // ... and the editor's requests reuse that tree.
     analysis.semantic_tokens(&open).unwrap();
     analysis.folding_ranges(&open).unwrap();
-    assert_eq!(parses(&host), 0);
+    assert_eq!(parses(), 0);
     // The files nobody has open never go through it (the snapshots of
     // crates/pcl-sema/tests/incremental.rs list no `parse`).
 }

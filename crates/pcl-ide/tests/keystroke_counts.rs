@@ -7,11 +7,9 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 use expect_test::expect;
-use pcl_db::QueryEventKind;
+use pcl_db::QueryLog;
 use pcl_ide::{AnalysisHost, Change};
 
 /// The file being edited: a config, a literal, locals the other files use, and a use of a
@@ -56,8 +54,7 @@ type Counts = (usize, usize);
 struct Session {
     host: AnalysisHost,
     edited: PathBuf,
-    executed: Arc<AtomicUsize>,
-    validated: Arc<AtomicUsize>,
+    log: QueryLog,
 }
 
 impl Session {
@@ -76,29 +73,12 @@ impl Session {
             all.iter().all(|(_, d)| d.is_empty()),
             "the program is valid: {all:?}"
         );
-        let executed = Arc::new(AtomicUsize::new(0));
-        let validated = Arc::new(AtomicUsize::new(0));
-        let (e, v) = (executed.clone(), validated.clone());
-        host.raw_database()
-            .set_query_hook(Some(Arc::new(move |event: &pcl_db::QueryEvent| {
-                match event.kind {
-                    QueryEventKind::Executed => e.fetch_add(1, Ordering::Relaxed),
-                    QueryEventKind::Validated => v.fetch_add(1, Ordering::Relaxed),
-                };
-            })));
-        Session {
-            host,
-            edited,
-            executed,
-            validated,
-        }
+        let log = QueryLog::install(host.raw_database());
+        Session { host, edited, log }
     }
 
     fn take(&self) -> Counts {
-        (
-            self.executed.swap(0, Ordering::Relaxed),
-            self.validated.swap(0, Ordering::Relaxed),
-        )
+        self.log.take_counts()
     }
 
     /// Applies `text` to the edited file; the counts up to its diagnostics, then for every

@@ -109,54 +109,60 @@ fn every_corpus_schema_checks() {
     let registry = SchemaRegistry::from_dirs(
         ["codegen-utils", "codegen-old", "codegen-new"].map(|d| root.join(d)),
     );
-    let mut report = String::new();
+    // Every file that fails, not only the first; a panic is its file's failure.
+    let mut failures = pcl_test_support::Failures::new();
     for path in &files {
         let relative = path
             .strip_prefix(&root)
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        let diagnostics = match load_schema_file(path) {
-            Ok(package) => {
-                let diagnostics = check_package(&package, &registry);
-                // Malformed definitions (the bad-* fixtures) may fail to map; all others must.
-                if !has_errors(&diagnostics) {
-                    for problem in unresolved_tokens(&package, &registry) {
-                        report.push_str(&format!("{relative}: {problem}\n"));
-                    }
-                }
-                diagnostics
-            }
-            Err(diagnostics) => diagnostics,
-        };
-        let expected = EXPECTED_ERRORS.iter().find(|(file, _)| *file == relative);
-        match expected {
-            Some((_, message)) => {
-                let errors: Vec<String> = diagnostics
-                    .iter()
-                    .filter(|d| d.severity == pcl_diagnostics::Severity::Error)
-                    .map(|d| d.to_string())
-                    .collect();
-                if !errors.iter().any(|e| e.contains(message)) {
-                    report.push_str(&format!(
-                        "{relative}: expected error `{message}`, got {errors:#?}\n"
-                    ));
+        failures.check(&relative, || check_file(path, &relative, &registry));
+    }
+    failures.finish("schema files");
+}
+
+/// What is wrong with one schema file of the corpus.
+fn check_file(path: &Path, relative: &str, registry: &SchemaRegistry) -> Vec<String> {
+    let mut report = Vec::new();
+    let diagnostics = match load_schema_file(path) {
+        Ok(package) => {
+            let diagnostics = check_package(&package, registry);
+            // Malformed definitions (the bad-* fixtures) may fail to map; all others must.
+            if !has_errors(&diagnostics) {
+                for problem in unresolved_tokens(&package, registry) {
+                    report.push(format!("{relative}: {problem}"));
                 }
             }
-            None if has_errors(&diagnostics) => {
-                for d in &diagnostics {
-                    report.push_str(&format!("{d}\n"));
-                }
-            }
-            None => {}
+            diagnostics
         }
-        if let Some((_, message)) = EXPECTED_WARNINGS.iter().find(|(file, _)| *file == relative) {
-            if !diagnostics.iter().any(|d| d.to_string().contains(message)) {
-                report.push_str(&format!("{relative}: expected warning `{message}`\n"));
+        Err(diagnostics) => diagnostics,
+    };
+    let expected = EXPECTED_ERRORS.iter().find(|(file, _)| *file == relative);
+    match expected {
+        Some((_, message)) => {
+            let errors: Vec<String> = diagnostics
+                .iter()
+                .filter(|d| d.severity == pcl_diagnostics::Severity::Error)
+                .map(|d| d.to_string())
+                .collect();
+            if !errors.iter().any(|e| e.contains(message)) {
+                report.push(format!(
+                    "{relative}: expected error `{message}`, got {errors:#?}"
+                ));
             }
+        }
+        None if has_errors(&diagnostics) => {
+            report.extend(diagnostics.iter().map(|d| d.to_string()));
+        }
+        None => {}
+    }
+    if let Some((_, message)) = EXPECTED_WARNINGS.iter().find(|(file, _)| *file == relative) {
+        if !diagnostics.iter().any(|d| d.to_string().contains(message)) {
+            report.push(format!("{relative}: expected warning `{message}`"));
         }
     }
-    assert!(report.is_empty(), "unexpected results:\n{report}");
+    report
 }
 
 /// A program that uses one kubernetes resource decodes that resource and the types it reaches,

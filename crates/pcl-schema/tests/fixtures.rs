@@ -35,6 +35,7 @@ fn show(registry: &SchemaRegistry, tokens: &[&str], expect: Expect) {
 fn token_forms_resolve_to_the_same_resource() {
     let registry = registry();
     let package = widgets(&registry);
+    let mut wrong = Vec::new();
     for token in [
         "widgets:index/gadget:Gadget",
         "widgets:index:Gadget",
@@ -43,12 +44,19 @@ fn token_forms_resolve_to_the_same_resource() {
         "widgets:legacy:OldGadget",
         "widgets:index:Gizmo",
     ] {
-        let found = package
-            .lookup_resource(token)
-            .unwrap_or_else(|e| panic!("{token}: {e}"));
-        assert_eq!(found.schema_token, "widgets:index/gadget:Gadget", "{token}");
-        assert_eq!(found.canonical_token, "widgets::Gadget", "{token}");
+        // Every token that does not resolve as expected, not only the first.
+        match package.lookup_resource(token) {
+            Ok(found)
+                if found.schema_token == "widgets:index/gadget:Gadget"
+                    && found.canonical_token == "widgets::Gadget" => {}
+            Ok(found) => wrong.push(format!(
+                "{token}: {} ({})",
+                found.schema_token, found.canonical_token
+            )),
+            Err(e) => wrong.push(format!("{token}: {e}")),
+        }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     let factory = package.lookup_resource("widgets:shapes:Factory").unwrap();
     assert_eq!(factory.schema_token, "widgets:shapes/factory:Factory");
     let provider = package.lookup_resource("pulumi:providers:widgets").unwrap();
@@ -420,11 +428,11 @@ fn functions_and_methods() {
 #[test]
 fn the_whole_fixture_package_checks_clean() {
     let registry = registry();
-    for name in ["widgets", "gizmo"] {
-        let package = registry.package(name, None).unwrap();
-        let diagnostics = check_package(&package, &registry);
-        assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    }
+    let diagnostics: Vec<_> = ["widgets", "gizmo"]
+        .into_iter()
+        .flat_map(|name| check_package(&registry.package(name, None).unwrap(), &registry))
+        .collect();
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use expect_test::{expect, Expect};
-use pcl_db::{Program, RootDatabase, SchemaFileSpec};
+use pcl_db::{Program, QueryLog, RootDatabase, SchemaFileSpec};
 
 fn schema(name: &str, resources: &[(&str, &[&str])]) -> String {
     let resources: Vec<String> = resources
@@ -32,6 +32,7 @@ fn schema(name: &str, resources: &[(&str, &[&str])]) -> String {
 
 struct Session {
     db: RootDatabase,
+    log: QueryLog,
     programs: Vec<Program>,
 }
 
@@ -50,9 +51,10 @@ impl Session {
                 pcl_project::load_in_memory(&mut db, Path::new(root), &files)
             })
             .collect();
-        let s = Session { db, programs };
+        let log = QueryLog::install(&db);
+        let s = Session { db, log, programs };
         s.check();
-        s.db.start_logging();
+        s.log.take();
         s
     }
 
@@ -74,7 +76,7 @@ impl Session {
 
     /// The executed queries, with salsa ids replaced by what they stand for.
     fn executed(&self) -> Vec<String> {
-        common::executed_queries(&self.db, &self.programs)
+        common::executed_queries(&self.db, &self.log, &self.programs)
     }
 }
 
@@ -148,6 +150,7 @@ fn changing_one_schema_rebinds_only_the_nodes_of_that_package() {
     set_schemas(&mut db, &schemas);
     let s = Session {
         db,
+        log: s.log,
         programs: s.programs,
     };
     s.expect(expect![[r#"
@@ -334,7 +337,7 @@ fn an_inclusion_that_closes_a_cycle_is_found_and_forgotten_incrementally() {
         &[],
     );
     assert_eq!(messages(&s.db, s.programs[0]), Vec::<String>::new());
-    s.db.take_executed();
+    s.log.take();
     // `b` now includes `a` back: the cycle is found, and reported at the block that closes it
     // (the walk starts at `/p/a`, the smaller root), whichever program asks.
     s.edit("/p/b/main.pp", B_BACK);

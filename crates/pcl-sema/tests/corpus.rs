@@ -21,7 +21,8 @@ fn corpus_programs_bind_as_the_manifest_expects() {
     let manifest = fs::read_to_string(root.join("MANIFEST.tsv")).expect("MANIFEST.tsv");
     let mut header: Vec<&str> = Vec::new();
     let (mut strict_clean, mut lenient_clean, mut explained) = (0, 0, 0);
-    let mut disagreements = Vec::new();
+    // Every program that disagrees, not only the first.
+    let mut failures = pcl_test_support::Failures::new();
     for line in manifest.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
         if header.is_empty() {
@@ -43,81 +44,84 @@ fn corpus_programs_bind_as_the_manifest_expects() {
             || options.contains("allow-");
         let expects_cycle = field("expected").contains("circular reference");
 
-        let mut db = RootDatabase::default();
-        db.set_options(CheckOptions { lenient });
-        let specs: Vec<SchemaFileSpec> = field("schemas_resolved")
-            .split(';')
-            .filter(|s| *s != "-" && !s.is_empty())
-            .map(|entry| {
-                let (id, file) = entry.split_once('=').expect("name@version=file");
-                let (package, version) = id.split_once('@').expect("name@version");
-                SchemaFileSpec {
-                    path: root.join("schemas").join(file),
-                    package: package.to_string(),
-                    version: Some(version.to_string()),
-                    text: None,
-                }
-            })
-            .collect();
-        pcl_project::use_schema_files(&mut db, vec![root.join("schemas")], specs);
-        let programs = common::load_program_dir(&mut db, &dir);
-        assert!(!programs.is_empty(), "{}: no program", dir.display());
-        let mut errors = Vec::new();
-        for program in programs {
-            let report = pcl_sema::check_program(&db, program);
-            for file in &report.files {
-                file.diagnostics.iter().for_each(common::assert_style);
-                for d in file.diagnostics.iter().filter(|d| d.is_error()) {
-                    let text = fs::read_to_string(&file.path).unwrap_or_default();
-                    let (line, col) = common::line_col(&text, d.range.start().into());
-                    errors.push((
-                        d.code,
-                        format!(
-                            "{}:{line}:{col}: {}: {}",
-                            Path::new(&file.path).display(),
-                            d.code.as_str(),
-                            d.message
-                        ),
-                    ));
+        // A panic (a load error, a message out of style) is this program's failure.
+        failures.check(&dir.display().to_string(), || {
+            let mut problems = Vec::new();
+            let mut db = RootDatabase::default();
+            db.set_options(CheckOptions { lenient });
+            let specs: Vec<SchemaFileSpec> = field("schemas_resolved")
+                .split(';')
+                .filter(|s| *s != "-" && !s.is_empty())
+                .map(|entry| {
+                    let (id, file) = entry.split_once('=').expect("name@version=file");
+                    let (package, version) = id.split_once('@').expect("name@version");
+                    SchemaFileSpec {
+                        path: root.join("schemas").join(file),
+                        package: package.to_string(),
+                        version: Some(version.to_string()),
+                        text: None,
+                    }
+                })
+                .collect();
+            pcl_project::use_schema_files(&mut db, vec![root.join("schemas")], specs);
+            let programs = common::load_program_dir(&mut db, &dir);
+            if programs.is_empty() {
+                return vec![format!("{}: no program", dir.display())];
+            }
+            let mut errors = Vec::new();
+            for program in programs {
+                let report = pcl_sema::check_program(&db, program);
+                for file in &report.files {
+                    file.diagnostics.iter().for_each(common::assert_style);
+                    for d in file.diagnostics.iter().filter(|d| d.is_error()) {
+                        let text = fs::read_to_string(&file.path).unwrap_or_default();
+                        let (line, col) = common::line_col(&text, d.range.start().into());
+                        errors.push((
+                            d.code,
+                            format!(
+                                "{}:{line}:{col}: {}: {}",
+                                Path::new(&file.path).display(),
+                                d.code.as_str(),
+                                d.message
+                            ),
+                        ));
+                    }
                 }
             }
-        }
-        let has_cycle = errors.iter().any(|(c, _)| *c == Code::CircularReference);
-        if expects_cycle && !has_cycle {
-            disagreements.push(format!("{}: the cycle is not reported", dir.display()));
-        }
-        let unexpected: Vec<&String> = errors
-            .iter()
-            .filter(|(code, _)| match code {
-                Code::RemovedFunction => false,
-                Code::CircularReference => !expects_cycle,
-                _ => true,
-            })
-            .map(|(_, text)| text)
-            .collect();
-        if !unexpected.is_empty() {
-            let mode = if lenient { "lenient" } else { "strict" };
-            for text in unexpected {
-                disagreements.push(format!("({mode}) {text}"));
+            let has_cycle = errors.iter().any(|(c, _)| *c == Code::CircularReference);
+            if expects_cycle && !has_cycle {
+                problems.push(format!("{}: the cycle is not reported", dir.display()));
             }
-        } else if !errors.is_empty() {
-            explained += 1;
-        } else if lenient {
-            lenient_clean += 1;
-        } else {
-            strict_clean += 1;
-        }
+            let unexpected: Vec<&String> = errors
+                .iter()
+                .filter(|(code, _)| match code {
+                    Code::RemovedFunction => false,
+                    Code::CircularReference => !expects_cycle,
+                    _ => true,
+                })
+                .map(|(_, text)| text)
+                .collect();
+            if !unexpected.is_empty() {
+                let mode = if lenient { "lenient" } else { "strict" };
+                for text in unexpected {
+                    problems.push(format!("({mode}) {text}"));
+                }
+            } else if !errors.is_empty() {
+                explained += 1;
+            } else if lenient {
+                lenient_clean += 1;
+            } else {
+                strict_clean += 1;
+            }
+            problems
+        });
     }
     println!(
         "corpus programs: {strict_clean} bind cleanly in strict mode, {lenient_clean} in lenient mode, \
-         {explained} with only expected errors, {} disagreements",
-        disagreements.len()
+         {explained} with only expected errors, {} disagree",
+        failures.failed()
     );
-    assert!(
-        disagreements.is_empty(),
-        "disagreements with MANIFEST.tsv:\n{}",
-        disagreements.join("\n")
-    );
+    failures.finish("corpus programs");
     assert!(
         strict_clean >= 40,
         "too few strict programs: {strict_clean}"

@@ -10,7 +10,8 @@
 //! them published by `pcl_sema::publish_open_files` after every change, files opened and closed
 //! along the way), against a fresh database with no file open.
 //! `PCL_DIFF_EDITS` sets the number of edits per program (default 12); `PCL_DIFF_SEED` the
-//! random seed. `docs/testing.md` records long runs.
+//! random seed. `docs/testing.md` records long runs. Each test runs every program (or round)
+//! and reports every one that differs, not only the first.
 
 mod common;
 
@@ -18,6 +19,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use pcl_db::{Program, RootDatabase};
+use pcl_test_support::Failures;
 
 /// xorshift64*: deterministic and dependency-free.
 struct Rng(u64);
@@ -192,20 +194,21 @@ fn fixtures_incremental_equals_fresh() {
         .filter(|p| p.extension().is_some_and(|e| e == "pp"))
         .collect();
     cases.sort();
+    // Every case that fails, not only the first.
+    let mut failures = Failures::new();
     for (i, case) in cases.iter().enumerate() {
         let text = fs::read_to_string(case).expect("UTF-8");
         let files: Vec<(PathBuf, String)> = common::split_fixture(&text)
             .into_iter()
             .map(|(n, t)| (PathBuf::from(n), t))
             .collect();
-        run(
-            &case.display().to_string(),
-            files,
-            &[],
-            edits * 2,
-            seed + i as u64,
-        );
+        let name = case.display().to_string();
+        failures.check(&name, || {
+            run(&name, files, &[], edits * 2, seed + i as u64);
+            Vec::new()
+        });
     }
+    failures.finish("fixtures");
 }
 
 /// The files of the program in `dir` as the loader finds them, with their texts, by path
@@ -234,16 +237,21 @@ fn binding_cases_incremental_equals_fresh() {
         .filter(|p| p.is_dir())
         .collect();
     cases.sort();
+    let mut failures = Failures::new();
     for (i, case) in cases.iter().enumerate() {
-        let files = pp_files(case);
-        run(
-            &case.display().to_string(),
-            files,
-            &schemas,
-            edits * 2,
-            seed + 500 + i as u64,
-        );
+        let name = case.display().to_string();
+        failures.check(&name, || {
+            run(
+                &name,
+                pp_files(case),
+                &schemas,
+                edits * 2,
+                seed + 500 + i as u64,
+            );
+            Vec::new()
+        });
     }
+    failures.finish("binding cases");
 }
 
 #[test]
@@ -263,19 +271,20 @@ fn corpus_incremental_equals_fresh() {
         }
     }
     dirs.sort();
+    // Every program that fails, not only the first.
+    let mut failures = Failures::new();
     for (i, dir) in dirs.iter().enumerate() {
         let files = pp_files(dir);
         if files.is_empty() {
             continue;
         }
-        run(
-            &dir.display().to_string(),
-            files,
-            &schemas,
-            edits,
-            seed + 1000 + i as u64,
-        );
+        let name = dir.display().to_string();
+        failures.check(&name, || {
+            run(&name, files, &schemas, edits, seed + 1000 + i as u64);
+            Vec::new()
+        });
     }
+    failures.finish("corpus programs");
 }
 
 /// Names shared by the files of [`cross_file_names_incremental_equals_fresh`]: few, so that
@@ -334,8 +343,13 @@ fn cross_file_names_incremental_equals_fresh() {
     .into_iter()
     .map(|(n, t)| (PathBuf::from(n), t.to_string()))
     .collect();
+    let mut failures = Failures::new();
     for round in 0..6u64 {
         let case = ("cross-file names", &[][..], edits * 4, seed + 7000 + round);
-        run_in(case, files.clone(), Mode::SomeOpen, name_edit);
+        failures.check(&format!("round {round}"), || {
+            run_in(case, files.clone(), Mode::SomeOpen, name_edit);
+            Vec::new()
+        });
     }
+    failures.finish("rounds");
 }

@@ -7,10 +7,11 @@ mod common;
 use std::path::Path;
 
 use expect_test::{expect, Expect};
-use pcl_db::{Program, RootDatabase};
+use pcl_db::{Program, QueryLog, RootDatabase};
 
 struct Session {
     db: RootDatabase,
+    log: QueryLog,
     program: Program,
 }
 
@@ -23,8 +24,8 @@ impl Session {
             .collect();
         let program = common::load(&mut db, &files);
         pcl_sema::check_program(&db, program);
-        db.start_logging();
-        Session { db, program }
+        let log = QueryLog::install(&db);
+        Session { db, log, program }
     }
 
     /// Sets a file's text, checks the program again, and compares what ran.
@@ -32,7 +33,7 @@ impl Session {
         self.db.set_file_text(Path::new(path), text.to_string());
         pcl_sema::check_program(&self.db, self.program);
         // Name the ids after the check, so that new nodes have names too.
-        let ran = common::executed_queries(&self.db, &[self.program]);
+        let ran = common::executed_queries(&self.db, &self.log, &[self.program]);
         expect.assert_debug_eq(&ran);
     }
 

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
+use pcl_test_support::Failures;
+
 fn exceptions() -> BTreeMap<String, String> {
     let path =
         pcl_test_support::workspace_root().join("test_data/parser/conformance-exceptions.tsv");
@@ -20,65 +22,79 @@ fn exceptions() -> BTreeMap<String, String> {
         .collect()
 }
 
-/// Parses every file listed in `<dir>/EXPECTED.tsv`; returns the disagreements.
-fn check_corpus(dir: &Path, prefix: &str) -> (usize, Vec<String>) {
+/// Parses every file listed in `<dir>/EXPECTED.tsv`; returns every disagreement.
+fn check_corpus(dir: &Path, prefix: &str) -> Failures {
     let expected = fs::read_to_string(dir.join("EXPECTED.tsv")).expect("EXPECTED.tsv");
     let exceptions = exceptions();
-    let mut total = 0;
-    let mut disagreements = Vec::new();
+    let mut failures = Failures::new();
     for line in expected.lines().skip(1) {
         let mut fields = line.split('\t');
         let (Some(rel), Some(verdict)) = (fields.next(), fields.next()) else {
             continue;
         };
         let go_error = fields.next().unwrap_or("");
-        let bytes = fs::read(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
-        total += 1;
-        // Invalid UTF-8 is an encoding error (reported by the CLI before parsing).
-        let (text, encoding_error) = match String::from_utf8(bytes) {
-            Ok(t) => (t, false),
-            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
-        };
-        let parse = pcl_syntax::parse(&text);
         let key = format!("{prefix}{rel}");
-        if parse.syntax().to_string() != text {
-            disagreements.push(format!("{key}: tree is not lossless"));
-            continue;
-        }
-        // The tree-free path (`pcl parse` without `--tree`) reports exactly the same errors.
-        if pcl_syntax::syntax_errors(&text) != parse.errors() {
-            disagreements.push(format!("{key}: syntax_errors differs from parse's errors"));
-            continue;
-        }
-        let we_reject = parse.has_errors() || encoding_error;
-        let go_rejects = verdict == "err";
-        if we_reject != go_rejects && !exceptions.contains_key(&key) {
-            let ours = parse
-                .errors()
-                .first()
-                .map(|e| format!("{:?} {}", e.range, e.message))
-                .unwrap_or_default();
-            disagreements.push(format!(
-                "{key}: hclsyntax {verdict} ({go_error}), ours: {}",
-                if we_reject { ours } else { "ok".to_string() }
-            ));
-        }
+        failures.check(&key, || {
+            check_file(&dir.join(rel), &key, verdict, go_error, &exceptions)
+                .into_iter()
+                .collect()
+        });
     }
-    (total, disagreements)
+    failures
+}
+
+/// What is wrong with one file of a corpus, if anything.
+fn check_file(
+    path: &Path,
+    key: &str,
+    verdict: &str,
+    go_error: &str,
+    exceptions: &BTreeMap<String, String>,
+) -> Option<String> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => return Some(format!("{key}: {e}")),
+    };
+    // Invalid UTF-8 is an encoding error (reported by the CLI before parsing).
+    let (text, encoding_error) = match String::from_utf8(bytes) {
+        Ok(t) => (t, false),
+        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
+    };
+    let parse = pcl_syntax::parse(&text);
+    if parse.syntax().to_string() != text {
+        return Some(format!("{key}: tree is not lossless"));
+    }
+    // The tree-free path (`pcl parse` without `--tree`) reports exactly the same errors.
+    if pcl_syntax::syntax_errors(&text) != parse.errors() {
+        return Some(format!("{key}: syntax_errors differs from parse's errors"));
+    }
+    let we_reject = parse.has_errors() || encoding_error;
+    let go_rejects = verdict == "err";
+    if we_reject == go_rejects || exceptions.contains_key(key) {
+        return None;
+    }
+    let ours = parse
+        .errors()
+        .first()
+        .map(|e| format!("{:?} {}", e.range, e.message))
+        .unwrap_or_default();
+    Some(format!(
+        "{key}: hclsyntax {verdict} ({go_error}), ours: {}",
+        if we_reject { ours } else { "ok".to_string() }
+    ))
 }
 
 fn run(corpus: &str, prefix: &str) {
     let Some(dir) = pcl_test_support::corpus(corpus) else {
         return;
     };
-    let (total, disagreements) = check_corpus(&dir, prefix);
-    assert!(
-        disagreements.is_empty(),
-        "{}/{total} agree with hclsyntax; disagreements:\n{}",
-        total - disagreements.len(),
-        disagreements.join("\n")
+    let failures = check_corpus(&dir, prefix);
+    let total = failures.checked();
+    eprintln!(
+        "{}/{total} files of {corpus} agree with hclsyntax",
+        total - failures.failed()
     );
-    eprintln!("{total}/{total} files of {corpus} agree with hclsyntax");
+    failures.finish(&format!("files of {corpus}"));
 }
 
 #[test]
@@ -112,25 +128,24 @@ fn pulumi_programs_parse_cleanly() {
     }
     files.sort();
     assert!(files.len() > 80, "only {} programs found", files.len());
-    let mut failures = Vec::new();
+    let mut failures = Failures::new();
     for path in &files {
-        let text = fs::read_to_string(path).expect("UTF-8 program");
-        let parse = pcl_syntax::parse(&text);
-        assert_eq!(parse.syntax().to_string(), text, "{}", path.display());
-        if let Some(error) = parse.errors().first() {
-            failures.push(format!(
-                "{}: {:?} {}",
-                path.display(),
-                error.range,
-                error.message
-            ));
-        }
+        failures.check(&path.display().to_string(), || {
+            let text = match fs::read_to_string(path) {
+                Ok(text) => text,
+                Err(e) => return vec![format!("{}: {e}", path.display())],
+            };
+            let parse = pcl_syntax::parse(&text);
+            if parse.syntax().to_string() != text {
+                return vec![format!("{}: tree is not lossless", path.display())];
+            }
+            parse
+                .errors()
+                .first()
+                .map(|error| format!("{}: {:?} {}", path.display(), error.range, error.message))
+                .into_iter()
+                .collect()
+        });
     }
-    assert!(
-        failures.is_empty(),
-        "{}/{} programs parse cleanly; failures:\n{}",
-        files.len() - failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
+    failures.finish("programs");
 }

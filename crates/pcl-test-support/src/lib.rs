@@ -5,7 +5,8 @@
 //! ([`measure`]). A user's clone has no `shared/`, so corpus tests skip
 //! with a message; under `CI=true` a missing corpus is a failure, because CI always has it.
 //! And one way to run data-driven tests ([`run_fixtures`]): one test per fixture, so that every
-//! failing fixture is reported, not only the first.
+//! failing fixture is reported, not only the first; and one way for a test over a whole corpus
+//! to report every failing file ([`Failures`]).
 
 use std::path::{Path, PathBuf};
 
@@ -48,6 +49,63 @@ pub fn fixture_name(base: &Path, path: &Path) -> String {
         .unwrap_or(path)
         .display()
         .to_string()
+}
+
+/// Every failure of a test over many items (the files or programs of a corpus), reported
+/// together at the end with counts, so that one failing item hides none of the others.
+#[derive(Default)]
+pub struct Failures {
+    checked: usize,
+    failed: usize,
+    messages: Vec<String>,
+}
+
+impl Failures {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Checks one item: `check` returns what is wrong with it (nothing: it passed). A panic in
+    /// `check` is that item's failure, with the panic's message, and the test goes on.
+    pub fn check(&mut self, item: &str, check: impl FnOnce() -> Vec<String>) {
+        self.checked += 1;
+        let problems = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check))
+            .unwrap_or_else(|payload| {
+                let message = payload
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| payload.downcast_ref::<&str>().copied())
+                    .unwrap_or("(no message)");
+                vec![format!("{item}: panicked: {message}")]
+            });
+        if !problems.is_empty() {
+            self.failed += 1;
+            self.messages.extend(problems);
+        }
+    }
+
+    /// The number of items checked.
+    pub fn checked(&self) -> usize {
+        self.checked
+    }
+
+    /// The number of items that failed.
+    pub fn failed(&self) -> usize {
+        self.failed
+    }
+
+    /// Panics, unless no item failed, with every failure and the counts: "`failed` of
+    /// `checked` `what` failed".
+    pub fn finish(self, what: &str) {
+        assert!(
+            self.failed == 0,
+            "{} of {} {what} failed ({} problems):\n{}",
+            self.failed,
+            self.checked,
+            self.messages.len(),
+            self.messages.join("\n")
+        );
+    }
 }
 
 /// The `shared/` directory with the corpora, if it can be found.
@@ -165,6 +223,24 @@ pub fn proptest_cases(default: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failures_are_all_reported_with_counts() {
+        let mut failures = Failures::new();
+        failures.check("a", Vec::new);
+        failures.check("b", || vec!["b: wrong".to_string()]);
+        failures.check("c", || panic!("broken"));
+        failures.check("d", Vec::new);
+        assert_eq!((failures.checked(), failures.failed()), (4, 2));
+        let report =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| failures.finish("files")))
+                .unwrap_err();
+        assert_eq!(
+            report.downcast_ref::<String>().map(String::as_str),
+            Some("2 of 4 files failed (2 problems):\nb: wrong\nc: panicked: broken")
+        );
+        Failures::new().finish("files");
+    }
 
     #[test]
     fn corpora_are_found_beside_the_checkout_or_the_repository_it_was_made_from() {

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use pcl_db::{Program, RootDatabase};
+use pcl_db::{Program, QueryLog, QueryNames, RootDatabase};
 use pcl_diagnostics::{Diagnostic, TextRange};
 use pcl_hir::{file_nodes, ProgramFile};
 
@@ -168,59 +168,42 @@ pub fn schema_dir(db: &mut RootDatabase, dirs: &[&Path]) {
 /// stand for (programs and files by path, nodes and resolved names by name, packages and
 /// tokens), so that a snapshot says *which* file or node re-ran. The one namer of both
 /// incrementality tests.
-pub fn executed_queries(db: &RootDatabase, programs: &[Program]) -> Vec<String> {
+pub fn executed_queries(db: &RootDatabase, log: &QueryLog, programs: &[Program]) -> Vec<String> {
     use pcl_sema::packages::{PackageRequest, TokenRequest};
-    use salsa::plumbing::AsId;
-    let mut names: Vec<(String, String)> = Vec::new();
-    let mut name = |id: salsa::Id, text: String| names.push((format!("{id:?}"), text));
+    let mut names = QueryNames::new();
     for &program in programs {
-        let root = program.root(db).display().to_string();
-        name(program.as_id(), root.clone());
+        names.add(program, program.root(db).display().to_string());
         for &file in program.files(db) {
             let path = file.path(db).display().to_string();
-            name(file.as_id(), path.clone());
+            names.add(file, path.clone());
             let pf = ProgramFile::new(db, program, file);
-            name(pf.as_id(), path.clone());
+            names.add(pf, path.clone());
             for &node in file_nodes(db, pf) {
-                name(node.as_id(), node.name(db).to_string());
+                names.add(node, node.name(db).to_string());
                 // The keys of `resolve_root`: every name a body uses.
                 for (_, expr) in node.body(db).exprs() {
                     if let pcl_hir::Expr::Variable { name: n, .. } = expr {
                         for view in [pcl_sema::View::Closed, pcl_sema::View::Open] {
                             let key = pcl_sema::RootName::new(db, program, n.clone(), view);
-                            name(key.as_id(), n.to_string());
+                            names.add(key, n.to_string());
                         }
                     }
                 }
                 if let Some(token) = node.signature(db).label(1) {
                     if let Some(package) = pcl_schema::token::package_of_token(token) {
                         let request = PackageRequest::new(db, package.to_string(), None);
-                        name(request.as_id(), package.to_string());
+                        names.add(request, package);
                         let key = TokenRequest::new(db, request, token.to_string());
-                        name(key.as_id(), token.to_string());
+                        names.add(key, token);
                     }
                 }
             }
         }
     }
     for &file in pcl_db::workspace(db).schema_files(db) {
-        let path = file.path(db).display().to_string();
-        name(file.as_id(), path);
+        names.add(file, file.path(db).display().to_string());
     }
-    db.take_executed()
-        .into_iter()
-        .map(|key| match key.split_once('(') {
-            Some((query, rest)) => {
-                let id = format!("{})", rest.trim_end_matches(')'));
-                let name = names
-                    .iter()
-                    .find(|(k, _)| *k == id)
-                    .map_or_else(|| "?".to_string(), |(_, n)| n.clone());
-                format!("{query}({name})")
-            }
-            None => key,
-        })
-        .collect()
+    log.take_executed(&names)
 }
 
 /// Panics unless the diagnostic's message and help lines keep the mechanical rules of the
