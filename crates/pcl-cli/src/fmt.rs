@@ -230,12 +230,14 @@ fn run_stdin(args: &FmtArgs, out: &mut impl Write, err: &mut impl Write) -> Exit
 /// its first name that is not a symbolic link if it has one (the name printed when it is
 /// rewritten), else its first name; the order is kept.
 fn once_each(files: Vec<PathBuf>) -> Vec<PathBuf> {
-    let is_link = |file: &Path| std::fs::symlink_metadata(file).is_ok_and(|m| m.is_symlink());
+    let is_link: Vec<bool> = files
+        .iter()
+        .map(|file| std::fs::symlink_metadata(file).is_ok_and(|m| m.is_symlink()))
+        .collect();
     let mut chosen = std::collections::HashMap::new();
     for (i, file) in files.iter().enumerate() {
-        let key = file.canonicalize().unwrap_or_else(|_| file.clone());
-        let first = chosen.entry(key).or_insert(i);
-        if is_link(&files[*first]) && !is_link(file) {
+        let first = chosen.entry(pcl_fs::FileId::of(file)).or_insert(i);
+        if is_link[*first] && !is_link[i] {
             *first = i;
         }
     }

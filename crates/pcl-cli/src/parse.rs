@@ -58,11 +58,11 @@ pub fn run(args: ParseArgs) -> ExitCode {
         // Each file is read, parsed and rendered on its own (a syntax error's notes are in its
         // own file), on every core, and only what it prints is kept: memory is the output, not
         // the sources. The output keeps the order of the files.
-        let outputs: Vec<(Option<FileIdentity>, FileOutput)> = files
+        let outputs: Vec<(Option<pcl_fs::FileId>, FileOutput)> = files
             .par_iter()
             .map(|path| match inputs::read_file(path) {
                 Ok((bytes, metadata)) => (
-                    Some(FileIdentity::of(path, &metadata)),
+                    Some(pcl_fs::FileId::from_metadata(path, &metadata)),
                     parse_one(
                         &path.display().to_string(),
                         &Source::from_bytes(bytes),
@@ -124,30 +124,6 @@ fn find_files(paths: &[PathBuf], err: &mut impl Write) -> (Vec<PathBuf>, bool) {
         let _ = write!(err, "{}", crate::term::error_line(message));
     }
     (walk.files, !walk.errors.is_empty())
-}
-
-/// What makes two paths the same file: its device and inode where there are such (links of
-/// any kind, at the cost of no system call: the metadata comes from reading the file), else
-/// its canonical path.
-#[derive(Clone, PartialEq, Eq, Hash)]
-enum FileIdentity {
-    #[cfg(unix)]
-    Inode(u64, u64),
-    #[cfg_attr(unix, allow(dead_code))]
-    Path(std::path::PathBuf),
-}
-
-impl FileIdentity {
-    #[cfg(unix)]
-    fn of(_: &std::path::Path, metadata: &std::fs::Metadata) -> FileIdentity {
-        use std::os::unix::fs::MetadataExt;
-        FileIdentity::Inode(metadata.dev(), metadata.ino())
-    }
-
-    #[cfg(not(unix))]
-    fn of(path: &std::path::Path, _: &std::fs::Metadata) -> FileIdentity {
-        FileIdentity::Path(path.canonicalize().unwrap_or_else(|_| path.to_owned()))
-    }
 }
 
 /// What parsing one file prints.

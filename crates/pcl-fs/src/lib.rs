@@ -191,6 +191,39 @@ pub fn read_stream(
     Ok(bytes)
 }
 
+/// What makes two paths the same file or directory (two arguments, a link, a directory given
+/// twice): its device and inode where there are such, else its canonical path. One system call,
+/// where a canonical path takes one per component of the path.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Path(std::path::PathBuf),
+}
+
+impl FileId {
+    /// The identity of what `path` names (links followed); a path that cannot be read is
+    /// itself (its error is reported when it is read).
+    pub fn of(path: &Path) -> FileId {
+        match std::fs::metadata(path) {
+            Ok(metadata) => FileId::from_metadata(path, &metadata),
+            Err(_) => FileId::Path(path.to_path_buf()),
+        }
+    }
+
+    /// The identity of `path` from its metadata, already read (as [`read_limited`] returns it).
+    #[cfg_attr(unix, allow(unused_variables))]
+    pub fn from_metadata(path: &Path, metadata: &Metadata) -> FileId {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            FileId::Inode(metadata.dev(), metadata.ino())
+        }
+        #[cfg(not(unix))]
+        FileId::Path(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +266,28 @@ mod tests {
         assert_eq!(
             reason(read_text(&file, FileKind::ProjectFile, 100).unwrap_err()),
             "it is not valid UTF-8"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_is_the_same_under_every_name() {
+        let dir = std::env::temp_dir().join(format!("pcl-fs-id-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("a.pp"), "").unwrap();
+        std::fs::write(dir.join("b.pp"), "").unwrap();
+        std::os::unix::fs::symlink(dir.join("a.pp"), dir.join("link.pp")).unwrap();
+        let a = FileId::of(&dir.join("a.pp"));
+        assert_eq!(FileId::of(&dir.join("sub/../a.pp")), a);
+        assert_eq!(FileId::of(&dir.join("link.pp")), a);
+        assert_ne!(FileId::of(&dir.join("b.pp")), a);
+        let (_, metadata) = read_limited(&dir.join("link.pp"), FileKind::Source, 10).unwrap();
+        assert_eq!(FileId::from_metadata(&dir.join("link.pp"), &metadata), a);
+        assert_eq!(
+            FileId::of(&dir.join("missing.pp")),
+            FileId::Path(dir.join("missing.pp"))
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
