@@ -260,7 +260,7 @@ builtins! {
     }
     SingleOrNone {
         name: "singleOrNone",
-        signature: "singleOrNone(list: list(T)) -> T?",
+        signature: "singleOrNone(value: list(T)) -> T?",
         doc: "The only element of a list, or null when it is empty.",
         infer: single_or_none,
     }
@@ -669,7 +669,7 @@ fn join(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
         call,
         &[
             p("separator", Type::string()),
-            p("list", Type::list(Type::string())),
+            p("strings", Type::list(Type::string())),
         ],
         None,
         Type::string(),
