@@ -13,6 +13,21 @@ pub fn quoted_list<S: AsRef<str>>(names: &[S], conjunction: &str) -> String {
     }
 }
 
+/// The help line that suggests one name: "did you mean `x`?".
+pub fn did_you_mean(candidate: &str) -> String {
+    format!("did you mean `{candidate}`?")
+}
+
+/// The help line that suggests names: none for no names, [`did_you_mean`] for one, "did you
+/// mean one of `a`, `b` or `c`?" for several.
+pub fn did_you_mean_any<S: AsRef<str>>(candidates: &[S]) -> Option<String> {
+    match candidates {
+        [] => None,
+        [one] => Some(did_you_mean(one.as_ref())),
+        many => Some(format!("did you mean one of {}?", quoted_list(many, "or"))),
+    }
+}
+
 /// A count with its noun in agreement: `1 error`, `2 errors`. `noun` is the singular; the
 /// plural adds an `s`.
 pub fn count(n: usize, noun: &str) -> String {
@@ -177,6 +192,19 @@ mod tests {
         assert_eq!(count(1, "error"), "1 error");
         assert_eq!(count(2, "warning"), "2 warnings");
         assert_eq!(count(0, "error"), "0 errors");
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(did_you_mean("name"), "did you mean `name`?");
+        assert_eq!(did_you_mean_any::<&str>(&[]), None);
+        assert_eq!(
+            did_you_mean_any(&["a"]).as_deref(),
+            Some("did you mean `a`?")
+        );
+        let many = did_you_mean_any(&["a", "b", "c"]).unwrap();
+        assert_eq!(many, "did you mean one of `a`, `b` or `c`?");
+        assert!(check_help(&many).is_ok());
     }
 
     #[test]

@@ -133,13 +133,7 @@ impl UnknownToken {
     /// The suggestions as a help line ("did you mean `a` or `b`?"), if there are any: never
     /// part of the message.
     pub fn help(&self) -> Option<String> {
-        match self.suggestions.as_slice() {
-            [] => None,
-            many => Some(format!(
-                "did you mean {}?",
-                pcl_diagnostics::style::quoted_list(many, "or")
-            )),
-        }
+        pcl_diagnostics::style::did_you_mean_any(&self.suggestions)
     }
 }
 

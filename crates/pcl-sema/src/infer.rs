@@ -709,7 +709,9 @@ impl<'a, 'db> Infer<'a, 'db> {
         } else if Builtin::from_name(name).is_some() {
             Some(format!("`{name}` is a function: call it as `{name}(...)`"))
         } else {
-            suggestion.as_ref().map(|s| format!("did you mean `{s}`?"))
+            suggestion
+                .as_deref()
+                .map(pcl_diagnostics::style::did_you_mean)
         };
         self.report_with(
             Code::UndefinedVariable,

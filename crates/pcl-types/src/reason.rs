@@ -240,7 +240,7 @@ impl Reason {
             ReasonKind::UnknownProperty {
                 suggestion: Some(s),
                 ..
-            } => Some(format!("did you mean `{s}`?")),
+            } => Some(pcl_diagnostics::style::did_you_mean(s)),
             _ => None,
         }
     }

@@ -145,7 +145,7 @@ pub(super) fn lower_block(
             suggest::best_match(keyword, NodeKind::BLOCK_KEYWORDS.iter().copied())
         {
             diagnostic = diagnostic
-                .with_help(format!("did you mean `{suggestion}`?"))
+                .with_help(pcl_diagnostics::style::did_you_mean(suggestion))
                 .with_fix(
                     format!("replace with `{suggestion}`"),
                     type_token.text_range(),
@@ -267,7 +267,7 @@ impl Lowerer<'_> {
                     let mut diagnostic = Diagnostic::new(code, range, message);
                     if let Some(s) = suggest::best_match(name, known.iter().copied()) {
                         diagnostic = diagnostic
-                            .with_help(format!("did you mean `{s}`?"))
+                            .with_help(pcl_diagnostics::style::did_you_mean(s))
                             .with_fix(format!("replace with `{s}`"), range, s);
                     }
                     self.diagnostics.push(diagnostic);
@@ -394,7 +394,7 @@ impl Lowerer<'_> {
             );
             if let Some(s) = suggest::best_match(&name, ResourceOption::names()) {
                 diagnostic = diagnostic
-                    .with_help(format!("did you mean `{s}`?"))
+                    .with_help(pcl_diagnostics::style::did_you_mean(s))
                     .with_fix(format!("replace with `{s}`"), range, s);
             }
             self.diagnostics.push(diagnostic);

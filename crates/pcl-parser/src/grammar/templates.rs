@@ -96,7 +96,7 @@ fn parts(p: &mut Parser<'_>, in_directive: bool) {
                         start,
                         end,
                         "invalid template control keyword: expected `if`, `else`, `endif`, `for` or `endfor`",
-                        suggestion.map(|kw| format!("did you mean `{kw}`?")),
+                        suggestion.map(pcl_diagnostics::style::did_you_mean),
                     );
                     p.with_newlines(false, |p| {
                         recover_in_list(p, TEMPLATE_SEQ_END, false);

@@ -184,14 +184,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     "unknown resource type `{token}` in package `{}`",
                     unknown.package
                 );
-                let help = match unknown.suggestions.as_slice() {
-                    [] => None,
-                    [one] => Some(format!("did you mean `{one}`?")),
-                    many => Some(format!(
-                        "did you mean one of {}?",
-                        pcl_diagnostics::style::quoted_list(many, "or")
-                    )),
-                };
+                let help = unknown.help();
                 self.report_strict(
                     Code::UnknownResourceType,
                     Target::Label(1),
@@ -253,7 +246,9 @@ impl<'a, 'db> Infer<'a, 'db> {
                     Code::UnsupportedAttribute,
                     Target::AttrName(*id),
                     format!("unsupported attribute `{name}` of {what}"),
-                    suggestion.as_ref().map(|s| format!("did you mean `{s}`?")),
+                    suggestion
+                        .as_deref()
+                        .map(pcl_diagnostics::style::did_you_mean),
                     suggestion,
                 );
                 continue;
@@ -454,7 +449,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                                 .map(str::to_string);
                             let shown: Vec<&str> = names.iter().map(|k| &**k).take(12).collect();
                             let help = match &suggestion {
-                                Some(s) => Some(format!("did you mean `{s}`?")),
+                                Some(s) => Some(pcl_diagnostics::style::did_you_mean(s)),
                                 None if shown.is_empty() => None,
                                 None => Some(format!(
                                     "the type has {}",
@@ -713,7 +708,9 @@ impl<'a, 'db> Infer<'a, 'db> {
                 Code::InvalidPropertyPath,
                 Target::Expr(current),
                 format!("`{root_name}` is not an input property of this resource"),
-                suggestion.as_ref().map(|s| format!("did you mean `{s}`?")),
+                suggestion
+                    .as_deref()
+                    .map(pcl_diagnostics::style::did_you_mean),
                 suggestion,
             );
             return;
@@ -769,7 +766,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     Target::Expr(item.key),
                     format!("unknown hook name `{key}`"),
                     Some(match &suggestion {
-                        Some(s) => format!("did you mean `{s}`?"),
+                        Some(s) => pcl_diagnostics::style::did_you_mean(s),
                         None => format!(
                             "hook names are {}",
                             pcl_diagnostics::style::quoted_list(KEYS, "and")

@@ -459,7 +459,7 @@ fn unknown_function(cx: &mut Infer<'_, '_>, id: ExprId, name: &Name) -> Type {
     let suggestion =
         suggest::best_match(f, Builtin::ALL.iter().map(|b| b.name())).map(str::to_string);
     let help = match (&suggestion, cx.lookup_root(name)) {
-        (Some(s), _) => Some(format!("did you mean `{s}`?")),
+        (Some(s), _) => Some(pcl_diagnostics::style::did_you_mean(s)),
         (None, Some(_)) => Some(format!("`{f}` is a variable, not a function")),
         _ => None,
     };

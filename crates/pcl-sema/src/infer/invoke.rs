@@ -59,14 +59,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 return Type::dynamic();
             }
             Err(TokenError::Unknown(unknown)) => {
-                let help = match unknown.suggestions.as_slice() {
-                    [] => None,
-                    [one] => Some(format!("did you mean `{one}`?")),
-                    many => Some(format!(
-                        "did you mean one of {}?",
-                        pcl_diagnostics::style::quoted_list(many, "or")
-                    )),
-                };
+                let help = unknown.help();
                 let fix = unknown.suggestions.first().map(|s| format!("\"{s}\""));
                 self.report_strict(
                     Code::UnknownInvokeFunction,

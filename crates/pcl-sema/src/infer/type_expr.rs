@@ -36,7 +36,7 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                     Code::InvalidTypeExpression.default_severity(),
                     Target::Expr(id),
                     format!("unknown type `{other}`: the types are `any`, `bool`, `int`, `number`, `string` and the constructors `list`, `map`, `object`, `optional`, `set` and `tuple`"),
-                    suggestion.as_ref().map(|s| format!("did you mean `{s}`?")),
+                    suggestion.as_deref().map(pcl_diagnostics::style::did_you_mean),
                     suggestion,
                 );
                 Type::dynamic()
@@ -52,7 +52,9 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                     Code::InvalidTypeExpression.default_severity(),
                     Target::Expr(id),
                     format!("unknown type constructor `{name}`"),
-                    suggestion.as_ref().map(|s| format!("did you mean `{s}`?")),
+                    suggestion
+                        .as_deref()
+                        .map(pcl_diagnostics::style::did_you_mean),
                     None,
                 );
                 return Type::dynamic();
