@@ -239,20 +239,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         }
         // Explain against the plain destination: its reason names the real types.
         let plain = dest.conversion_from(&src.resolve_outputs());
-        let reason = plain
-            .reason
-            .filter(|_| plain.kind == ConversionKind::None)
-            .or(conversion.reason);
-        let why = reason.map_or_else(
-            || {
-                format!(
-                    "cannot assign a value of type {} to type {}",
-                    show(src),
-                    show(dest)
-                )
-            },
-            |r| r.to_string(),
-        );
+        let why = why_not(plain, conversion.reason, src, dest);
         self.report(
             Code::TypeMismatch,
             Target::Expr(expr),
@@ -946,4 +933,29 @@ fn optional_object_properties(ty: Type) -> Type {
 /// `list(resource(aws:s3:BucketObject))`, and other objects on one line.
 pub fn one_line_type(ty: &pcl_types::Type) -> String {
     ty.display_readable_with(pcl_types::ReadableStyle::ONE_LINE)
+}
+
+/// Why `src` does not convert to `dest`, for a message: the reason of `plain` (the conversion
+/// between their plain shapes, whose reason names the real types) if that fails too, else
+/// `reason` (the conversion's own), else the two types.
+pub(crate) fn why_not(
+    plain: pcl_types::Conversion,
+    reason: Option<pcl_types::Reason>,
+    src: &Type,
+    dest: &Type,
+) -> String {
+    plain
+        .reason
+        .filter(|_| plain.kind == ConversionKind::None)
+        .or(reason)
+        .map_or_else(
+            || {
+                format!(
+                    "cannot assign a value of type {} to type {}",
+                    show(src),
+                    show(dest)
+                )
+            },
+            |r| r.to_string(),
+        )
 }

@@ -314,20 +314,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 let plain = dest
                     .resolve_outputs()
                     .conversion_from(&src.resolve_outputs());
-                let why = plain
-                    .reason
-                    .filter(|_| plain.kind == ConversionKind::None)
-                    .or(conversion.reason)
-                    .map_or_else(
-                        || {
-                            format!(
-                                "cannot assign a value of type {} to type {}",
-                                show(src),
-                                show(dest)
-                            )
-                        },
-                        |r| r.to_string(),
-                    );
+                let why = crate::infer::why_not(plain, conversion.reason, src, dest);
                 let why = if exact
                     && src.eventual_strength() != pcl_types::Eventual::None
                     && shape_of(dest).conversion_from(&src.resolve_outputs()).kind
