@@ -9,45 +9,50 @@ use pcl_types::ConstValue;
 
 use crate::name::Name;
 
-/// An expression of a body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ExprId(u32);
+/// The ids of a body's arenas: an index stored plus one, so that `Option<Id>` takes no more
+/// room than the id (expressions hold several optional ids).
+macro_rules! arena_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(std::num::NonZeroU32);
 
-impl ExprId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0.get() as usize - 1
+            }
+
+            fn from_index(index: usize) -> $name {
+                let id = u32::try_from(index + 1).expect("fewer than 2^32 - 1 ids in a body");
+                $name(std::num::NonZeroU32::new(id).expect("one more than an index"))
+            }
+        }
+
+        /// As if derived on the index.
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_tuple(stringify!($name)).field(&(self.index() as u32)).finish()
+            }
+        }
+    };
 }
 
-/// A local variable: a `for` variable, `range`, a hook's `args`, `recover`'s `error`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BindingId(u32);
-
-impl BindingId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// An attribute of the node's body or of one of its nested blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct AttrId(u32);
-
-impl AttrId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// A nested block (`options { }`) of the node's body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BlockId(u32);
-
-impl BlockId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+arena_id!(
+    /// An expression of a body.
+    ExprId
+);
+arena_id!(
+    /// A local variable: a `for` variable, `range`, a hook's `args`, `recover`'s `error`.
+    BindingId
+);
+arena_id!(
+    /// An attribute of the node's body or of one of its nested blocks.
+    AttrId
+);
+arena_id!(
+    /// A nested block (`options { }`) of the node's body.
+    BlockId
+);
 
 /// Operators are the syntax layer's: plain position-free enums.
 pub use pcl_syntax::ast::{BinaryOp, UnaryOp};
@@ -217,7 +222,7 @@ impl Body {
         self.exprs
             .iter()
             .enumerate()
-            .map(|(i, e)| (ExprId(i as u32), e))
+            .map(|(i, e)| (ExprId::from_index(i), e))
     }
 
     pub fn expr_count(&self) -> usize {
@@ -232,7 +237,7 @@ impl Body {
         self.bindings
             .iter()
             .enumerate()
-            .map(|(i, b)| (BindingId(i as u32), b))
+            .map(|(i, b)| (BindingId::from_index(i), b))
     }
 
     pub fn attr(&self, id: AttrId) -> &Attr {
@@ -240,7 +245,7 @@ impl Body {
     }
 
     pub fn attr_ids(&self) -> impl Iterator<Item = AttrId> {
-        (0..self.attrs.len() as u32).map(AttrId)
+        (0..self.attrs.len()).map(AttrId::from_index)
     }
 
     /// The attributes directly in `block` (`None`: the node's own body), in source order.
@@ -249,7 +254,7 @@ impl Body {
             .iter()
             .enumerate()
             .filter(move |(_, a)| a.block == block)
-            .map(|(i, a)| (AttrId(i as u32), a))
+            .map(|(i, a)| (AttrId::from_index(i), a))
     }
 
     /// The attribute `name` directly in `block`.
@@ -270,27 +275,37 @@ impl Body {
             .iter()
             .enumerate()
             .filter(move |(_, b)| b.parent == parent)
-            .map(|(i, b)| (BlockId(i as u32), b))
+            .map(|(i, b)| (BlockId::from_index(i), b))
+    }
+
+    /// Every vector moved into an allocation of its length: a body lives as long as its
+    /// memo, and a vector grown by pushing holds up to twice its length (the allocator does
+    /// not shrink a block in place when more than half of it is used).
+    pub(crate) fn compact(&mut self) {
+        compact(&mut self.exprs);
+        compact(&mut self.bindings);
+        compact(&mut self.attrs);
+        compact(&mut self.blocks);
     }
 
     pub(crate) fn alloc_expr(&mut self, expr: Expr) -> ExprId {
         self.exprs.push(expr);
-        ExprId(self.exprs.len() as u32 - 1)
+        ExprId::from_index(self.exprs.len() - 1)
     }
 
     pub(crate) fn alloc_binding(&mut self, binding: Binding) -> BindingId {
         self.bindings.push(binding);
-        BindingId(self.bindings.len() as u32 - 1)
+        BindingId::from_index(self.bindings.len() - 1)
     }
 
     pub(crate) fn alloc_attr(&mut self, attr: Attr) -> AttrId {
         self.attrs.push(attr);
-        AttrId(self.attrs.len() as u32 - 1)
+        AttrId::from_index(self.attrs.len() - 1)
     }
 
     pub(crate) fn alloc_block(&mut self, block: NestedBlock) -> BlockId {
         self.blocks.push(block);
-        BlockId(self.blocks.len() as u32 - 1)
+        BlockId::from_index(self.blocks.len() - 1)
     }
 
     /// Calls `f` on each direct child expression of `id`.
@@ -426,6 +441,16 @@ impl BodySourceMap {
         self.block_ranges[id.index()]
     }
 
+    /// As [`Body::compact`].
+    pub(crate) fn compact(&mut self) {
+        compact(&mut self.exprs);
+        compact(&mut self.bindings);
+        compact(&mut self.attr_names);
+        compact(&mut self.attr_ranges);
+        compact(&mut self.block_types);
+        compact(&mut self.block_ranges);
+    }
+
     pub(crate) fn push_expr(&mut self, range: TextRange) {
         self.exprs.push(range);
     }
@@ -439,5 +464,14 @@ impl BodySourceMap {
     pub(crate) fn push_block(&mut self, type_name: TextRange, whole: TextRange) {
         self.block_types.push(type_name);
         self.block_ranges.push(whole);
+    }
+}
+
+/// `v` moved into an allocation of exactly its length, when it has spare capacity.
+pub(crate) fn compact<T>(v: &mut Vec<T>) {
+    if v.capacity() > v.len() {
+        let mut exact = Vec::with_capacity(v.len());
+        exact.append(v);
+        *v = exact;
     }
 }

@@ -199,7 +199,9 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    fn finish(self) -> (Body, BodySourceMap) {
+    fn finish(mut self) -> (Body, BodySourceMap) {
+        self.body.compact();
+        self.map.compact();
         (self.body, self.map)
     }
 
