@@ -97,8 +97,9 @@ impl NodeKind {
 /// component's source, a hook's kind.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Signature {
-    /// Every label's decoded value (`None` for a label that is not a plain string).
-    pub labels: Box<[Option<Box<str>>]>,
+    /// Every label's decoded value (`None` for a label that is not a plain string),
+    /// interned.
+    pub labels: Box<[Option<Name>]>,
 }
 
 impl Signature {
