@@ -389,36 +389,29 @@ impl Body {
 }
 
 /// Where the parts of a body are in the file. Only edge queries (diagnostics, IDE) read it.
+/// Slices, not vectors: a source map lives as long as its node, and each vector's capacity
+/// would cost a word more (11 MB at 100k resources).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BodySourceMap {
     /// The syntax range of each expression.
-    exprs: Vec<TextRange>,
+    exprs: Box<[TextRange]>,
     /// The name token of each binding.
-    bindings: Vec<TextRange>,
+    bindings: Box<[TextRange]>,
     /// Per attribute: the name token and the whole attribute.
-    attr_names: Vec<TextRange>,
-    attr_ranges: Vec<TextRange>,
+    attrs: Box<[(TextRange, TextRange)]>,
     /// Per nested block: the type keyword and the whole block.
-    block_types: Vec<TextRange>,
-    block_ranges: Vec<TextRange>,
+    blocks: Box<[(TextRange, TextRange)]>,
 }
 
 impl BodySourceMap {
     /// Every range moved by `delta` bytes (the text before the node grew or shrank).
     pub fn moved(&self, delta: i64) -> BodySourceMap {
-        let shift = |ranges: &[TextRange]| {
-            ranges
-                .iter()
-                .map(|&r| pcl_diagnostics::move_range(r, delta))
-                .collect()
-        };
+        let at = |r: TextRange| pcl_diagnostics::move_range(r, delta);
         BodySourceMap {
-            exprs: shift(&self.exprs),
-            bindings: shift(&self.bindings),
-            attr_names: shift(&self.attr_names),
-            attr_ranges: shift(&self.attr_ranges),
-            block_types: shift(&self.block_types),
-            block_ranges: shift(&self.block_ranges),
+            exprs: self.exprs.iter().map(|&r| at(r)).collect(),
+            bindings: self.bindings.iter().map(|&r| at(r)).collect(),
+            attrs: self.attrs.iter().map(|&(n, r)| (at(n), at(r))).collect(),
+            blocks: self.blocks.iter().map(|&(t, r)| (at(t), at(r))).collect(),
         }
     }
 
@@ -429,26 +422,37 @@ impl BodySourceMap {
         self.bindings[id.index()]
     }
     pub fn attr_name(&self, id: AttrId) -> TextRange {
-        self.attr_names[id.index()]
+        self.attrs[id.index()].0
     }
     pub fn attr(&self, id: AttrId) -> TextRange {
-        self.attr_ranges[id.index()]
+        self.attrs[id.index()].1
     }
     pub fn block_type(&self, id: BlockId) -> TextRange {
-        self.block_types[id.index()]
+        self.blocks[id.index()].0
     }
     pub fn block(&self, id: BlockId) -> TextRange {
-        self.block_ranges[id.index()]
+        self.blocks[id.index()].1
     }
+}
 
-    /// As [`Body::compact`].
-    pub(crate) fn compact(&mut self) {
-        compact(&mut self.exprs);
-        compact(&mut self.bindings);
-        compact(&mut self.attr_names);
-        compact(&mut self.attr_ranges);
-        compact(&mut self.block_types);
-        compact(&mut self.block_ranges);
+/// A [`BodySourceMap`] being built by lowering.
+#[derive(Default)]
+pub(crate) struct SourceMapBuilder {
+    exprs: Vec<TextRange>,
+    bindings: Vec<TextRange>,
+    attrs: Vec<(TextRange, TextRange)>,
+    blocks: Vec<(TextRange, TextRange)>,
+}
+
+impl SourceMapBuilder {
+    pub(crate) fn expr(&self, id: ExprId) -> TextRange {
+        self.exprs[id.index()]
+    }
+    pub(crate) fn attr_name(&self, id: AttrId) -> TextRange {
+        self.attrs[id.index()].0
+    }
+    pub(crate) fn block_type(&self, id: BlockId) -> TextRange {
+        self.blocks[id.index()].0
     }
 
     pub(crate) fn push_expr(&mut self, range: TextRange) {
@@ -458,12 +462,24 @@ impl BodySourceMap {
         self.bindings.push(range);
     }
     pub(crate) fn push_attr(&mut self, name: TextRange, whole: TextRange) {
-        self.attr_names.push(name);
-        self.attr_ranges.push(whole);
+        self.attrs.push((name, whole));
     }
     pub(crate) fn push_block(&mut self, type_name: TextRange, whole: TextRange) {
-        self.block_types.push(type_name);
-        self.block_ranges.push(whole);
+        self.blocks.push((type_name, whole));
+    }
+
+    /// The map, each part in an allocation of its length.
+    pub(crate) fn finish(self) -> BodySourceMap {
+        fn exact<T>(mut v: Vec<T>) -> Box<[T]> {
+            compact(&mut v);
+            v.into_boxed_slice()
+        }
+        BodySourceMap {
+            exprs: exact(self.exprs),
+            bindings: exact(self.bindings),
+            attrs: exact(self.attrs),
+            blocks: exact(self.blocks),
+        }
     }
 }
 

@@ -117,7 +117,7 @@ pub struct NodeSourceMap {
     pub keyword: TextRange,
     /// The name: a label, or the attribute name.
     pub name: TextRange,
-    pub labels: Vec<TextRange>,
+    pub labels: Box<[TextRange]>,
     /// The body's `{` (where "missing attribute" is reported, as the reference does).
     pub open_brace: Option<TextRange>,
     pub body: BodySourceMap,

@@ -173,7 +173,7 @@ fn range_of(node: &impl AstNode<Language = pcl_syntax::PclLanguage>) -> TextRang
 /// Builds one body: the expression arena, bindings in scope, and the source map.
 struct Lowerer<'d> {
     body: Body,
-    map: BodySourceMap,
+    map: SourceMapBuilder,
     scopes: Vec<(Name, BindingId)>,
     diagnostics: &'d mut Vec<Diagnostic>,
     /// For type labels: maps ranges of the re-parsed label text back into the file.
@@ -192,7 +192,7 @@ impl<'d> Lowerer<'d> {
     fn new(diagnostics: &'d mut Vec<Diagnostic>) -> Self {
         Lowerer {
             body: Body::default(),
-            map: BodySourceMap::default(),
+            map: SourceMapBuilder::default(),
             scopes: Vec::new(),
             diagnostics,
             remap: None,
@@ -201,8 +201,7 @@ impl<'d> Lowerer<'d> {
 
     fn finish(mut self) -> (Body, BodySourceMap) {
         self.body.compact();
-        self.map.compact();
-        (self.body, self.map)
+        (self.body, self.map.finish())
     }
 
     fn range(&self, range: TextRange) -> TextRange {
