@@ -200,13 +200,14 @@ pub struct NestedBlock {
     pub parent: Option<BlockId>,
 }
 
-/// The position-free content of one node.
+/// The position-free content of one node. Slices, not vectors: a body lives as long as its
+/// node (built by lowering's [`BodyBuilder`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Body {
-    exprs: Vec<Expr>,
-    bindings: Vec<Binding>,
-    pub attrs: Vec<Attr>,
-    pub blocks: Vec<NestedBlock>,
+    exprs: Box<[Expr]>,
+    bindings: Box<[Binding]>,
+    pub attrs: Box<[Attr]>,
+    pub blocks: Box<[NestedBlock]>,
     /// The value of a top-level attribute (a local).
     pub value: Option<ExprId>,
     /// The type expression of a config or output label.
@@ -276,36 +277,6 @@ impl Body {
             .enumerate()
             .filter(move |(_, b)| b.parent == parent)
             .map(|(i, b)| (BlockId::from_index(i), b))
-    }
-
-    /// Every vector moved into an allocation of its length: a body lives as long as its
-    /// memo, and a vector grown by pushing holds up to twice its length (the allocator does
-    /// not shrink a block in place when more than half of it is used).
-    pub(crate) fn compact(&mut self) {
-        compact(&mut self.exprs);
-        compact(&mut self.bindings);
-        compact(&mut self.attrs);
-        compact(&mut self.blocks);
-    }
-
-    pub(crate) fn alloc_expr(&mut self, expr: Expr) -> ExprId {
-        self.exprs.push(expr);
-        ExprId::from_index(self.exprs.len() - 1)
-    }
-
-    pub(crate) fn alloc_binding(&mut self, binding: Binding) -> BindingId {
-        self.bindings.push(binding);
-        BindingId::from_index(self.bindings.len() - 1)
-    }
-
-    pub(crate) fn alloc_attr(&mut self, attr: Attr) -> AttrId {
-        self.attrs.push(attr);
-        AttrId::from_index(self.attrs.len() - 1)
-    }
-
-    pub(crate) fn alloc_block(&mut self, block: NestedBlock) -> BlockId {
-        self.blocks.push(block);
-        BlockId::from_index(self.blocks.len() - 1)
     }
 
     /// Calls `f` on each direct child expression of `id`.
@@ -384,6 +355,78 @@ impl Body {
                 f(*source);
                 f(*each);
             }
+        }
+    }
+}
+
+/// A [`Body`] being built by lowering.
+#[derive(Default)]
+pub(crate) struct BodyBuilder {
+    exprs: Vec<Expr>,
+    bindings: Vec<Binding>,
+    attrs: Vec<Attr>,
+    blocks: Vec<NestedBlock>,
+    pub(crate) value: Option<ExprId>,
+    pub(crate) type_expr: Option<ExprId>,
+}
+
+impl BodyBuilder {
+    pub(crate) fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.index()]
+    }
+
+    /// As [`Body::attrs_in`].
+    pub(crate) fn attrs_in(&self, block: Option<BlockId>) -> impl Iterator<Item = (AttrId, &Attr)> {
+        self.attrs
+            .iter()
+            .enumerate()
+            .filter(move |(_, a)| a.block == block)
+            .map(|(i, a)| (AttrId::from_index(i), a))
+    }
+
+    /// As [`Body::blocks_in`].
+    pub(crate) fn blocks_in(
+        &self,
+        parent: Option<BlockId>,
+    ) -> impl Iterator<Item = (BlockId, &NestedBlock)> {
+        self.blocks
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.parent == parent)
+            .map(|(i, b)| (BlockId::from_index(i), b))
+    }
+
+    pub(crate) fn alloc_expr(&mut self, expr: Expr) -> ExprId {
+        self.exprs.push(expr);
+        ExprId::from_index(self.exprs.len() - 1)
+    }
+
+    pub(crate) fn alloc_binding(&mut self, binding: Binding) -> BindingId {
+        self.bindings.push(binding);
+        BindingId::from_index(self.bindings.len() - 1)
+    }
+
+    pub(crate) fn alloc_attr(&mut self, attr: Attr) -> AttrId {
+        self.attrs.push(attr);
+        AttrId::from_index(self.attrs.len() - 1)
+    }
+
+    pub(crate) fn alloc_block(&mut self, block: NestedBlock) -> BlockId {
+        self.blocks.push(block);
+        BlockId::from_index(self.blocks.len() - 1)
+    }
+
+    /// The body, each part in an allocation of its length (a vector grown by pushing holds
+    /// up to twice its length, and the allocator does not shrink a block in place when more
+    /// than half of it is used).
+    pub(crate) fn finish(self) -> Body {
+        Body {
+            exprs: exact(self.exprs),
+            bindings: exact(self.bindings),
+            attrs: exact(self.attrs),
+            blocks: exact(self.blocks),
+            value: self.value,
+            type_expr: self.type_expr,
         }
     }
 }
@@ -470,10 +513,6 @@ impl SourceMapBuilder {
 
     /// The map, each part in an allocation of its length.
     pub(crate) fn finish(self) -> BodySourceMap {
-        fn exact<T>(mut v: Vec<T>) -> Box<[T]> {
-            compact(&mut v);
-            v.into_boxed_slice()
-        }
         BodySourceMap {
             exprs: exact(self.exprs),
             bindings: exact(self.bindings),
@@ -483,11 +522,12 @@ impl SourceMapBuilder {
     }
 }
 
-/// `v` moved into an allocation of exactly its length, when it has spare capacity.
-pub(crate) fn compact<T>(v: &mut Vec<T>) {
+/// `v` in an allocation of exactly its length.
+fn exact<T>(mut v: Vec<T>) -> Box<[T]> {
     if v.capacity() > v.len() {
         let mut exact = Vec::with_capacity(v.len());
-        exact.append(v);
-        *v = exact;
+        exact.append(&mut v);
+        v = exact;
     }
+    v.into_boxed_slice()
 }

@@ -172,7 +172,7 @@ fn range_of(node: &impl AstNode<Language = pcl_syntax::PclLanguage>) -> TextRang
 
 /// Builds one body: the expression arena, bindings in scope, and the source map.
 struct Lowerer<'d> {
-    body: Body,
+    body: BodyBuilder,
     map: SourceMapBuilder,
     scopes: Vec<(Name, BindingId)>,
     diagnostics: &'d mut Vec<Diagnostic>,
@@ -191,7 +191,7 @@ struct Remap {
 impl<'d> Lowerer<'d> {
     fn new(diagnostics: &'d mut Vec<Diagnostic>) -> Self {
         Lowerer {
-            body: Body::default(),
+            body: BodyBuilder::default(),
             map: SourceMapBuilder::default(),
             scopes: Vec::new(),
             diagnostics,
@@ -199,9 +199,8 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    fn finish(mut self) -> (Body, BodySourceMap) {
-        self.body.compact();
-        (self.body, self.map.finish())
+    fn finish(self) -> (Body, BodySourceMap) {
+        (self.body.finish(), self.map.finish())
     }
 
     fn range(&self, range: TextRange) -> TextRange {
