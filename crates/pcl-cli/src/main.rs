@@ -5,7 +5,10 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// mimalloc: a fifth of a check's instructions went to glibc's malloc and free (small,
-/// short-lived type and tree allocations on two threads). Its options: `alloc.rs`.
+/// short-lived type and tree allocations on two threads). Its options: `alloc.rs`. The
+/// `system-alloc` feature keeps the system allocator, for heap profilers that hook `malloc`
+/// (heaptrack: `docs/benchmarks.md`).
+#[cfg(not(feature = "system-alloc"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -9,45 +9,50 @@ use pcl_types::ConstValue;
 
 use crate::name::Name;
 
-/// An expression of a body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ExprId(u32);
+/// The ids of a body's arenas: an index stored plus one, so that `Option<Id>` takes no more
+/// room than the id (expressions hold several optional ids).
+macro_rules! arena_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(std::num::NonZeroU32);
 
-impl ExprId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0.get() as usize - 1
+            }
+
+            fn from_index(index: usize) -> $name {
+                let id = u32::try_from(index + 1).expect("fewer than 2^32 - 1 ids in a body");
+                $name(std::num::NonZeroU32::new(id).expect("one more than an index"))
+            }
+        }
+
+        /// As if derived on the index.
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_tuple(stringify!($name)).field(&(self.index() as u32)).finish()
+            }
+        }
+    };
 }
 
-/// A local variable: a `for` variable, `range`, a hook's `args`, `recover`'s `error`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BindingId(u32);
-
-impl BindingId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// An attribute of the node's body or of one of its nested blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct AttrId(u32);
-
-impl AttrId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// A nested block (`options { }`) of the node's body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BlockId(u32);
-
-impl BlockId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+arena_id!(
+    /// An expression of a body.
+    ExprId
+);
+arena_id!(
+    /// A local variable: a `for` variable, `range`, a hook's `args`, `recover`'s `error`.
+    BindingId
+);
+arena_id!(
+    /// An attribute of the node's body or of one of its nested blocks.
+    AttrId
+);
+arena_id!(
+    /// A nested block (`options { }`) of the node's body.
+    BlockId
+);
 
 /// Operators are the syntax layer's: plain position-free enums.
 pub use pcl_syntax::ast::{BinaryOp, UnaryOp};
@@ -195,13 +200,14 @@ pub struct NestedBlock {
     pub parent: Option<BlockId>,
 }
 
-/// The position-free content of one node.
+/// The position-free content of one node. Slices, not vectors: a body lives as long as its
+/// node (built by lowering's [`BodyBuilder`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Body {
-    exprs: Vec<Expr>,
-    bindings: Vec<Binding>,
-    pub attrs: Vec<Attr>,
-    pub blocks: Vec<NestedBlock>,
+    exprs: Box<[Expr]>,
+    bindings: Box<[Binding]>,
+    pub attrs: Box<[Attr]>,
+    pub blocks: Box<[NestedBlock]>,
     /// The value of a top-level attribute (a local).
     pub value: Option<ExprId>,
     /// The type expression of a config or output label.
@@ -217,7 +223,7 @@ impl Body {
         self.exprs
             .iter()
             .enumerate()
-            .map(|(i, e)| (ExprId(i as u32), e))
+            .map(|(i, e)| (ExprId::from_index(i), e))
     }
 
     pub fn expr_count(&self) -> usize {
@@ -232,7 +238,7 @@ impl Body {
         self.bindings
             .iter()
             .enumerate()
-            .map(|(i, b)| (BindingId(i as u32), b))
+            .map(|(i, b)| (BindingId::from_index(i), b))
     }
 
     pub fn attr(&self, id: AttrId) -> &Attr {
@@ -240,7 +246,7 @@ impl Body {
     }
 
     pub fn attr_ids(&self) -> impl Iterator<Item = AttrId> {
-        (0..self.attrs.len() as u32).map(AttrId)
+        (0..self.attrs.len()).map(AttrId::from_index)
     }
 
     /// The attributes directly in `block` (`None`: the node's own body), in source order.
@@ -249,7 +255,7 @@ impl Body {
             .iter()
             .enumerate()
             .filter(move |(_, a)| a.block == block)
-            .map(|(i, a)| (AttrId(i as u32), a))
+            .map(|(i, a)| (AttrId::from_index(i), a))
     }
 
     /// The attribute `name` directly in `block`.
@@ -270,27 +276,7 @@ impl Body {
             .iter()
             .enumerate()
             .filter(move |(_, b)| b.parent == parent)
-            .map(|(i, b)| (BlockId(i as u32), b))
-    }
-
-    pub(crate) fn alloc_expr(&mut self, expr: Expr) -> ExprId {
-        self.exprs.push(expr);
-        ExprId(self.exprs.len() as u32 - 1)
-    }
-
-    pub(crate) fn alloc_binding(&mut self, binding: Binding) -> BindingId {
-        self.bindings.push(binding);
-        BindingId(self.bindings.len() as u32 - 1)
-    }
-
-    pub(crate) fn alloc_attr(&mut self, attr: Attr) -> AttrId {
-        self.attrs.push(attr);
-        AttrId(self.attrs.len() as u32 - 1)
-    }
-
-    pub(crate) fn alloc_block(&mut self, block: NestedBlock) -> BlockId {
-        self.blocks.push(block);
-        BlockId(self.blocks.len() as u32 - 1)
+            .map(|(i, b)| (BlockId::from_index(i), b))
     }
 
     /// Calls `f` on each direct child expression of `id`.
@@ -373,37 +359,102 @@ impl Body {
     }
 }
 
+/// A [`Body`] being built by lowering.
+#[derive(Default)]
+pub(crate) struct BodyBuilder {
+    exprs: Vec<Expr>,
+    bindings: Vec<Binding>,
+    attrs: Vec<Attr>,
+    blocks: Vec<NestedBlock>,
+    pub(crate) value: Option<ExprId>,
+    pub(crate) type_expr: Option<ExprId>,
+}
+
+impl BodyBuilder {
+    pub(crate) fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.index()]
+    }
+
+    /// As [`Body::attrs_in`].
+    pub(crate) fn attrs_in(&self, block: Option<BlockId>) -> impl Iterator<Item = (AttrId, &Attr)> {
+        self.attrs
+            .iter()
+            .enumerate()
+            .filter(move |(_, a)| a.block == block)
+            .map(|(i, a)| (AttrId::from_index(i), a))
+    }
+
+    /// As [`Body::blocks_in`].
+    pub(crate) fn blocks_in(
+        &self,
+        parent: Option<BlockId>,
+    ) -> impl Iterator<Item = (BlockId, &NestedBlock)> {
+        self.blocks
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.parent == parent)
+            .map(|(i, b)| (BlockId::from_index(i), b))
+    }
+
+    pub(crate) fn alloc_expr(&mut self, expr: Expr) -> ExprId {
+        self.exprs.push(expr);
+        ExprId::from_index(self.exprs.len() - 1)
+    }
+
+    pub(crate) fn alloc_binding(&mut self, binding: Binding) -> BindingId {
+        self.bindings.push(binding);
+        BindingId::from_index(self.bindings.len() - 1)
+    }
+
+    pub(crate) fn alloc_attr(&mut self, attr: Attr) -> AttrId {
+        self.attrs.push(attr);
+        AttrId::from_index(self.attrs.len() - 1)
+    }
+
+    pub(crate) fn alloc_block(&mut self, block: NestedBlock) -> BlockId {
+        self.blocks.push(block);
+        BlockId::from_index(self.blocks.len() - 1)
+    }
+
+    /// The body, each part in an allocation of its length (a vector grown by pushing holds
+    /// up to twice its length, and the allocator does not shrink a block in place when more
+    /// than half of it is used).
+    pub(crate) fn finish(self) -> Body {
+        Body {
+            exprs: exact(self.exprs),
+            bindings: exact(self.bindings),
+            attrs: exact(self.attrs),
+            blocks: exact(self.blocks),
+            value: self.value,
+            type_expr: self.type_expr,
+        }
+    }
+}
+
 /// Where the parts of a body are in the file. Only edge queries (diagnostics, IDE) read it.
+/// Slices, not vectors: a source map lives as long as its node, and each vector's capacity
+/// would cost a word more (11 MB at 100k resources).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BodySourceMap {
     /// The syntax range of each expression.
-    exprs: Vec<TextRange>,
+    exprs: Box<[TextRange]>,
     /// The name token of each binding.
-    bindings: Vec<TextRange>,
+    bindings: Box<[TextRange]>,
     /// Per attribute: the name token and the whole attribute.
-    attr_names: Vec<TextRange>,
-    attr_ranges: Vec<TextRange>,
+    attrs: Box<[(TextRange, TextRange)]>,
     /// Per nested block: the type keyword and the whole block.
-    block_types: Vec<TextRange>,
-    block_ranges: Vec<TextRange>,
+    blocks: Box<[(TextRange, TextRange)]>,
 }
 
 impl BodySourceMap {
     /// Every range moved by `delta` bytes (the text before the node grew or shrank).
     pub fn moved(&self, delta: i64) -> BodySourceMap {
-        let shift = |ranges: &[TextRange]| {
-            ranges
-                .iter()
-                .map(|&r| pcl_diagnostics::move_range(r, delta))
-                .collect()
-        };
+        let at = |r: TextRange| pcl_diagnostics::move_range(r, delta);
         BodySourceMap {
-            exprs: shift(&self.exprs),
-            bindings: shift(&self.bindings),
-            attr_names: shift(&self.attr_names),
-            attr_ranges: shift(&self.attr_ranges),
-            block_types: shift(&self.block_types),
-            block_ranges: shift(&self.block_ranges),
+            exprs: self.exprs.iter().map(|&r| at(r)).collect(),
+            bindings: self.bindings.iter().map(|&r| at(r)).collect(),
+            attrs: self.attrs.iter().map(|&(n, r)| (at(n), at(r))).collect(),
+            blocks: self.blocks.iter().map(|&(t, r)| (at(t), at(r))).collect(),
         }
     }
 
@@ -414,16 +465,37 @@ impl BodySourceMap {
         self.bindings[id.index()]
     }
     pub fn attr_name(&self, id: AttrId) -> TextRange {
-        self.attr_names[id.index()]
+        self.attrs[id.index()].0
     }
     pub fn attr(&self, id: AttrId) -> TextRange {
-        self.attr_ranges[id.index()]
+        self.attrs[id.index()].1
     }
     pub fn block_type(&self, id: BlockId) -> TextRange {
-        self.block_types[id.index()]
+        self.blocks[id.index()].0
     }
     pub fn block(&self, id: BlockId) -> TextRange {
-        self.block_ranges[id.index()]
+        self.blocks[id.index()].1
+    }
+}
+
+/// A [`BodySourceMap`] being built by lowering.
+#[derive(Default)]
+pub(crate) struct SourceMapBuilder {
+    exprs: Vec<TextRange>,
+    bindings: Vec<TextRange>,
+    attrs: Vec<(TextRange, TextRange)>,
+    blocks: Vec<(TextRange, TextRange)>,
+}
+
+impl SourceMapBuilder {
+    pub(crate) fn expr(&self, id: ExprId) -> TextRange {
+        self.exprs[id.index()]
+    }
+    pub(crate) fn attr_name(&self, id: AttrId) -> TextRange {
+        self.attrs[id.index()].0
+    }
+    pub(crate) fn block_type(&self, id: BlockId) -> TextRange {
+        self.blocks[id.index()].0
     }
 
     pub(crate) fn push_expr(&mut self, range: TextRange) {
@@ -433,11 +505,29 @@ impl BodySourceMap {
         self.bindings.push(range);
     }
     pub(crate) fn push_attr(&mut self, name: TextRange, whole: TextRange) {
-        self.attr_names.push(name);
-        self.attr_ranges.push(whole);
+        self.attrs.push((name, whole));
     }
     pub(crate) fn push_block(&mut self, type_name: TextRange, whole: TextRange) {
-        self.block_types.push(type_name);
-        self.block_ranges.push(whole);
+        self.blocks.push((type_name, whole));
     }
+
+    /// The map, each part in an allocation of its length.
+    pub(crate) fn finish(self) -> BodySourceMap {
+        BodySourceMap {
+            exprs: exact(self.exprs),
+            bindings: exact(self.bindings),
+            attrs: exact(self.attrs),
+            blocks: exact(self.blocks),
+        }
+    }
+}
+
+/// `v` in an allocation of exactly its length.
+fn exact<T>(mut v: Vec<T>) -> Box<[T]> {
+    if v.capacity() > v.len() {
+        let mut exact = Vec::with_capacity(v.len());
+        exact.append(&mut v);
+        v = exact;
+    }
+    v.into_boxed_slice()
 }

@@ -97,8 +97,9 @@ impl NodeKind {
 /// component's source, a hook's kind.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Signature {
-    /// Every label's decoded value (`None` for a label that is not a plain string).
-    pub labels: Box<[Option<Box<str>>]>,
+    /// Every label's decoded value (`None` for a label that is not a plain string),
+    /// interned.
+    pub labels: Box<[Option<Name>]>,
 }
 
 impl Signature {
@@ -116,7 +117,7 @@ pub struct NodeSourceMap {
     pub keyword: TextRange,
     /// The name: a label, or the attribute name.
     pub name: TextRange,
-    pub labels: Vec<TextRange>,
+    pub labels: Box<[TextRange]>,
     /// The body's `{` (where "missing attribute" is reported, as the reference does).
     pub open_brace: Option<TextRange>,
     pub body: BodySourceMap,

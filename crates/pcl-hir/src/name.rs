@@ -11,16 +11,37 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use rustc_hash::{FxHashSet, FxHasher};
 
-/// An interned identifier.
-pub struct Name(Arc<str>);
+/// An interned identifier: one pointer (the text is behind a second one), so that the
+/// expressions and attributes that hold names stay small.
+pub struct Name(Arc<Box<str>>);
 
-// SAFETY: a `Name` holds only an `Arc<str>`: no database-lifetime reference.
+// SAFETY: a `Name` holds only an `Arc<Box<str>>`: no database-lifetime reference.
 unsafe impl salsa::SalsaValue for Name {}
+
+/// A name in the table, looked up by its text.
+struct Entry(Arc<Box<str>>);
+
+impl std::borrow::Borrow<str> for Entry {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq for Entry {
+    fn eq(&self, other: &Entry) -> bool {
+        **self.0 == **other.0
+    }
+}
+impl Eq for Entry {}
+impl Hash for Entry {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (**self.0).hash(state)
+    }
+}
 
 const SHARDS: usize = 16;
 
 struct Shard {
-    names: FxHashSet<Arc<str>>,
+    names: FxHashSet<Entry>,
     /// The table size after the last sweep; a sweep runs when the table doubles.
     swept_len: usize,
 }
@@ -52,16 +73,16 @@ impl Name {
     pub fn new(text: &str) -> Name {
         let mut shard = shard_of(text);
         if let Some(existing) = shard.names.get(text) {
-            return Name(existing.clone());
+            return Name(existing.0.clone());
         }
         // Two handles dropped at the same moment can each see the other and leave an entry
         // that only the table holds; sweeping when the table doubles bounds such garbage.
         if shard.names.len() >= 2 * shard.swept_len.max(64) {
-            shard.names.retain(|name| Arc::strong_count(name) > 1);
+            shard.names.retain(|name| Arc::strong_count(&name.0) > 1);
             shard.swept_len = shard.names.len();
         }
-        let text: Arc<str> = Arc::from(text);
-        shard.names.insert(text.clone());
+        let text: Arc<Box<str>> = Arc::new(Box::from(text));
+        shard.names.insert(Entry(text.clone()));
         Name(text)
     }
 
@@ -77,7 +98,7 @@ impl Name {
                 lock(shard)
                     .names
                     .iter()
-                    .filter(|name| Arc::strong_count(name) > 1)
+                    .filter(|name| Arc::strong_count(&name.0) > 1)
                     .count()
             })
             .sum()
@@ -91,7 +112,7 @@ impl Drop for Name {
         if Arc::strong_count(&self.0) == 2 {
             let mut shard = shard_of(&self.0);
             if Arc::strong_count(&self.0) == 2 {
-                shard.names.remove(&*self.0);
+                shard.names.remove(&**self.0);
             }
         }
     }

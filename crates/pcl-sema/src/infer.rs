@@ -63,7 +63,7 @@ pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInfere
             .into_iter()
             .map(|t| t.unwrap_or_else(Type::dynamic))
             .collect(),
-        binding_types: cx.binding_types,
+        binding_types: cx.binding_types.into(),
         diagnostics: cx.diagnostics,
         node_type,
     }

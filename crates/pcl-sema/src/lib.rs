@@ -88,10 +88,10 @@ pub struct InferDiagnostic {
 /// Everything inference knows about one node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeInference {
-    /// The type of each expression, by id.
-    pub expr_types: Vec<Type>,
+    /// The type of each expression, by id (slices: a memo of every node holds them).
+    pub expr_types: Box<[Type]>,
     /// The type of each local variable, by id.
-    pub binding_types: Vec<Type>,
+    pub binding_types: Box<[Type]>,
     pub diagnostics: Vec<InferDiagnostic>,
     /// The node's own type, before literal types are widened.
     pub node_type: Type,
@@ -118,8 +118,8 @@ fn infer_node_cycle<'db>(
 ) -> NodeInference {
     let body = node.body(db);
     NodeInference {
-        expr_types: vec![Type::dynamic(); body.expr_count()],
-        binding_types: vec![Type::dynamic(); body.bindings().count()],
+        expr_types: vec![Type::dynamic(); body.expr_count()].into(),
+        binding_types: vec![Type::dynamic(); body.bindings().count()].into(),
         diagnostics: Vec::new(),
         node_type: Type::dynamic(),
     }

@@ -177,6 +177,59 @@ impl Ctx {
         }
     }
 
+    /// Runs `f` with a context in `mode`: a pooled one of this thread, cleared, so that its
+    /// tables keep their capacity between conversions (growing them was 2% of a large
+    /// check's instructions). A context whose tables grew large is dropped, not pooled.
+    pub(crate) fn with<R>(mode: Mode, f: impl FnOnce(&mut Ctx) -> R) -> R {
+        thread_local! {
+            static POOL: std::cell::RefCell<Vec<Ctx>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let mut cx = POOL
+            .try_with(|pool| pool.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Ctx::new(mode));
+        cx.mode = mode;
+        let result = f(&mut cx);
+        if cx.reset() {
+            let _ = POOL.try_with(|pool| {
+                let mut pool = pool.borrow_mut();
+                if pool.len() < 4 {
+                    pool.push(cx);
+                }
+            });
+        }
+        result
+    }
+
+    /// Back to the state of [`Ctx::new`], keeping the tables' capacity; false when they grew
+    /// too large to keep.
+    fn reset(&mut self) -> bool {
+        const KEEP: usize = 256;
+        let small = self.stack.capacity() <= KEEP
+            && self.memo.capacity() <= KEEP
+            && self.provisional.capacity() <= KEEP
+            && self.unify_stack.capacity() <= KEEP
+            && self.unify_memo.capacity() <= KEEP
+            && self.pins.capacity() <= 2 * KEEP
+            && self.assumed.capacity() <= KEEP
+            && self.provisional_by_depth.capacity() <= KEEP;
+        if !small {
+            return false;
+        }
+        self.stack.clear();
+        self.assumed.clear();
+        self.memo.clear();
+        self.provisional.clear();
+        self.provisional_by_depth.clear();
+        self.lowest_assumption = usize::MAX;
+        self.unify_stack.clear();
+        self.unify_memo.clear();
+        self.unify_cycles = 0;
+        self.pins.clear();
+        true
+    }
+
     /// Keeps `dest` and `src` alive as long as this context, so that their pair can key a
     /// table.
     pub(crate) fn pin(&mut self, dest: &Type, src: &Type) {
@@ -626,7 +679,7 @@ impl Type {
     /// `dest.conversion_from(src)`: whether and how safely a value of type `src` converts
     /// to `self`, with a reason for `None` and `Unsafe` results.
     pub fn conversion_from(&self, src: &Type) -> Conversion {
-        Ctx::new(Mode::Convert).convert(self, src)
+        Ctx::with(Mode::Convert, |cx| cx.convert(self, src))
     }
 }
 

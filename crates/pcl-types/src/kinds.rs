@@ -943,6 +943,13 @@ impl Type {
 
     /// `IsOptionalType`: not `dynamic`, and assignable from `none`.
     pub fn is_optional(&self) -> bool {
+        // A union with `none` among its elements (`T?`, most schema properties) takes `none`
+        // without the relation's memo tables.
+        if let TypeKind::Union(elements) = self.kind() {
+            if elements.iter().any(Type::is_none) {
+                return true;
+            }
+        }
         !self.is_dynamic() && self.assignable_from(&Type::none())
     }
 

@@ -217,7 +217,7 @@ fn traverse_tuple(elements: &[Type], key: Type, key_value: &Type) -> Traversal {
         return Traversal::ok(Type::union(elements.iter().cloned()));
     };
     let index = match &c.value {
-        ConstValue::Int(i) => i.clone(),
+        ConstValue::Int(i) => (**i).clone(),
         ConstValue::Number(d) => match d.to_integer() {
             Some(i) => i,
             None => return Traversal::error(ReasonKind::TupleIndexNotInteger { key }),

@@ -46,7 +46,7 @@ impl Type {
     /// there. `int` with `number` gives `number`; with `string` gives `string`; promise with
     /// output gives output; unrelated types give their union.
     pub fn unify(&self, other: &Type) -> (Type, ConversionKind) {
-        unify(&mut Ctx::new(Mode::Unify), self, other)
+        Ctx::with(Mode::Unify, |cx| unify(cx, self, other))
     }
 }
 

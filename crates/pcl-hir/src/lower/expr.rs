@@ -108,8 +108,8 @@ impl Lowerer<'_> {
                     if let Some(ast::LiteralKind::Number(text)) = lit.kind() {
                         if let Ok(value) = ConstValue::parse_number(&text) {
                             let negated = match value {
-                                ConstValue::Int(i) => ConstValue::Int(-i),
-                                ConstValue::Number(d) => ConstValue::Number(d.negate()),
+                                ConstValue::Int(i) => ConstValue::Int(Box::new(-*i)),
+                                ConstValue::Number(d) => ConstValue::Number(Box::new(d.negate())),
                                 other => other,
                             };
                             return self.alloc(Expr::Literal(negated), range);

@@ -41,7 +41,7 @@ pub(super) fn lower_local(
             range: range_of(attr),
             keyword: name_token.text_range(),
             name: name_token.text_range(),
-            labels: Vec::new(),
+            labels: Box::default(),
             open_brace: None,
             body: body_map,
         },
@@ -157,8 +157,12 @@ pub(super) fn lower_block(
     };
     let labels: Vec<ast::BlockLabel> = block.labels().collect();
     let label_ranges: Vec<TextRange> = labels.iter().map(range_of).collect();
-    let label_values: Vec<Option<Box<str>>> =
-        labels.iter().map(|l| l.value().map(Into::into)).collect();
+    // Interned: a token or type label is shared by every node that names it, and a name
+    // label by the node's name.
+    let label_values: Vec<Option<Name>> = labels
+        .iter()
+        .map(|l| l.value().map(|v| Name::new(&v)))
+        .collect();
     let rule = label_rule(kind);
     if labels.len() < rule.min || labels.len() > rule.max {
         let range = match (label_ranges.first(), label_ranges.last()) {
@@ -177,7 +181,7 @@ pub(super) fn lower_block(
             None => (Name::new(""), type_token.text_range()),
         },
         (_, Some(index)) => match label_values.get(index) {
-            Some(Some(value)) => (Name::new(value), label_ranges[index]),
+            Some(Some(value)) => (value.clone(), label_ranges[index]),
             // No usable name: nothing can refer to this block, so it is not a node. Its
             // label problem is reported above or by the syntax validator.
             _ => return None,
@@ -222,7 +226,7 @@ pub(super) fn lower_block(
             range: range_of(block),
             keyword: type_token.text_range(),
             name: name_range,
-            labels: label_ranges,
+            labels: label_ranges.into_boxed_slice(),
             open_brace: block.l_brace().map(|t| t.text_range()),
             body: body_map,
         },

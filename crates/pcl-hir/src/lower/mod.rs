@@ -172,8 +172,8 @@ fn range_of(node: &impl AstNode<Language = pcl_syntax::PclLanguage>) -> TextRang
 
 /// Builds one body: the expression arena, bindings in scope, and the source map.
 struct Lowerer<'d> {
-    body: Body,
-    map: BodySourceMap,
+    body: BodyBuilder,
+    map: SourceMapBuilder,
     scopes: Vec<(Name, BindingId)>,
     diagnostics: &'d mut Vec<Diagnostic>,
     /// For type labels: maps ranges of the re-parsed label text back into the file.
@@ -191,8 +191,8 @@ struct Remap {
 impl<'d> Lowerer<'d> {
     fn new(diagnostics: &'d mut Vec<Diagnostic>) -> Self {
         Lowerer {
-            body: Body::default(),
-            map: BodySourceMap::default(),
+            body: BodyBuilder::default(),
+            map: SourceMapBuilder::default(),
             scopes: Vec::new(),
             diagnostics,
             remap: None,
@@ -200,7 +200,7 @@ impl<'d> Lowerer<'d> {
     }
 
     fn finish(self) -> (Body, BodySourceMap) {
-        (self.body, self.map)
+        (self.body.finish(), self.map.finish())
     }
 
     fn range(&self, range: TextRange) -> TextRange {

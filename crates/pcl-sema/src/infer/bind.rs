@@ -258,7 +258,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 &ty,
                 &dest,
                 exact,
-                &format!("the attribute `{name}` of {what}"),
+                format_args!("the attribute `{name}` of {what}"),
             );
         }
         for (name, ty) in properties.iter() {
@@ -290,7 +290,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         src: &Type,
         dest: &Type,
         exact: bool,
-        context: &str,
+        context: std::fmt::Arguments<'_>,
     ) {
         let narrowed = self.narrow(expr, dest);
         let dest = narrowed.as_ref().unwrap_or(dest);
@@ -393,7 +393,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         &mut self,
         expr: ExprId,
         dest: &Type,
-        context: &str,
+        context: std::fmt::Arguments<'_>,
         check_literals: bool,
         depth: usize,
     ) {

@@ -89,8 +89,13 @@ impl<'a, 'db> Infer<'a, 'db> {
                 } else {
                     &sig.plain_args
                 };
-                let context = format!("the arguments of `{token}`");
-                self.check_value(*expr, ty, dest, false, &context);
+                self.check_value(
+                    *expr,
+                    ty,
+                    dest,
+                    false,
+                    format_args!("the arguments of `{token}`"),
+                );
             }
             None => {
                 if sig.has_inputs && !sig.plain_args.is_optional() {
@@ -114,7 +119,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 ty,
                 &invoke_options_type(),
                 false,
-                "the options of `invoke`",
+                format_args!("the options of `invoke`"),
             );
         }
         if output_form {
@@ -159,7 +164,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                     &ty,
                     &sig.plain_args,
                     false,
-                    &format!("the arguments of `{token}`"),
+                    format_args!("the arguments of `{token}`"),
                 );
                 return if any_output {
                     Type::output(sig.result.clone())
@@ -182,8 +187,13 @@ impl<'a, 'db> Infer<'a, 'db> {
         for (i, (name, ty)) in params.iter().enumerate() {
             match given.get(i) {
                 Some((expr, src)) => {
-                    let context = format!("the argument `{name}` of `{token}`");
-                    self.check_value(*expr, src, ty, false, &context);
+                    self.check_value(
+                        *expr,
+                        src,
+                        ty,
+                        false,
+                        format_args!("the argument `{name}` of `{token}`"),
+                    );
                 }
                 None if !ty.is_optional() => {
                     self.report(
@@ -204,7 +214,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 ty,
                 &invoke_options_type(),
                 false,
-                "the options of `invoke`",
+                format_args!("the options of `invoke`"),
             );
         }
         if any_output {
@@ -258,8 +268,13 @@ impl<'a, 'db> Infer<'a, 'db> {
             }
         };
         if let Some((expr, ty)) = rest.first() {
-            let context = format!("the arguments of method `{method}`");
-            self.check_value(*expr, ty, &sig.args, false, &context);
+            self.check_value(
+                *expr,
+                ty,
+                &sig.args,
+                false,
+                format_args!("the arguments of method `{method}`"),
+            );
         }
         sig.result
     }
