@@ -111,28 +111,12 @@ pub enum Expr {
     },
     /// The element a splat is applied to (HCL's anonymous symbol).
     SplatItem,
-    Call {
-        name: Name,
-        args: Box<[ExprId]>,
-        /// `f(a, xs...)`: the last argument is expanded.
-        expand_final: bool,
-    },
+    /// Boxed, as is `For`: the other variants fit in 16 bytes, so an expression is 24.
+    Call(Box<CallExpr>),
     Paren(ExprId),
     Tuple(Box<[ExprId]>),
     Object(Box<[ObjectItem]>),
-    For {
-        key_var: Option<BindingId>,
-        value_var: BindingId,
-        collection: ExprId,
-        /// `k` in `{for ... : k => v}`; `None` for a tuple `for`.
-        key: Option<ExprId>,
-        value: ExprId,
-        condition: Option<ExprId>,
-        /// `{for ... : k => v...}`.
-        grouping: bool,
-        /// `{for ...}` rather than `[for ...]`.
-        object: bool,
-    },
+    For(Box<ForExpr>),
     Conditional {
         condition: ExprId,
         then_expr: ExprId,
@@ -161,6 +145,34 @@ pub enum Expr {
         source: ExprId,
         each: ExprId,
     },
+}
+
+// Expression arenas are the largest part of the lowered program.
+const _: () = assert!(std::mem::size_of::<Expr>() == 24);
+
+/// A function call (boxed in [`Expr::Call`]: calls are few).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CallExpr {
+    pub name: Name,
+    pub args: Box<[ExprId]>,
+    /// `f(a, xs...)`: the last argument is expanded.
+    pub expand_final: bool,
+}
+
+/// A `for` expression (boxed in [`Expr::For`]: they are few).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ForExpr {
+    pub key_var: Option<BindingId>,
+    pub value_var: BindingId,
+    pub collection: ExprId,
+    /// `k` in `{for ... : k => v}`; `None` for a tuple `for`.
+    pub key: Option<ExprId>,
+    pub value: ExprId,
+    pub condition: Option<ExprId>,
+    /// `{for ... : k => v...}`.
+    pub grouping: bool,
+    /// `{for ...}` rather than `[for ...]`.
+    pub object: bool,
 }
 
 /// What introduces a local variable.
@@ -307,7 +319,7 @@ impl Body {
         match self.expr(id) {
             Expr::Missing | Expr::Literal(_) | Expr::Variable { .. } | Expr::SplatItem => {}
             Expr::Template(p) => walk(p, &mut f),
-            Expr::Call { args, .. } => args.iter().copied().for_each(f),
+            Expr::Call(call) => call.args.iter().copied().for_each(f),
             Expr::Paren(e) => f(*e),
             Expr::Tuple(es) => es.iter().copied().for_each(f),
             Expr::Object(items) => {
@@ -316,13 +328,14 @@ impl Body {
                     f(item.value);
                 }
             }
-            Expr::For {
-                collection,
-                key,
-                value,
-                condition,
-                ..
-            } => {
+            Expr::For(for_expr) => {
+                let ForExpr {
+                    collection,
+                    key,
+                    value,
+                    condition,
+                    ..
+                } = &**for_expr;
                 f(*collection);
                 if let Some(k) = key {
                     f(*k);

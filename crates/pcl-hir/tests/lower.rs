@@ -206,14 +206,11 @@ fn expr(body: &Body, id: ExprId) -> String {
             ..
         } => binding(*b),
         Expr::SplatItem => "<item>".into(),
-        Expr::Call {
-            name,
-            args,
-            expand_final,
-        } => format!(
-            "{name}({}{})",
-            list(args),
-            if *expand_final { "..." } else { "" }
+        Expr::Call(call) => format!(
+            "{}({}{})",
+            call.name,
+            list(&call.args),
+            if call.expand_final { "..." } else { "" }
         ),
         Expr::Paren(inner) => format!("({})", e(*inner)),
         Expr::Tuple(elements) => format!("[{}]", list(elements)),
@@ -225,16 +222,17 @@ fn expr(body: &Body, id: ExprId) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Expr::For {
-            key_var,
-            value_var,
-            collection,
-            key,
-            value,
-            condition,
-            grouping,
-            object,
-        } => {
+        Expr::For(for_expr) => {
+            let pcl_hir::ForExpr {
+                key_var,
+                value_var,
+                collection,
+                key,
+                value,
+                condition,
+                grouping,
+                object,
+            } = &**for_expr;
             let vars = match key_var {
                 Some(k) => format!("{}, {}", binding(*k), binding(*value_var)),
                 None => binding(*value_var),

@@ -733,10 +733,12 @@ fn expression_completions(
     for (id, binding) in body.bindings() {
         let in_scope = match binding.kind {
             pcl_hir::BindingKind::Range => true,
-            _ => body.exprs().any(|(e, expr)| {
-                matches!(expr, Expr::For { key_var, value_var, .. } if *value_var == id || *key_var == Some(id))
-                    && map.expr(e).contains_inclusive(offset)
-            }) || map.binding(id).is_empty(),
+            _ => {
+                body.exprs().any(|(e, expr)| {
+                    matches!(expr, Expr::For(f) if f.value_var == id || f.key_var == Some(id))
+                        && map.expr(e).contains_inclusive(offset)
+                }) || map.binding(id).is_empty()
+            }
         };
         if in_scope
             && !out

@@ -226,7 +226,7 @@ fn wrap_values(db: &RootDatabase, node: Node<'_>, range: TextRange, path: &Path)
         };
         let value = attr.value;
         let value_range = map.expr(value);
-        let wrapped_in = |f: Builtin| matches!(body.expr(value), Expr::Call { name, .. } if name.as_str() == f.name());
+        let wrapped_in = |f: Builtin| matches!(body.expr(value), Expr::Call(call) if call.name.as_str() == f.name());
         let wrap = |f: Builtin| SourceChange {
             edits: vec![(
                 path.to_path_buf(),

@@ -262,7 +262,8 @@ fn expr_hover(
                 });
             }
         }
-        Expr::Call { name, .. } => {
+        Expr::Call(call) => {
+            let name = &call.name;
             let name_end = range.start() + pcl_diagnostics::TextSize::of(name.as_str());
             if position.offset <= name_end {
                 let builtin = pcl_sema::Builtin::from_name(name.as_str())?;
@@ -326,7 +327,7 @@ pub(crate) fn invoke_token(
 ) -> Option<schema::FunctionDef> {
     let body = node.body(db);
     let is_invoke_token = body.exprs().any(|(_, e)| {
-        matches!(e, Expr::Call { name, args, .. } if pcl_sema::Builtin::from_name(name.as_str()) == Some(pcl_sema::Builtin::Invoke) && args.first() == Some(&id))
+        matches!(e, Expr::Call(call) if pcl_sema::Builtin::from_name(call.name.as_str()) == Some(pcl_sema::Builtin::Invoke) && call.args.first() == Some(&id))
     });
     if !is_invoke_token {
         return None;

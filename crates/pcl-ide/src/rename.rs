@@ -171,8 +171,8 @@ fn scope_contains(
     let map = &node.source_map(db).body;
     let binding_range = map.binding(b);
     body.exprs().any(|(id, expr)| {
-        matches!(expr, pcl_hir::Expr::For { key_var, value_var, .. }
-            if *value_var == b || *key_var == Some(b))
+        matches!(expr, pcl_hir::Expr::For(f)
+            if f.value_var == b || f.key_var == Some(b))
             && map.expr(id).contains_range(range)
             && map.expr(id).contains_range(binding_range)
     })

@@ -290,8 +290,8 @@ fn target_range(node_map: &NodeSourceMap, body: &pcl_hir::Body, target: &Target)
         Target::CallName(id) => {
             let whole = map.expr(*id);
             match body.expr(*id) {
-                Expr::Call { name, .. } => {
-                    let len = pcl_diagnostics::TextSize::of(name.as_str());
+                Expr::Call(call) => {
+                    let len = pcl_diagnostics::TextSize::of(call.name.as_str());
                     TextRange::at(whole.start(), len.min(whole.len()))
                 }
                 _ => whole,

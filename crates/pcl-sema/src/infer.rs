@@ -437,27 +437,26 @@ impl<'a, 'db> Infer<'a, 'db> {
                 .last()
                 .cloned()
                 .unwrap_or_else(Type::dynamic),
-            Expr::Call {
-                name,
-                args,
-                expand_final,
-            } => builtins::infer_call(self, id, name, args, *expand_final),
+            Expr::Call(call) => {
+                builtins::infer_call(self, id, &call.name, &call.args, call.expand_final)
+            }
             Expr::Paren(inner) => self.infer_expr(*inner),
             Expr::Tuple(elements) => {
                 let types: Vec<Type> = elements.iter().map(|e| self.infer_expr(*e)).collect();
                 Type::tuple(types)
             }
             Expr::Object(items) => self.infer_object(items),
-            Expr::For {
-                key_var,
-                value_var,
-                collection,
-                key,
-                value,
-                condition,
-                grouping,
-                object,
-            } => {
+            Expr::For(for_expr) => {
+                let pcl_hir::ForExpr {
+                    key_var,
+                    value_var,
+                    collection,
+                    key,
+                    value,
+                    condition,
+                    grouping,
+                    object,
+                } = &**for_expr;
                 let coll = self.infer_expr(*collection);
                 let (k, v) = self.iterate(*collection, &coll);
                 if let Some(key_var) = key_var {

@@ -170,11 +170,11 @@ impl Lowerer<'_> {
             }
         }
         self.alloc(
-            Expr::Call {
+            Expr::Call(Box::new(CallExpr {
                 name: Name::new(&name),
                 args: lowered.into(),
                 expand_final: call.has_expand_final(),
-            },
+            })),
             range,
         )
     }
@@ -189,7 +189,7 @@ impl Lowerer<'_> {
         let condition = for_expr.condition().map(|c| self.lower_expr(&c));
         self.pop_for_variables(key_var, value_var);
         self.alloc(
-            Expr::For {
+            Expr::For(Box::new(ForExpr {
                 key_var,
                 value_var,
                 collection,
@@ -198,7 +198,7 @@ impl Lowerer<'_> {
                 condition,
                 grouping: for_expr.is_grouping(),
                 object: for_expr.is_object(),
-            },
+            })),
             range,
         )
     }

@@ -42,8 +42,8 @@ fn eval_inner(cx: &mut Infer<'_, '_>, id: ExprId) -> Type {
                 Type::dynamic()
             }
         },
-        Expr::Call { name, args, .. } => {
-            let name = name.as_str();
+        Expr::Call(call) => {
+            let (name, args) = (call.name.as_str(), &call.args);
             if !CONSTRUCTORS.contains(&name) {
                 let suggestion =
                     suggest::best_match(name, CONSTRUCTORS.iter().copied()).map(str::to_string);
