@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -54,24 +54,55 @@ pub fn run(args: ParseArgs) -> ExitCode {
         };
         (vec![output], false)
     } else {
-        let (files, io_error) = find_files(&args.files, &mut err);
-        // Each file is read, parsed and rendered on its own (a syntax error's notes are in its
-        // own file), on every core, and only what it prints is kept: memory is the output, not
-        // the sources. The output keeps the order of the files.
-        let outputs: Vec<(Option<pcl_fs::FileId>, FileOutput)> = files
+        // Each argument is read as a file (one open, no stat before it); only one that turns
+        // out to be a directory is walked, and its files take its place. Each file is read,
+        // parsed and rendered on its own (a syntax error's notes are in its own file), on every
+        // core, and only what it prints is kept: memory is the output, not the sources.
+        let first: Vec<Parsed> = args
+            .files
             .par_iter()
-            .map(|path| match inputs::read_file(path) {
-                Ok((bytes, metadata)) => (
-                    Some(pcl_fs::FileId::from_metadata(path, &metadata)),
-                    parse_one(
-                        &path.display().to_string(),
-                        &Source::from_bytes(bytes),
-                        tree,
-                    ),
-                ),
-                Err(message) => (None, FileOutput::io_error(message)),
-            })
+            .map(|path| parse_path(path, tree))
             .collect();
+        let mut walk = crate::walk::Walk::default();
+        let mut outputs: Vec<(Option<pcl_fs::FileId>, FileOutput)> = Vec::new();
+        for parsed in first {
+            match parsed {
+                Parsed::File(id, output) => outputs.push((id, output)),
+                Parsed::Directory(dir) => {
+                    let errors = walk.errors.len();
+                    let from = walk.files.len();
+                    if walk.add_dir(&dir, &["pp"], true) == 0 && walk.errors.len() == errors {
+                        // The words of `pcl check` for a directory with no program, so that the
+                        // two commands agree (`tests/parse_cli.rs` compares them).
+                        walk.errors
+                            .push(pcl_project::LoadError::NoProgram(dir).to_string());
+                    }
+                    let files = &walk.files[from..];
+                    outputs.extend(
+                        files
+                            .par_iter()
+                            .map(|path| match parse_path(path, tree) {
+                                Parsed::File(id, output) => (id, output),
+                                // Found as a regular file by the walk, and a directory by now.
+                                Parsed::Directory(path) => (
+                                    None,
+                                    FileOutput::io_error(pcl_project::LoadError::CannotRead {
+                                        path,
+                                        reason: pcl_fs::ReadError::directory(),
+                                    }),
+                                ),
+                            })
+                            .collect::<Vec<_>>(),
+                    );
+                }
+            }
+        }
+        for message in &walk.warnings {
+            let _ = write!(err, "{}", crate::term::warning_line(message));
+        }
+        for message in &walk.errors {
+            let _ = write!(err, "{}", crate::term::error_line(message));
+        }
         // A file named twice (by two arguments, or through a link) is reported once.
         let mut seen = HashSet::new();
         let outputs = outputs
@@ -79,7 +110,7 @@ pub fn run(args: ParseArgs) -> ExitCode {
             .filter(|(identity, _)| identity.as_ref().is_none_or(|id| seen.insert(id.clone())))
             .map(|(_, output)| output)
             .collect();
-        (outputs, io_error)
+        (outputs, !walk.errors.is_empty())
     };
     for output in outputs {
         if let Some(message) = output.io_error {
@@ -100,30 +131,29 @@ pub fn run(args: ParseArgs) -> ExitCode {
     }
 }
 
-/// The files `paths` name, a directory standing for the `.pp` files below it, each file once;
-/// and whether there were I/O errors (printed to `err`, with the warnings).
-fn find_files(paths: &[PathBuf], err: &mut impl Write) -> (Vec<PathBuf>, bool) {
-    let mut walk = crate::walk::Walk::default();
-    for path in paths {
-        if !path.is_dir() {
-            walk.files.push(path.clone());
-            continue;
+/// What reading a path gave: a file parsed (with its identity, to report it once), or a
+/// directory to walk.
+enum Parsed {
+    File(Option<pcl_fs::FileId>, FileOutput),
+    Directory(PathBuf),
+}
+
+/// Reads and parses the file at `path`; a directory is left to the caller to walk.
+fn parse_path(path: &Path, tree: Option<TreeFormat>) -> Parsed {
+    match inputs::read_file(path) {
+        Ok((bytes, metadata)) => Parsed::File(
+            Some(pcl_fs::FileId::from_metadata(path, &metadata)),
+            parse_one(
+                &path.display().to_string(),
+                &Source::from_bytes(bytes),
+                tree,
+            ),
+        ),
+        Err(pcl_project::LoadError::CannotRead { reason, .. }) if reason.is_directory() => {
+            Parsed::Directory(path.to_path_buf())
         }
-        let errors = walk.errors.len();
-        if walk.add_dir(path, &["pp"], true) == 0 && walk.errors.len() == errors {
-            // The words of `pcl check` for a directory with no program, so that the two
-            // commands agree (`tests/parse_cli.rs` compares them).
-            walk.errors
-                .push(pcl_project::LoadError::NoProgram(path.to_path_buf()).to_string());
-        }
+        Err(error) => Parsed::File(None, FileOutput::io_error(error)),
     }
-    for message in &walk.warnings {
-        let _ = write!(err, "{}", crate::term::warning_line(message));
-    }
-    for message in &walk.errors {
-        let _ = write!(err, "{}", crate::term::error_line(message));
-    }
-    (walk.files, !walk.errors.is_empty())
 }
 
 /// What parsing one file prints.

@@ -41,6 +41,16 @@ pub enum ReadError {
 }
 
 impl ReadError {
+    /// A directory where a file was expected.
+    pub fn directory() -> ReadError {
+        ReadError::NotRegular(DIRECTORY)
+    }
+
+    /// Whether the path is a directory (which callers may walk instead of reading).
+    pub fn is_directory(&self) -> bool {
+        matches!(self, ReadError::NotRegular(kind) if *kind == DIRECTORY)
+    }
+
     /// A file of `kind` over `limit` bytes; `size` when it is known before reading.
     pub fn too_large(kind: FileKind, size: Option<u64>, limit: u64) -> ReadError {
         match kind {
@@ -104,6 +114,9 @@ impl From<std::io::Error> for ReadError {
     }
 }
 
+/// What [`irregular_kind`] says of a directory.
+const DIRECTORY: &str = "a directory";
+
 /// What a file is, when it is not a regular file ("a FIFO (named pipe)"), for messages.
 pub fn irregular_kind(metadata: &Metadata) -> Option<&'static str> {
     let kind = metadata.file_type();
@@ -111,7 +124,7 @@ pub fn irregular_kind(metadata: &Metadata) -> Option<&'static str> {
         return None;
     }
     if kind.is_dir() {
-        return Some("a directory");
+        return Some(DIRECTORY);
     }
     #[cfg(unix)]
     {
@@ -242,10 +255,16 @@ mod tests {
             reason(read_limited(&dir.join("missing"), FileKind::Source, 100).unwrap_err()),
             "no such file or directory"
         );
+        let not_a_file = read_limited(&dir, FileKind::Source, 100).unwrap_err();
+        assert!(not_a_file.is_directory());
+        assert_eq!(reason(not_a_file), reason(ReadError::directory()));
         assert_eq!(
-            reason(read_limited(&dir, FileKind::Source, 100).unwrap_err()),
+            reason(ReadError::directory()),
             "it is a directory, not a regular file"
         );
+        assert!(!read_limited(&dir.join("missing"), FileKind::Source, 100)
+            .unwrap_err()
+            .is_directory());
         assert_eq!(
             reason(read_limited(&file, FileKind::Source, 3).unwrap_err()),
             "it is 0.0 MiB, over the limit of 0 MiB for a source file (split the program into several files)"
