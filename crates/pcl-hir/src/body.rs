@@ -284,11 +284,7 @@ impl Body {
         &self,
         parent: Option<BlockId>,
     ) -> impl Iterator<Item = (BlockId, &NestedBlock)> {
-        self.blocks
-            .iter()
-            .enumerate()
-            .filter(move |(_, b)| b.parent == parent)
-            .map(|(i, b)| (BlockId::from_index(i), b))
+        blocks_in(&self.blocks, parent)
     }
 
     /// Calls `f` on each direct child expression of `id`.
@@ -402,11 +398,7 @@ impl BodyBuilder {
         &self,
         parent: Option<BlockId>,
     ) -> impl Iterator<Item = (BlockId, &NestedBlock)> {
-        self.blocks
-            .iter()
-            .enumerate()
-            .filter(move |(_, b)| b.parent == parent)
-            .map(|(i, b)| (BlockId::from_index(i), b))
+        blocks_in(&self.blocks, parent)
     }
 
     pub(crate) fn alloc_expr(&mut self, expr: Expr) -> ExprId {
@@ -543,4 +535,16 @@ fn exact<T>(mut v: Vec<T>) -> Box<[T]> {
         v = exact;
     }
     v.into_boxed_slice()
+}
+
+/// The blocks of `blocks` directly in `parent`, in source order (for a body and its builder).
+fn blocks_in(
+    blocks: &[NestedBlock],
+    parent: Option<BlockId>,
+) -> impl Iterator<Item = (BlockId, &NestedBlock)> {
+    blocks
+        .iter()
+        .enumerate()
+        .filter(move |(_, b)| b.parent == parent)
+        .map(|(i, b)| (BlockId::from_index(i), b))
 }
