@@ -9,7 +9,7 @@ use pcl_syntax::{TextRange, TextSize};
 
 use crate::error::{LoadError, ReadError};
 
-pub use pcl_fs::irregular_kind;
+use pcl_fs::irregular_kind;
 
 /// Whether a file found in a directory is one to read: `Ok(true)` for a regular file (links
 /// followed), `Ok(false)` for a directory; anything else (a FIFO would hang the read, a link
@@ -51,7 +51,8 @@ pub struct Source {
 /// decoded lossily and its place returned, to be reported as a diagnostic, so that one bad
 /// byte does not hide every other diagnostic of the file.
 pub fn read_source(path: &Path) -> Result<Source, LoadError> {
-    read_limited(path, pcl_syntax::MAX_SOURCE_LEN).map(Source::from_bytes)
+    read_limited_with_metadata(path, pcl_syntax::MAX_SOURCE_LEN)
+        .map(|(bytes, _)| Source::from_bytes(bytes))
 }
 
 impl Source {
@@ -78,15 +79,9 @@ impl Source {
     }
 }
 
-/// Reads a file of at most `limit` bytes. A larger file is refused before it is read (by its
-/// size on disk, and by stopping at the limit for files whose size is not known in advance,
-/// such as pipes).
-pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
-    read_limited_with_metadata(path, limit).map(|(bytes, _)| bytes)
-}
-
-/// [`read_limited`], with the file's metadata as it was when opened (for `pcl fmt`, which
-/// replaces the file only if it is still what was read).
+/// Reads a source file of at most `limit` bytes (`pcl_fs::read_limited`: refused by its size
+/// before it is read, and by stopping at the limit), with its metadata as it was when opened
+/// (for `pcl fmt`, which replaces the file only if it is still what was read).
 pub fn read_limited_with_metadata(
     path: &Path,
     limit: u64,

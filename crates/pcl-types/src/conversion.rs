@@ -206,27 +206,41 @@ impl Ctx {
     /// too large to keep.
     fn reset(&mut self) -> bool {
         const KEEP: usize = 256;
-        let small = self.stack.capacity() <= KEEP
-            && self.memo.capacity() <= KEEP
-            && self.provisional.capacity() <= KEEP
-            && self.unify_stack.capacity() <= KEEP
-            && self.unify_memo.capacity() <= KEEP
-            && self.pins.capacity() <= 2 * KEEP
-            && self.assumed.capacity() <= KEEP
-            && self.provisional_by_depth.capacity() <= KEEP;
+        // Every field, so that a new one cannot be forgotten here (it would not compile).
+        let Ctx {
+            mode: _,
+            stack,
+            assumed,
+            memo,
+            provisional,
+            provisional_by_depth,
+            lowest_assumption,
+            unify_stack,
+            unify_memo,
+            unify_cycles,
+            pins,
+        } = self;
+        let small = stack.capacity() <= KEEP
+            && memo.capacity() <= KEEP
+            && provisional.capacity() <= KEEP
+            && unify_stack.capacity() <= KEEP
+            && unify_memo.capacity() <= KEEP
+            && pins.capacity() <= 2 * KEEP
+            && assumed.capacity() <= KEEP
+            && provisional_by_depth.capacity() <= KEEP;
         if !small {
             return false;
         }
-        self.stack.clear();
-        self.assumed.clear();
-        self.memo.clear();
-        self.provisional.clear();
-        self.provisional_by_depth.clear();
-        self.lowest_assumption = usize::MAX;
-        self.unify_stack.clear();
-        self.unify_memo.clear();
-        self.unify_cycles = 0;
-        self.pins.clear();
+        stack.clear();
+        assumed.clear();
+        memo.clear();
+        provisional.clear();
+        provisional_by_depth.clear();
+        *lowest_assumption = usize::MAX;
+        unify_stack.clear();
+        unify_memo.clear();
+        *unify_cycles = 0;
+        pins.clear();
         true
     }
 
