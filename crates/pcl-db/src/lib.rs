@@ -318,10 +318,24 @@ impl QueryEvent {
     }
 }
 
+/// The error of installing a query hook on a database made without them
+/// ([`RootDatabase::with_query_hooks`] makes one with them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoQueryHooks;
+
+impl std::fmt::Display for NoQueryHooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("this database reports no query events: make it with `with_query_hooks`")
+    }
+}
+
+impl std::error::Error for NoQueryHooks {}
+
 /// A host's callback for query events (`RootDatabase::set_query_hook`).
 pub type QueryHook = Arc<dyn Fn(&QueryEvent) + Send + Sync>;
 
-/// The installed hook: off (one atomic load per salsa event) until a host installs one.
+/// The installed hook of a database made with hooks: off (one atomic load per salsa event)
+/// until a host installs one.
 #[derive(Default)]
 struct EventLog {
     enabled: std::sync::atomic::AtomicBool,
@@ -350,8 +364,9 @@ impl EventLog {
     }
 }
 
-/// The database of a host: salsa storage, the file registry, and the query hook (which
-/// [`QueryLog`] installs for incrementality tests and measurements).
+/// The database of a host: salsa storage, the file registry, and, for a database made
+/// [`with_query_hooks`](RootDatabase::with_query_hooks), the query hook (which [`QueryLog`]
+/// installs for incrementality tests and measurements).
 #[salsa::db]
 #[derive(Clone)]
 pub struct RootDatabase {
@@ -360,7 +375,8 @@ pub struct RootDatabase {
     programs: Arc<Mutex<FxHashMap<PathBuf, Program>>>,
     schema_files: Arc<Mutex<FxHashMap<PathBuf, SchemaFile>>>,
     schema_reader: Option<SchemaReader>,
-    executed: Arc<EventLog>,
+    /// Where query events go: `None` for a database made without hooks.
+    events: Option<Arc<EventLog>>,
     /// The durability each file's text was last written with.
     text_durability: Arc<Mutex<FxHashMap<SourceFile, Durability>>>,
     parse_cache: ParseCache,
@@ -368,21 +384,40 @@ pub struct RootDatabase {
 }
 
 impl Default for RootDatabase {
+    /// A database that reports no query events: what `pcl check` and the language server
+    /// use. Salsa builds an event on every query call when a database listens for them (the
+    /// cancellation check alone is one per call), which cost a quarter of a cold check.
     fn default() -> Self {
-        let executed: Arc<EventLog> = Arc::default();
-        let log = executed.clone();
-        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-            if log.enabled.load(std::sync::atomic::Ordering::Relaxed) {
-                log.on_event(&event);
+        RootDatabase::new(None)
+    }
+}
+
+impl RootDatabase {
+    /// A database whose query events a hook can observe ([`set_query_hook`](Self::set_query_hook)),
+    /// for hosts that measure or trace and for tests; otherwise as [`Default`], a little slower.
+    pub fn with_query_hooks() -> Self {
+        RootDatabase::new(Some(Arc::default()))
+    }
+
+    fn new(events: Option<Arc<EventLog>>) -> Self {
+        let storage = match &events {
+            Some(events) => {
+                let log = events.clone();
+                salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+                    if log.enabled.load(std::sync::atomic::Ordering::Relaxed) {
+                        log.on_event(&event);
+                    }
+                })))
             }
-        })));
+            None => salsa::Storage::new(None),
+        };
         let db = RootDatabase {
             storage,
             files: Files::default(),
             programs: Arc::default(),
             schema_files: Arc::default(),
             schema_reader: None,
-            executed,
+            events,
             text_durability: Arc::default(),
             parse_cache: ParseCache::default(),
             file_caches: FileCaches::default(),
@@ -680,12 +715,15 @@ impl RootDatabase {
 
     /// Installs (or, with `None`, removes) a callback told of every query executed and every
     /// memoized result re-validated, on the thread that did it: for hosts that measure or
-    /// trace, and for tests. Shared by the database's clones.
-    pub fn set_query_hook(&self, hook: Option<QueryHook>) {
+    /// trace, and for tests. Shared by the database's clones. Only a database made
+    /// [`with_query_hooks`](Self::with_query_hooks) has events to report.
+    pub fn set_query_hook(&self, hook: Option<QueryHook>) -> Result<(), NoQueryHooks> {
+        let events = self.events.as_ref().ok_or(NoQueryHooks)?;
         let on = hook.is_some();
-        *self.executed.hook.lock().unwrap_or_else(|e| e.into_inner()) = hook;
-        self.executed
+        *events.hook.lock().unwrap_or_else(|e| e.into_inner()) = hook;
+        events
             .enabled
             .store(on, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
     }
 }

@@ -15,14 +15,15 @@ pub struct QueryLog {
 }
 
 impl QueryLog {
-    /// Starts logging `db`'s query events, replacing any hook it had.
-    pub fn install(db: &RootDatabase) -> QueryLog {
+    /// Starts logging `db`'s query events, replacing any hook it had. `db` must have been
+    /// made [`with_query_hooks`](RootDatabase::with_query_hooks).
+    pub fn install(db: &RootDatabase) -> Result<QueryLog, crate::NoQueryHooks> {
         let events: Arc<Mutex<Vec<QueryEvent>>> = Arc::default();
         let sink = events.clone();
         db.set_query_hook(Some(Arc::new(move |event: &QueryEvent| {
             lock(&sink).push(event.clone());
-        })));
-        QueryLog { events }
+        })))?;
+        Ok(QueryLog { events })
     }
 
     /// The events since the last `take_*` call, in order.

@@ -110,8 +110,19 @@ impl Default for AnalysisHost {
 
 impl AnalysisHost {
     pub fn new() -> AnalysisHost {
+        AnalysisHost::with_database(RootDatabase::default())
+    }
+
+    /// A host whose database reports query events to a hook (`raw_database().set_query_hook`,
+    /// `pcl_db::QueryLog`): for embedders that measure or trace, and for tests; a little
+    /// slower than [`new`](Self::new).
+    pub fn with_query_hooks() -> AnalysisHost {
+        AnalysisHost::with_database(RootDatabase::with_query_hooks())
+    }
+
+    fn with_database(db: RootDatabase) -> AnalysisHost {
         AnalysisHost {
-            db: RootDatabase::default(),
+            db,
             buffers: FxHashMap::default(),
             disk_programs: FxHashSet::default(),
             memory_programs: FxHashMap::default(),

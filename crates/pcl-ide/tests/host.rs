@@ -183,7 +183,7 @@ fn a_change_cancels_requests_in_flight() {
 /// the `parse` query. A file nobody has open is parsed by lowering alone (its tree is not kept).
 #[test]
 fn an_open_file_is_parsed_once_per_edit() {
-    let mut host = AnalysisHost::new();
+    let mut host = AnalysisHost::with_query_hooks();
     let open = PathBuf::from("/p/open.pp");
     let closed = PathBuf::from("/p/closed.pp");
     let mut change = Change::new();
@@ -199,7 +199,7 @@ fn an_open_file_is_parsed_once_per_edit() {
     analysis.diagnostics(&closed).unwrap();
     drop(analysis);
 
-    let log = QueryLog::install(host.raw_database());
+    let log = QueryLog::install(host.raw_database()).unwrap();
     let mut change = Change::new();
     change.set_file_text(open.clone(), "a = 2 # edited\n".to_string());
     host.apply_change(change);

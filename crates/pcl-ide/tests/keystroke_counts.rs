@@ -60,7 +60,7 @@ struct Session {
 impl Session {
     fn new(dir: &Path, files: usize) -> Session {
         write_program(dir, files);
-        let mut host = AnalysisHost::new();
+        let mut host = AnalysisHost::with_query_hooks();
         host.set_schema_dirs(Vec::new());
         let problems = host.load_program(dir);
         assert!(problems.is_empty(), "{problems:?}");
@@ -73,7 +73,7 @@ impl Session {
             all.iter().all(|(_, d)| d.is_empty()),
             "the program is valid: {all:?}"
         );
-        let log = QueryLog::install(host.raw_database());
+        let log = QueryLog::install(host.raw_database()).unwrap();
         Session { host, edited, log }
     }
 

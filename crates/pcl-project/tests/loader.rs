@@ -65,12 +65,12 @@ fn a_directory_and_its_components_program_first() {
 #[test]
 fn reloading_an_unchanged_directory_writes_nothing() {
     let dir = temp_dir("unchanged", WITH_COMPONENT);
-    let mut db = RootDatabase::default();
+    let mut db = RootDatabase::with_query_hooks();
     let loaded = Loader::new().load(&mut db, &dir);
     for &program in &loaded.programs {
         pcl_sema::check_program(&db, program);
     }
-    let log = pcl_db::QueryLog::install(&db);
+    let log = pcl_db::QueryLog::install(&db).unwrap();
     let again = Loader::new().load(&mut db, &dir);
     assert_eq!(again.programs, loaded.programs);
     for &program in &again.programs {

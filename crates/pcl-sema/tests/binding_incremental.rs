@@ -39,7 +39,7 @@ struct Session {
 impl Session {
     /// Programs by root directory, each with its files; schema texts by package name.
     fn new(programs: &[(&str, &[(&str, &str)])], schemas: &[(&str, String)]) -> Session {
-        let mut db = RootDatabase::default();
+        let mut db = RootDatabase::with_query_hooks();
         set_schemas(&mut db, schemas);
         let programs = programs
             .iter()
@@ -51,7 +51,7 @@ impl Session {
                 pcl_project::load_in_memory(&mut db, Path::new(root), &files)
             })
             .collect();
-        let log = QueryLog::install(&db);
+        let log = QueryLog::install(&db).unwrap();
         let s = Session { db, log, programs };
         s.check();
         s.log.take();

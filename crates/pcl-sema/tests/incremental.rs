@@ -17,14 +17,14 @@ struct Session {
 
 impl Session {
     fn new(files: &[(&str, &str)]) -> Session {
-        let mut db = RootDatabase::default();
+        let mut db = RootDatabase::with_query_hooks();
         let files: Vec<(String, String)> = files
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .collect();
         let program = common::load(&mut db, &files);
         pcl_sema::check_program(&db, program);
-        let log = QueryLog::install(&db);
+        let log = QueryLog::install(&db).unwrap();
         Session { db, log, program }
     }
 
