@@ -24,11 +24,16 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic
 pub(crate) fn workspace_diagnostics(
     db: &RootDatabase,
     inferred: bool,
+    generations: &crate::host::Generations,
 ) -> Vec<(std::path::PathBuf, Vec<Diagnostic>)> {
     let mut out = Vec::new();
     for program in semantics::programs(db) {
         if !inferred {
-            pcl_sema::infer_program_parallel(db, program, &|_| {});
+            let lock = || generations.plans.lock().unwrap_or_else(|e| e.into_inner());
+            let plan = lock().get(&program).cloned();
+            if let Some(plan) = pcl_sema::infer_program_again(db, program, plan.as_deref()) {
+                lock().insert(program, std::sync::Arc::new(plan));
+            }
         } else {
             // Only the open files can have anything left to infer: their nodes and what they
             // use, dependencies first.

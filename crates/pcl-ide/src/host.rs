@@ -100,6 +100,11 @@ pub(crate) struct Generations {
     pub(crate) wide: std::sync::atomic::AtomicU64,
     /// The value of `wide` when every program was last inferred in dependency order.
     pub(crate) ordered: std::sync::atomic::AtomicU64,
+    /// The order in which each program's nodes were last inferred, reused after a wide change
+    /// that left the files nobody has open as they were (`pcl_sema::InferencePlan`).
+    pub(crate) plans: std::sync::Mutex<
+        rustc_hash::FxHashMap<pcl_db::Program, std::sync::Arc<pcl_sema::InferencePlan>>,
+    >,
 }
 
 impl Default for AnalysisHost {
@@ -132,6 +137,7 @@ impl AnalysisHost {
             generations: std::sync::Arc::new(Generations {
                 wide: 1.into(),
                 ordered: 0.into(),
+                plans: Default::default(),
             }),
         }
     }

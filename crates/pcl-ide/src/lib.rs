@@ -159,7 +159,8 @@ impl Analysis {
     pub fn workspace_diagnostics(&self) -> Cancellable<Vec<(PathBuf, Vec<Diagnostic>)>> {
         use std::sync::atomic::Ordering;
         let ordered = self.generations.ordered.load(Ordering::SeqCst) == self.wide;
-        let out = self.with_db(|db| diagnostics::workspace_diagnostics(db, ordered))?;
+        let out =
+            self.with_db(|db| diagnostics::workspace_diagnostics(db, ordered, &self.generations))?;
         self.generations
             .ordered
             .fetch_max(self.wide, Ordering::SeqCst);

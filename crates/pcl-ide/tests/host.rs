@@ -252,3 +252,88 @@ fn definitions_go_into_schema_files_on_disk() {
     assert_eq!(goto("acl"), "\"acl\"");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every file's diagnostics of a host, as text.
+fn workspace(host: &AnalysisHost) -> String {
+    host.analysis()
+        .workspace_diagnostics()
+        .unwrap()
+        .iter()
+        .map(|(path, diagnostics)| format!("{}: {diagnostics:#?}\n", path.display()))
+        .collect()
+}
+
+/// The re-check of every file after edits of an open file that other files read (wide
+/// changes, which reuse the order of the last inference of the files nobody has open) and
+/// after a change on disk (which plans it again) reports exactly what a fresh host does.
+#[test]
+fn every_file_after_wide_edits_is_what_a_fresh_host_reports() {
+    let dir = temp_dir("wide");
+    let open = dir.join("a.pp");
+    let original = "shared = \"s\"\nnum = 1\nfirst = later\nalone = 2\n";
+    std::fs::write(&open, original).unwrap();
+    std::fs::write(
+        dir.join("b.pp"),
+        "later = 3\nuses = \"${shared}-x\"\nchain = uses\nlength = num + 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("c.pp"),
+        "deeper = chain\ncycle = around\nmissing = \"${renamed}\"\n",
+    )
+    .unwrap();
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(Vec::new());
+    assert!(host.load_program(&dir).is_empty());
+    let mut change = Change::new();
+    change.set_file_text(open.clone(), original.to_string());
+    host.apply_change(change);
+    workspace(&host);
+
+    let edits = [
+        // A used node renamed, its uses breaking; then back.
+        original.replace("shared = ", "sharedx = "),
+        original.to_string(),
+        // A used node deleted; a node other files need defined; a cycle through the open file.
+        original.replace("shared = \"s\"\n", ""),
+        format!("{original}renamed = 4\n"),
+        format!("{original}around = cycle\n"),
+        // The type of a used node changes; a name a closed file defines declared again.
+        original.replace("num = 1", "num = \"one\""),
+        format!("{original}later = 5\n"),
+        format!("later = 0\n{original}"),
+        original.to_string(),
+    ];
+    let mut with_problems = 0;
+    let mut check = |host: &AnalysisHost, text: &str, step: &str| {
+        std::fs::write(&open, text).unwrap();
+        let mut fresh = AnalysisHost::new();
+        fresh.set_schema_dirs(Vec::new());
+        assert!(fresh.load_program(&dir).is_empty());
+        let incremental = workspace(host);
+        assert_eq!(incremental, workspace(&fresh), "after {step}");
+        with_problems += usize::from(incremental.contains("code:"));
+    };
+    for (i, text) in edits.iter().enumerate() {
+        let mut change = Change::new();
+        change.set_file_text(open.clone(), text.clone());
+        host.apply_change(change);
+        check(&host, text, &format!("edit {i}"));
+    }
+    // A file nobody has open changes on disk (its nodes change: the order is planned again),
+    // then the open file is edited again.
+    std::fs::write(dir.join("b.pp"), "later = 3\nchain = num\nextra = first\n").unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("b.pp"));
+    host.apply_change(change);
+    check(&host, original, "a change on disk");
+    for (i, text) in edits.iter().enumerate() {
+        let mut change = Change::new();
+        change.set_file_text(open.clone(), text.clone());
+        host.apply_change(change);
+        check(&host, text, &format!("edit {i} after the change on disk"));
+    }
+    // The edits break the program in most steps (undefined names, cycles, duplicates).
+    assert!(with_problems >= 12, "{with_problems} steps with problems");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -146,13 +146,13 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     }
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 8/52 vs 8/52; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 8/52 vs 8/52; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 8/52 vs 8/52; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 25/40 vs 25/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 18/42 vs 18/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 33/91 vs 33/127; every file 85/223 vs 285/883; diagnostics 8 vs 32
-        renamed back: edited file 33/94 vs 33/130; every file 84/223 vs 284/883; diagnostics 0 vs 0
+        a literal: edited file 8/53 vs 8/53; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 8/53 vs 8/53; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 8/53 vs 8/53; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 26/40 vs 26/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 19/42 vs 19/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 34/91 vs 34/127; every file 79/160 vs 267/628; diagnostics 8 vs 32
+        renamed back: edited file 34/94 vs 34/130; every file 77/160 vs 265/628; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {

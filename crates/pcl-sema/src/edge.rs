@@ -48,7 +48,7 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         }
     }
     let this_file = file.file(db);
-    for (first_key, duplicate_key) in &crate::facts::file_duplicates(db, file) {
+    for (first_key, duplicate_key) in crate::facts::file_duplicates(db, file) {
         // Two top-level attributes of one file: the syntax layer already reports them.
         if first_key.file == this_file
             && first_key.kind == pcl_hir::NodeKind::Local

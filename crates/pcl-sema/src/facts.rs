@@ -1098,10 +1098,13 @@ fn reach(
 }
 
 /// The later declarations in `file` of names declared before: (first, duplicate), as the
-/// file's reader sees the program.
-pub(crate) fn file_duplicates(
-    db: &dyn pcl_db::Db,
-    file: ProgramFile<'_>,
+/// file's reader sees the program. A projection that backdates: renaming a node changes the
+/// program's index, but not the duplicates of the files that do not declare the name, so
+/// their edges are not joined again.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn file_duplicates<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
 ) -> Vec<(NodeKey, NodeKey)> {
     let program = file.program(db);
     let this = file.file(db);

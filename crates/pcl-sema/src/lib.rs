@@ -42,8 +42,9 @@ pub use facts::{
 pub use graph::node_references;
 pub use infer::{one_line_type, resource_option_type, widen_literals, Builtin};
 pub use program::{
-    check_program, infer_nodes, infer_program_parallel, lower_program_parallel, node_count,
-    program_report, CheckedFile, NodeTypeLine, NodeTypes, ProgramReport,
+    check_program, infer_nodes, infer_program_again, infer_program_parallel,
+    lower_program_parallel, node_count, program_report, CheckedFile, InferencePlan, NodeTypeLine,
+    NodeTypes, ProgramReport,
 };
 
 /// Where a problem is, by position-free ids.

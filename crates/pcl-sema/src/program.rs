@@ -123,6 +123,132 @@ pub fn infer_program_parallel(
     program: Program,
     progress: &(dyn Fn(usize) + Sync),
 ) {
+    let plan = plan_waves(db, program);
+    run_waves(db, &plan.waves, progress);
+    infer_edges(db, program);
+}
+
+/// The waves in which [`infer_program_again`] infers the nodes of the files of a program that
+/// are not open, kept by a host between changes: after a change that left each of those files'
+/// nodes as they were (an edit of an open file that other files read, however wide), the
+/// reference graph of the program is not searched again (a third of such a re-check at 10,000
+/// resources). An order is only a guard against deep recursion, never a matter of
+/// correctness, so a plan stays good for a graph whose edges changed; it is redone when a
+/// file's nodes did.
+#[derive(Debug)]
+pub struct InferencePlan {
+    /// The program's files when planned, each with the ids of its nodes (`None`: open, so
+    /// left out of the plan).
+    files: Vec<(pcl_db::SourceFile, Option<Box<[salsa::Id]>>)>,
+    /// Each wave's nodes, as (file, position among the file's nodes).
+    waves: Vec<Vec<(u32, u32)>>,
+}
+
+/// Infers every node of `program` as [`infer_program_parallel`] does, reusing `plan` when it
+/// still fits the program (every file not open has the nodes it had), else planning again.
+/// Returns the new plan when it planned again (`None`: `plan` fitted). The open files' nodes
+/// are inferred last, dependencies first (their readers in other files read what their host
+/// published, not their inference).
+pub fn infer_program_again(
+    db: &pcl_db::RootDatabase,
+    program: Program,
+    plan: Option<&InferencePlan>,
+) -> Option<InferencePlan> {
+    let fresh = match plan {
+        Some(plan) if plan_fits(db, program, plan) => None,
+        _ => Some(closed_plan(db, program, plan_waves(db, program))),
+    };
+    let plan = fresh.as_ref().or(plan).expect("a plan");
+    let waves = plan_nodes(db, program, plan);
+    run_waves(db, &waves, &|_| {});
+    for &file in program.files(db) {
+        if file.open(db) {
+            crate::infer_nodes(
+                db,
+                pcl_hir::file_nodes(db, ProgramFile::new(db, program, file)),
+            );
+        }
+    }
+    infer_edges(db, program);
+    fresh
+}
+
+/// Whether `plan` still names the nodes of `program`'s files that are not open.
+fn plan_fits(db: &dyn pcl_db::Db, program: Program, plan: &InferencePlan) -> bool {
+    use salsa::plumbing::AsId;
+    let files = program.files(db);
+    files.len() == plan.files.len()
+        && files
+            .iter()
+            .zip(&plan.files)
+            .all(|(&file, (planned, ids))| {
+                file == *planned
+                    && match ids {
+                        None => file.open(db),
+                        Some(ids) => {
+                            !file.open(db)
+                                && pcl_hir::file_nodes(db, ProgramFile::new(db, program, file))
+                                    .iter()
+                                    .map(|n| n.as_id())
+                                    .eq(ids.iter().copied())
+                        }
+                    }
+            })
+}
+
+/// The waves of a plan as nodes (the plan fits the program).
+fn plan_nodes<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+    plan: &InferencePlan,
+) -> Vec<Vec<Node<'db>>> {
+    let nodes: Vec<&[Node<'db>]> = program
+        .files(db)
+        .iter()
+        .map(|&file| pcl_hir::file_nodes(db, ProgramFile::new(db, program, file)).as_slice())
+        .collect();
+    plan.waves
+        .iter()
+        .map(|wave| {
+            wave.iter()
+                .map(|&(f, i)| nodes[f as usize][i as usize])
+                .collect()
+        })
+        .collect()
+}
+
+/// A plan of the waves of the nodes of the files not open.
+fn closed_plan(db: &dyn pcl_db::Db, program: Program, waves: Waves<'_>) -> InferencePlan {
+    use salsa::plumbing::AsId;
+    let mut files = Vec::new();
+    let mut place: FxHashMap<Node<'_>, (u32, u32)> = FxHashMap::default();
+    for (f, &file) in program.files(db).iter().enumerate() {
+        if file.open(db) {
+            files.push((file, None));
+            continue;
+        }
+        let nodes = pcl_hir::file_nodes(db, ProgramFile::new(db, program, file));
+        for (i, &node) in nodes.iter().enumerate() {
+            place.insert(node, (f as u32, i as u32));
+        }
+        files.push((file, Some(nodes.iter().map(|n| n.as_id()).collect())));
+    }
+    let waves = waves
+        .waves
+        .iter()
+        .map(|wave| wave.iter().filter_map(|n| place.get(n).copied()).collect())
+        .filter(|wave: &Vec<(u32, u32)>| !wave.is_empty())
+        .collect();
+    InferencePlan { files, waves }
+}
+
+/// Nodes in waves: each node after every node it refers to.
+struct Waves<'db> {
+    waves: Vec<Vec<Node<'db>>>,
+}
+
+/// Lowers every file, then searches the reference graph (on all cores) for the waves.
+fn plan_waves(db: &pcl_db::RootDatabase, program: Program) -> Waves<'_> {
     use rayon::prelude::*;
     lower_program_parallel(db, program);
     let nodes = &program_scope(db, program).nodes;
@@ -149,15 +275,25 @@ pub fn infer_program_parallel(
             .unwrap_or(0);
         wave[index[node]] = w;
     }
-    let waves = wave.iter().copied().max().map_or(0, |w| w + 1);
-    let mut by_wave: Vec<Vec<Node<'_>>> = vec![Vec::new(); waves];
+    let count = wave.iter().copied().max().map_or(0, |w| w + 1);
+    let mut waves: Vec<Vec<Node<'_>>> = vec![Vec::new(); count];
     for node in order {
-        by_wave[wave[index[&node]]].push(node);
+        waves[wave[index[&node]]].push(node);
     }
-    for nodes in by_wave {
+    Waves { waves }
+}
+
+/// Infers the nodes wave by wave, each wave on all cores.
+fn run_waves<'db>(
+    db: &'db pcl_db::RootDatabase,
+    waves: &[Vec<Node<'db>>],
+    progress: &(dyn Fn(usize) + Sync),
+) {
+    use rayon::prelude::*;
+    for nodes in waves {
         // Small waves (long chains) are not worth handing to other threads.
         if nodes.len() < 64 {
-            for &node in &nodes {
+            for &node in nodes {
                 infer_node(db, node);
                 node_type(db, node);
             }
@@ -171,7 +307,11 @@ pub fn infer_program_parallel(
         }
         progress(nodes.len());
     }
-    // The edge of each file.
+}
+
+/// The edge of each file, on all cores.
+fn infer_edges(db: &pcl_db::RootDatabase, program: Program) {
+    use rayon::prelude::*;
     let files = program.files(db).clone();
     files.par_iter().for_each_with(db.clone(), |db, &file| {
         file_diagnostics(db, ProgramFile::new(db, program, file));

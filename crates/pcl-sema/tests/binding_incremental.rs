@@ -224,6 +224,7 @@ fn editing_a_component_rebinds_only_its_users() {
             "infer_node(extra)",
             "node_type(extra)",
             "file_diagnostics(/p/app/main.pp)",
+            "file_duplicates(/p/app/main.pp)",
             "closed_files_diagnostics(/p/app)",
         ]
     "#]]);
@@ -259,6 +260,7 @@ fn editing_a_component_rebinds_only_its_users() {
             "closed_files_diagnostics(/p)",
             "node_references(more)",
             "file_diagnostics(/p/app/main.pp)",
+            "file_duplicates(/p/app/main.pp)",
             "closed_files_diagnostics(/p/app)",
         ]
     "#]]);
@@ -292,7 +294,8 @@ fn adding_and_removing_a_file() {
             "node_type(d)",
             "closed_files_diagnostics(/p)",
             "file_diagnostics(/p/extra.pp)",
-            "file_diagnostics(/p/main.pp)",
+            "file_duplicates(/p/extra.pp)",
+            "file_duplicates(/p/main.pp)",
         ]
     "#]]);
     files.pop();
@@ -306,7 +309,7 @@ fn adding_and_removing_a_file() {
             "declared_packages(/p)",
             "program_cycles(/p)",
             "closed_files_diagnostics(/p)",
-            "file_diagnostics(/p/main.pp)",
+            "file_duplicates(/p/main.pp)",
         ]
     "#]]);
 }
@@ -357,6 +360,7 @@ fn an_inclusion_that_closes_a_cycle_is_found_and_forgotten_incrementally() {
             "node_type(a)",
             "file_diagnostics(/p/b/main.pp)",
             "program_index(/p/b)",
+            "file_duplicates(/p/b/main.pp)",
             "closed_files_diagnostics(/p/b)",
         ]
     "#]]);

@@ -122,6 +122,7 @@ fn renaming_an_unused_local_reinfers_only_it() {
                 "infer_node(renamed)",
                 "node_type(renamed)",
                 "file_diagnostics(main.pp)",
+                "file_duplicates(main.pp)",
                 "closed_files_diagnostics(/program)",
             ]
         "#]],
