@@ -234,22 +234,6 @@ impl ProgramIndex {
     }
 }
 
-/// Every top-level name of a program with the node it means (values, then outputs; in no
-/// particular order, so its readers rank them without regard to it): what suggestions
-/// offer, memoized.
-#[salsa::tracked(returns(ref))]
-pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKey)> {
-    let index = program_index(db, program);
-    let mut values: Vec<(Name, NodeKey)> = Vec::new();
-    let mut outputs: Vec<(Name, NodeKey)> = Vec::new();
-    for bucket in &index.buckets {
-        values.extend(bucket.entries(0).map(|(n, k)| (n.clone(), k.clone())));
-        outputs.extend(bucket.entries(1).map(|(n, k)| (n.clone(), k.clone())));
-    }
-    values.extend(outputs);
-    values
-}
-
 /// The program's name closest to an undefined `name` (did you mean ...?), once per name
 /// rather than once per use: renaming a node used a thousand times looks through the
 /// program's names once.
@@ -257,13 +241,16 @@ pub fn program_names(db: &dyn pcl_db::Db, program: Program) -> Vec<(Name, NodeKe
 pub fn suggest_root_name<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Name> {
     // Every name, as an open file sees them: a suggestion may be a name only an open file
     // defines (a file with an undefined name reads the open files' texts).
+    // Straight from the index's buckets: a list of the program's names would be built again
+    // on every publication.
     let program = key.program(db);
-    let names = program_names(db, program);
+    let index = program_index(db, program);
     let open = open_defs(db, program);
     let candidates = || {
-        names
+        index
+            .buckets
             .iter()
-            .map(|(n, _)| n)
+            .flat_map(|b| b.entries(0).chain(b.entries(1)).map(|(n, _)| n))
             .chain(open.names.iter().flat_map(|m| m.keys()))
     };
     let best = pcl_diagnostics::suggest::best_match_least(

@@ -35,9 +35,9 @@ pub use edge::{
 };
 pub use facts::{
     declared_packages, file_summary, lookup_node, lookup_root, open_cycles, program_cycles,
-    program_index, program_names, publish_open_files, resolve_root, resolved_node, summary_of,
-    visible_names, FileSummary, OpenNode, ProgramCycles, ProgramIndex, Publication, Resolved,
-    RootName, SummaryNode, View, VisibleNames,
+    program_index, publish_open_files, resolve_root, resolved_node, summary_of, visible_names,
+    FileSummary, OpenNode, ProgramCycles, ProgramIndex, Publication, Resolved, RootName,
+    SummaryNode, View, VisibleNames,
 };
 pub use graph::node_references;
 pub use infer::{one_line_type, resource_option_type, widen_literals, Builtin};

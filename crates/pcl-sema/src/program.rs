@@ -124,7 +124,7 @@ pub fn infer_program_parallel(
     progress: &(dyn Fn(usize) + Sync),
 ) {
     let plan = plan_waves(db, program);
-    run_waves(db, &plan.waves, progress);
+    run_waves(db, &plan.waves, Asked::InferenceAndType, progress);
     infer_edges(db, program);
 }
 
@@ -160,7 +160,7 @@ pub fn infer_program_again(
     };
     let plan = fresh.as_ref().or(plan).expect("a plan");
     let waves = plan_nodes(db, program, plan);
-    run_waves(db, &waves, &|_| {});
+    run_waves(db, &waves, Asked::Inference, &|_| {});
     for &file in program.files(db) {
         if file.open(db) {
             crate::infer_nodes(
@@ -283,25 +283,41 @@ fn plan_waves(db: &pcl_db::RootDatabase, program: Program) -> Waves<'_> {
     Waves { waves }
 }
 
+/// What [`run_waves`] asks of each node.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// Its inference and its type (a first check: the type is computed while the inference is
+    /// at hand).
+    InferenceAndType,
+    /// Its inference (a re-check: a node's type is re-validated by the inference of a node
+    /// that uses it, one wave later and without recursion, and never for a node nobody uses).
+    Inference,
+}
+
 /// Infers the nodes wave by wave, each wave on all cores.
 fn run_waves<'db>(
     db: &'db pcl_db::RootDatabase,
     waves: &[Vec<Node<'db>>],
+    asked: Asked,
     progress: &(dyn Fn(usize) + Sync),
 ) {
     use rayon::prelude::*;
+    let run = |db: &pcl_db::RootDatabase, node: Node<'_>| {
+        infer_node(db, node);
+        if asked == Asked::InferenceAndType {
+            node_type(db, node);
+        }
+    };
     for nodes in waves {
         // Small waves (long chains) are not worth handing to other threads.
         if nodes.len() < 64 {
             for &node in nodes {
-                infer_node(db, node);
-                node_type(db, node);
+                run(db, node);
             }
         } else {
             nodes.par_chunks(16).for_each_with(db.clone(), |db, chunk| {
                 for &node in chunk {
-                    infer_node(db, node);
-                    node_type(db, node);
+                    run(db, node);
                 }
             });
         }
