@@ -27,9 +27,12 @@ pub(crate) fn workspace_diagnostics(
     generations: &crate::host::Generations,
 ) -> Vec<(std::path::PathBuf, Vec<Diagnostic>)> {
     let mut out = Vec::new();
-    for program in semantics::programs(db) {
+    let programs = semantics::programs(db);
+    let lock = || generations.plans.lock().unwrap_or_else(|e| e.into_inner());
+    // The plans of programs no longer loaded go with them.
+    lock().retain(|program, _| programs.contains(program));
+    for program in programs {
         if !inferred {
-            let lock = || generations.plans.lock().unwrap_or_else(|e| e.into_inner());
             let plan = lock().get(&program).cloned();
             if let Some(plan) = pcl_sema::infer_program_again(db, program, plan.as_deref()) {
                 lock().insert(program, std::sync::Arc::new(plan));
