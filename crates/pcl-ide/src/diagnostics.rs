@@ -33,10 +33,12 @@ pub(crate) fn workspace_diagnostics(
     lock().retain(|program, _| programs.contains(program));
     for program in programs {
         if !inferred {
-            let plan = lock().get(&program).cloned();
-            if let Some(plan) = pcl_sema::infer_program_again(db, program, plan.as_deref()) {
-                lock().insert(program, std::sync::Arc::new(plan));
-            }
+            let mut plan = lock().get(&program).cloned();
+            pcl_sema::infer_program_again(db, program, &mut plan);
+            match plan {
+                Some(plan) => lock().insert(program, plan),
+                None => lock().remove(&program),
+            };
         } else {
             // Only the open files can have anything left to infer: their nodes and what they
             // use, dependencies first.

@@ -337,3 +337,42 @@ fn every_file_after_wide_edits_is_what_a_fresh_host_reports() {
     assert!(with_problems >= 12, "{with_problems} steps with problems");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A chain of locals in a file nobody has open, rewritten on disk to run the other way with
+/// the same names (the same nodes, other references): the re-check after it plans its order
+/// again, rather than checking each local before the ones it now uses, which would verify the
+/// whole chain recursively and overflow the stack.
+#[test]
+fn a_chain_reversed_on_disk_is_rechecked_in_its_new_order() {
+    let dir = temp_dir("reversed");
+    let n = 5_000;
+    let forward: String = std::iter::once("x0 = 0\n".to_string())
+        .chain((1..n).map(|i| format!("x{i} = x{} + 1\n", i - 1)))
+        .collect();
+    let backward: String = (0..n - 1)
+        .map(|i| format!("x{i} = x{} + 1\n", i + 1))
+        .chain(std::iter::once(format!("x{} = 0\n", n - 1)))
+        .collect();
+    std::fs::write(dir.join("chain.pp"), &forward).unwrap();
+    let open = dir.join("open.pp");
+    std::fs::write(&open, "y = x0\n").unwrap();
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(Vec::new());
+    assert!(host.load_program(&dir).is_empty());
+    let mut change = Change::new();
+    change.set_file_text(open.clone(), "y = x0\n".to_string());
+    host.apply_change(change);
+    let clean = |host: &AnalysisHost| {
+        let all = host.analysis().workspace_diagnostics().unwrap();
+        assert!(all.iter().all(|(_, d)| d.is_empty()), "{all:?}");
+    };
+    clean(&host);
+    for text in [&backward, &forward, &backward] {
+        std::fs::write(dir.join("chain.pp"), text).unwrap();
+        let mut change = Change::new();
+        change.file_changed_on_disk(dir.join("chain.pp"));
+        host.apply_change(change);
+        clean(&host);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

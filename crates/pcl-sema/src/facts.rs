@@ -155,6 +155,42 @@ pub fn summary_of<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> &'db 
     }
 }
 
+/// A fingerprint of a file's summary (its nodes' identities and the names each uses), by
+/// the names' text: equal fingerprints mean, but for a 64-bit collision, the same nodes with
+/// the same uses. What a host keeps to see that the reference graph among files it did not
+/// open is as it was (`InferencePlan`).
+#[salsa::tracked(returns(copy))]
+pub(crate) fn summary_fingerprint<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    for node in &file_summary(db, file).nodes {
+        (node.kind as u8, node.name.as_str(), node.occurrence).hash(&mut hasher);
+        node.uses.len().hash(&mut hasher);
+        for name in node.uses.iter() {
+            name.as_str().hash(&mut hasher);
+        }
+    }
+    hasher.finish()
+}
+
+/// Whether a name an open file publishes is declared by a file read as it is too (in either
+/// namespace): then the uses of that name in the closed files may mean either declaration as
+/// publications come and go, so the edges among the closed files are not fixed.
+pub(crate) fn publication_shadows_closed(db: &dyn pcl_db::Db, program: Program) -> bool {
+    let closed = closed_index(db, program);
+    program.files(db).iter().any(|&file| {
+        let pf = ProgramFile::new(db, program, file);
+        read_as_published(db, pf)
+            && summary_of(db, pf).nodes.iter().any(|node| {
+                let bucket = &closed.buckets[bucket_of(&node.name) as usize];
+                bucket
+                    .spaces
+                    .iter()
+                    .any(|space| space.contains_key(&node.name))
+            })
+    })
+}
+
 /// Names are spread over this many buckets of the [`ProgramIndex`]: a name's resolution reads
 /// only its bucket ([`index_bucket`]), so adding, removing or renaming a node re-resolves the
 /// names of one bucket, not every name of the program.

@@ -129,38 +129,50 @@ pub fn infer_program_parallel(
 }
 
 /// The waves in which [`infer_program_again`] infers the nodes of the files of a program that
-/// are not open, kept by a host between changes: after a change that left each of those files'
-/// nodes as they were (an edit of an open file that other files read, however wide), the
-/// reference graph of the program is not searched again (a third of such a re-check at 10,000
-/// resources). An order is only a guard against deep recursion, never a matter of
-/// correctness, so a plan stays good for a graph whose edges changed; it is redone when a
-/// file's nodes did.
+/// are not open, kept by a host between changes: after a change that left those files as they
+/// were (an edit of an open file that other files read, however wide), the reference graph of
+/// the program is not searched again (a third of such a re-check at 10,000 resources).
+///
+/// An order guards against deep recursion (a node checked before what it uses would verify
+/// a chain of references recursively), never correctness. A plan is reused only while the
+/// edges among those files are the ones it was made from: the same nodes with the same uses
+/// (a fingerprint of each file's summary), resolved among the same declarations (no name an
+/// open file publishes is declared by one of them too, then or now).
 #[derive(Debug)]
 pub struct InferencePlan {
-    /// The program's files when planned, each with the ids of its nodes (`None`: open, so
-    /// left out of the plan).
-    files: Vec<(pcl_db::SourceFile, Option<Box<[salsa::Id]>>)>,
+    /// The program's files when planned, each with the fingerprint of its summary and the ids
+    /// of its nodes (`None`: open, so left out of the plan).
+    files: Vec<(pcl_db::SourceFile, Option<PlannedFile>)>,
     /// Each wave's nodes, as (file, position among the file's nodes).
     waves: Vec<Vec<(u32, u32)>>,
 }
 
-/// Infers every node of `program` as [`infer_program_parallel`] does, reusing `plan` when it
-/// still fits the program (every file not open has the nodes it had), else planning again.
-/// Returns the new plan when it planned again (`None`: `plan` fitted). The open files' nodes
-/// are inferred last, dependencies first (their readers in other files read what their host
-/// published, not their inference).
+/// A file of an [`InferencePlan`]: the fingerprint of its summary and the ids of its nodes.
+type PlannedFile = (u64, Box<[salsa::Id]>);
+
+/// Infers every node of `program` as [`infer_program_parallel`] does, in the order of the
+/// plan `kept` when it still fits the program, else planning again; leaves in `kept` the plan
+/// to keep (none when one made now could not be reused). The open files' nodes are inferred
+/// last, dependencies first (their readers in other files read what their host published, not
+/// their inference).
 pub fn infer_program_again(
     db: &pcl_db::RootDatabase,
     program: Program,
-    plan: Option<&InferencePlan>,
-) -> Option<InferencePlan> {
-    let fresh = match plan {
-        Some(plan) if plan_fits(db, program, plan) => None,
-        _ => Some(closed_plan(db, program, plan_waves(db, program))),
-    };
-    let plan = fresh.as_ref().or(plan).expect("a plan");
+    kept: &mut Option<std::sync::Arc<InferencePlan>>,
+) {
+    let reuse = kept
+        .as_deref()
+        .is_some_and(|plan| plan_fits(db, program, plan));
+    if !reuse {
+        let plan = closed_plan(db, program, plan_waves(db, program));
+        *kept = Some(std::sync::Arc::new(plan));
+    }
+    let plan = kept.as_deref().expect("planned above");
     let waves = plan_nodes(db, program, plan);
     run_waves(db, &waves, Asked::Inference, &|_| {});
+    if crate::facts::publication_shadows_closed(db, program) {
+        *kept = None;
+    }
     for &file in program.files(db) {
         if file.open(db) {
             crate::infer_nodes(
@@ -170,24 +182,27 @@ pub fn infer_program_again(
         }
     }
     infer_edges(db, program);
-    fresh
 }
 
-/// Whether `plan` still names the nodes of `program`'s files that are not open.
+/// Whether `plan` still orders the nodes of `program`'s files that are not open, with the
+/// edges it was made from.
 fn plan_fits(db: &dyn pcl_db::Db, program: Program, plan: &InferencePlan) -> bool {
     use salsa::plumbing::AsId;
     let files = program.files(db);
     files.len() == plan.files.len()
+        && !crate::facts::publication_shadows_closed(db, program)
         && files
             .iter()
             .zip(&plan.files)
-            .all(|(&file, (planned, ids))| {
+            .all(|(&file, (planned, closed))| {
+                let pf = ProgramFile::new(db, program, file);
                 file == *planned
-                    && match ids {
+                    && match closed {
                         None => file.open(db),
-                        Some(ids) => {
+                        Some((fingerprint, ids)) => {
                             !file.open(db)
-                                && pcl_hir::file_nodes(db, ProgramFile::new(db, program, file))
+                                && crate::facts::summary_fingerprint(db, pf) == *fingerprint
+                                && pcl_hir::file_nodes(db, pf)
                                     .iter()
                                     .map(|n| n.as_id())
                                     .eq(ids.iter().copied())
@@ -227,11 +242,13 @@ fn closed_plan(db: &dyn pcl_db::Db, program: Program, waves: Waves<'_>) -> Infer
             files.push((file, None));
             continue;
         }
-        let nodes = pcl_hir::file_nodes(db, ProgramFile::new(db, program, file));
+        let pf = ProgramFile::new(db, program, file);
+        let nodes = pcl_hir::file_nodes(db, pf);
         for (i, &node) in nodes.iter().enumerate() {
             place.insert(node, (f as u32, i as u32));
         }
-        files.push((file, Some(nodes.iter().map(|n| n.as_id()).collect())));
+        let ids = nodes.iter().map(|n| n.as_id()).collect();
+        files.push((file, Some((crate::facts::summary_fingerprint(db, pf), ids))));
     }
     let waves = waves
         .waves
