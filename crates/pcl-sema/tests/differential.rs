@@ -333,21 +333,33 @@ fn name_edit(rng: &mut Rng, text: &str) -> String {
 /// exactly what a fresh database gives.
 #[test]
 fn cross_file_names_incremental_equals_fresh() {
-    let (edits, seed) = settings();
-    let files: Vec<(PathBuf, String)> = vec![
+    let files = [
         ("a.pp", "a = b\nshared = \"s\"\n"),
         ("b.pp", "b = 1\nc = \"${shared}\"\n"),
         ("c.pp", "d = [a, c]\noutput out {\n  value = d\n}\n"),
         ("d.pp", "e = 2\n"),
-    ]
-    .into_iter()
-    .map(|(n, t)| (PathBuf::from(n), t.to_string()))
-    .collect();
+    ];
+    edit_rounds("cross-file names", &files, 7000, name_edit);
+}
+
+/// Six rounds of edits (`edit`) of `files`, some open, each from its own seed (`seed_base`
+/// apart from other tests' rounds), every state compared with a fresh database.
+fn edit_rounds(
+    name: &'static str,
+    files: &[(&str, &str)],
+    seed_base: u64,
+    edit: fn(&mut Rng, &str) -> String,
+) {
+    let (edits, seed) = settings();
+    let files: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|(n, t)| (PathBuf::from(n), t.to_string()))
+        .collect();
     let mut failures = Failures::new();
     for round in 0..6u64 {
-        let case = ("cross-file names", &[][..], edits * 4, seed + 7000 + round);
+        let case = (name, &[][..], edits * 4, seed + seed_base + round);
         failures.check(&format!("round {round}"), || {
-            run_in(case, files.clone(), Mode::SomeOpen, name_edit);
+            run_in(case, files.clone(), Mode::SomeOpen, edit);
             Vec::new()
         });
     }
@@ -400,23 +412,11 @@ fn own_name_edit(rng: &mut Rng, text: &str) -> String {
 /// database's.
 #[test]
 fn cross_file_cycles_incremental_equals_fresh() {
-    let (edits, seed) = settings();
-    let files: Vec<(PathBuf, String)> = vec![
+    let files = [
         ("a.pp", "a0 = [b0, c1]\na1 = 1\n"),
         ("b.pp", "b0 = [c0, d0]\nb1 = [a1, a1]\n"),
         ("c.pp", "c0 = 2\nc1 = [d1, b1]\n"),
         ("d.pp", "d0 = 3\nd1 = [c0, c0]\n"),
-    ]
-    .into_iter()
-    .map(|(n, t)| (PathBuf::from(n), t.to_string()))
-    .collect();
-    let mut failures = Failures::new();
-    for round in 0..6u64 {
-        let case = ("cross-file cycles", &[][..], edits * 4, seed + 9000 + round);
-        failures.check(&format!("round {round}"), || {
-            run_in(case, files.clone(), Mode::SomeOpen, own_name_edit);
-            Vec::new()
-        });
-    }
-    failures.finish("rounds");
+    ];
+    edit_rounds("cross-file cycles", &files, 9000, own_name_edit);
 }
