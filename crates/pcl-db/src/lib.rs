@@ -45,29 +45,34 @@ pub trait Db: salsa::Database {
     }
 }
 
-/// Values a layer above this one keeps per open file between runs of a query, outside salsa
-/// (which keeps no old values): opaque here, each layer downcasts its own. A query may use one
-/// only to compute, faster, exactly the value it would compute without it. Closing a file
-/// drops its entry.
+/// Values the layers above this one keep per open file between runs of a query, outside
+/// salsa (which keeps no old values): one per file and type, opaque here, each layer its own
+/// type. A query may use one only to compute, faster, exactly the value it would compute
+/// without it. Closing a file drops its entries.
 #[derive(Clone, Default)]
-pub struct FileCaches(Arc<Mutex<FxHashMap<SourceFile, Kept>>>);
+pub struct FileCaches(Arc<Mutex<KeptByFile>>);
+
+/// The values kept, by file and by type.
+type KeptByFile = FxHashMap<(SourceFile, std::any::TypeId), Kept>;
 
 impl FileCaches {
-    fn lock(&self) -> std::sync::MutexGuard<'_, FxHashMap<SourceFile, Kept>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, KeptByFile> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The value kept for `file`, if it is a `T`.
+    /// The `T` kept for `file`.
     pub fn get<T: Send + Sync + 'static>(&self, file: SourceFile) -> Option<Arc<T>> {
-        self.lock().get(&file).cloned()?.downcast::<T>().ok()
+        let key = (file, std::any::TypeId::of::<T>());
+        self.lock().get(&key).cloned()?.downcast::<T>().ok()
     }
 
     pub fn put<T: Send + Sync + 'static>(&self, file: SourceFile, value: Arc<T>) {
-        self.lock().insert(file, value);
+        self.lock()
+            .insert((file, std::any::TypeId::of::<T>()), value);
     }
 
     fn forget(&self, file: SourceFile) {
-        self.lock().remove(&file);
+        self.lock().retain(|(kept, _), _| *kept != file);
     }
 }
 

@@ -61,7 +61,19 @@ impl SummaryNode {
     }
 }
 
-/// The summary of a file, from its nodes and bodies.
+/// What [`file_summary`] keeps of an open file between keystrokes: the names each body uses,
+/// by the body (lowering keeps the body of every item an edit did not touch), with the bodies
+/// kept alive so that no other body can take their addresses.
+#[derive(Default)]
+struct UsesCache {
+    uses: FxHashMap<(usize, NodeKind), KeptUses>,
+}
+
+/// A body and the names it uses.
+type KeptUses = (Arc<pcl_hir::Body>, Box<[Name]>);
+
+/// The summary of a file, from its nodes and bodies. In an open file, the names a body uses
+/// are found again only for the bodies an edit changed.
 #[salsa::tracked(returns(ref))]
 pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileSummary {
     let mut summary = FileSummary {
@@ -69,21 +81,35 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
         packages: Vec::new(),
         component_sources: Vec::new(),
     };
+    let source = file.file(db);
+    let caches = source.open(db).then(|| db.file_caches()).flatten();
+    let previous = caches.and_then(|c| c.get::<UsesCache>(source));
+    let mut next = caches.map(|_| UsesCache::default());
     for &node in file_nodes(db, file) {
         let kind = node.kind(db);
         let body = node.body(db);
-        let mut seen: FxHashSet<&Name> = FxHashSet::default();
-        let mut uses = Vec::new();
-        for_each_root_name(kind, body, |name| {
-            if seen.insert(name) {
-                uses.push(name.clone());
+        let key = (Arc::as_ptr(body) as usize, kind);
+        let uses = match previous.as_ref().and_then(|p| p.uses.get(&key)) {
+            Some((_, uses)) => uses.clone(),
+            None => {
+                let mut seen: FxHashSet<&Name> = FxHashSet::default();
+                let mut uses = Vec::new();
+                for_each_root_name(kind, body, |name| {
+                    if seen.insert(name) {
+                        uses.push(name.clone());
+                    }
+                });
+                uses.into_boxed_slice()
             }
-        });
+        };
+        if let Some(next) = next.as_mut() {
+            next.uses.insert(key, (body.clone(), uses.clone()));
+        }
         summary.nodes.push(SummaryNode {
             kind,
             name: node.name(db).clone(),
             occurrence: *node.occurrence(db),
-            uses: uses.into_boxed_slice(),
+            uses,
         });
         match kind {
             NodeKind::Package => summary.packages.extend(declared_package(db, node)),
@@ -92,6 +118,9 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
                 .extend(node.signature(db).label(1).map(str::to_string)),
             _ => {}
         }
+    }
+    if let (Some(caches), Some(next)) = (caches, next) {
+        caches.put(source, Arc::new(next));
     }
     summary
 }
