@@ -844,42 +844,17 @@ fn closed_graph(db: &dyn pcl_db::Db, program: Program) -> ClosedGraph {
         }
     }
     let lookup = |name: &Name| first[0].get(name).or_else(|| first[1].get(name)).copied();
-    // Ranks in depth-first post-order: a node after every node it uses, unless they form a
-    // cycle (an edge back to a node still on the stack).
-    const NEW: u8 = 0;
-    const ON_STACK: u8 = 1;
-    let mut state = vec![NEW; nodes.len()];
+    // Ranks in depth-first post-order: a node after every node it uses (none if they form a
+    // cycle).
+    let edges: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|node| node.uses.iter().filter_map(&lookup).collect())
+        .collect();
+    let order = crate::graph::post_order(&edges);
+    let acyclic = order.is_some();
     let mut rank = vec![0u32; nodes.len()];
-    let mut next_rank = 0u32;
-    let mut acyclic = true;
-    let mut stack: Vec<(usize, usize)> = Vec::new();
-    for start in 0..nodes.len() {
-        if state[start] != NEW {
-            continue;
-        }
-        state[start] = ON_STACK;
-        stack.push((start, 0));
-        while let Some((v, next)) = stack.last_mut() {
-            let v = *v;
-            if let Some(name) = nodes[v].uses.get(*next) {
-                *next += 1;
-                if let Some(t) = lookup(name) {
-                    match state[t] {
-                        NEW => {
-                            state[t] = ON_STACK;
-                            stack.push((t, 0));
-                        }
-                        ON_STACK => acyclic = false,
-                        _ => {}
-                    }
-                }
-                continue;
-            }
-            stack.pop();
-            state[v] = 2;
-            rank[v] = next_rank;
-            next_rank += 1;
-        }
+    for (r, &i) in order.iter().flatten().enumerate() {
+        rank[i] = r as u32;
     }
     let mut names: FxHashMap<Name, NameRanks> = FxHashMap::default();
     // Only a publication reads the ranks: a program with no file open (a batch check) keeps
@@ -947,7 +922,7 @@ fn acyclic_with_publications(db: &dyn pcl_db::Db, program: Program) -> bool {
         }
     }
     // The published nodes, each after those it uses; none if they use each other in a cycle.
-    let Some(order) = post_order(&uses) else {
+    let Some(order) = crate::graph::post_order(&uses) else {
         return false;
     };
     for &i in &order {
@@ -962,40 +937,6 @@ fn acyclic_with_publications(db: &dyn pcl_db::Db, program: Program) -> bool {
     }
     // Ranks are whole numbers, so strictly between: room for the published nodes in order.
     low.iter().zip(&high).all(|(l, h)| l < h)
-}
-
-/// The nodes of a small graph, each after the nodes its edges lead to; `None` if it has a
-/// cycle.
-fn post_order(edges: &[Vec<usize>]) -> Option<Vec<usize>> {
-    let mut state = vec![0u8; edges.len()];
-    let mut order = Vec::with_capacity(edges.len());
-    let mut stack: Vec<(usize, usize)> = Vec::new();
-    for start in 0..edges.len() {
-        if state[start] != 0 {
-            continue;
-        }
-        state[start] = 1;
-        stack.push((start, 0));
-        while let Some((v, next)) = stack.last_mut() {
-            let v = *v;
-            if let Some(&t) = edges[v].get(*next) {
-                *next += 1;
-                match state[t] {
-                    0 => {
-                        state[t] = 1;
-                        stack.push((t, 0));
-                    }
-                    1 => return None,
-                    _ => {}
-                }
-                continue;
-            }
-            stack.pop();
-            state[v] = 2;
-            order.push(v);
-        }
-    }
-    Some(order)
 }
 
 /// The reference cycles as an open file sees them: every file as it is (the uses of an open

@@ -72,6 +72,43 @@ fn walk(body: &Body, root: ExprId, f: &mut impl FnMut(ExprId)) {
     }
 }
 
+/// The nodes of a graph, each after the nodes its edges lead to (depth-first post-order,
+/// iterative); `None` if it has a cycle.
+pub(crate) fn post_order(edges: &[Vec<usize>]) -> Option<Vec<usize>> {
+    const NEW: u8 = 0;
+    const ON_STACK: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; edges.len()];
+    let mut order = Vec::with_capacity(edges.len());
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for start in 0..edges.len() {
+        if state[start] != NEW {
+            continue;
+        }
+        state[start] = ON_STACK;
+        stack.push((start, 0));
+        while let Some((v, next)) = stack.last_mut() {
+            let v = *v;
+            if let Some(&t) = edges[v].get(*next) {
+                *next += 1;
+                match state[t] {
+                    NEW => {
+                        state[t] = ON_STACK;
+                        stack.push((t, 0));
+                    }
+                    ON_STACK => return None,
+                    _ => {}
+                }
+                continue;
+            }
+            stack.pop();
+            state[v] = DONE;
+            order.push(v);
+        }
+    }
+    Some(order)
+}
+
 /// Tarjan's algorithm, iterative: the strongly connected components of a graph.
 pub(crate) fn strongly_connected(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     const UNVISITED: usize = usize::MAX;

@@ -160,9 +160,13 @@ pub fn infer_program_again(
     program: Program,
     kept: &mut Option<std::sync::Arc<InferencePlan>>,
 ) {
-    let reuse = kept
-        .as_deref()
-        .is_some_and(|plan| plan_fits(db, program, plan));
+    // A plan is neither reused nor kept while a use in a closed file may mean either of two
+    // declarations.
+    let shadows = crate::facts::publication_shadows_closed(db, program);
+    let reuse = !shadows
+        && kept
+            .as_deref()
+            .is_some_and(|plan| plan_fits(db, program, plan));
     if !reuse {
         let plan = closed_plan(db, program, plan_waves(db, program));
         *kept = Some(std::sync::Arc::new(plan));
@@ -170,7 +174,7 @@ pub fn infer_program_again(
     let plan = kept.as_deref().expect("planned above");
     let waves = plan_nodes(db, program, plan);
     run_waves(db, &waves, Asked::Inference, &|_| {});
-    if crate::facts::publication_shadows_closed(db, program) {
+    if shadows {
         *kept = None;
     }
     for &file in program.files(db) {
@@ -185,12 +189,11 @@ pub fn infer_program_again(
 }
 
 /// Whether `plan` still orders the nodes of `program`'s files that are not open, with the
-/// edges it was made from.
+/// edges it was made from (the caller has checked that no publication shadows them).
 fn plan_fits(db: &dyn pcl_db::Db, program: Program, plan: &InferencePlan) -> bool {
     use salsa::plumbing::AsId;
     let files = program.files(db);
     files.len() == plan.files.len()
-        && !crate::facts::publication_shadows_closed(db, program)
         && files
             .iter()
             .zip(&plan.files)
