@@ -50,33 +50,85 @@ fn best_match_with<'c>(
     candidates: impl IntoIterator<Item = &'c str>,
     wins_tie: impl Fn(&str, &str) -> bool,
 ) -> Option<&'c str> {
-    let name_chars: Vec<char> = name.chars().collect();
-    let limit = threshold(name_chars.len());
-    let mut best: Option<(usize, &'c str)> = None;
-    // Buffers reused across candidates: a program's names can number 100,000.
-    let mut rows = Rows::default();
+    let mut matcher = Matcher::new(name, wins_tie);
     for candidate in candidates {
-        if candidate == name {
-            continue;
+        matcher.consider(candidate);
+    }
+    matcher.best()
+}
+
+/// The search of [`best_match_least`] one candidate at a time, for callers that can skip
+/// candidates: none further than [`Matcher::bound`] can win, and the distance is at least the
+/// difference of the lengths (a caller holding names by length looks only near the name's).
+pub struct Matcher<'n, 'c, F = fn(&str, &str) -> bool> {
+    name: &'n str,
+    name_chars: Vec<char>,
+    limit: usize,
+    best: Option<(usize, &'c str)>,
+    // Buffers reused across candidates: a program's names can number 100,000.
+    rows: Rows,
+    wins_tie: F,
+}
+
+impl<'n, 'c> Matcher<'n, 'c> {
+    /// Ties between equally close candidates broken by the smallest text, as
+    /// [`best_match_least`].
+    pub fn least(name: &'n str) -> Self {
+        Matcher::new(name, |candidate: &str, best: &str| candidate < best)
+    }
+}
+
+impl<'n, 'c, F: Fn(&str, &str) -> bool> Matcher<'n, 'c, F> {
+    fn new(name: &'n str, wins_tie: F) -> Self {
+        let name_chars: Vec<char> = name.chars().collect();
+        Matcher {
+            name,
+            limit: threshold(name_chars.len()),
+            name_chars,
+            best: None,
+            rows: Rows::default(),
+            wins_tie,
         }
-        let distance = if candidate.eq_ignore_ascii_case(name) {
+    }
+
+    /// The name's length in characters.
+    pub fn length(&self) -> usize {
+        self.name_chars.len()
+    }
+
+    /// The largest distance a candidate can still win at.
+    pub fn bound(&self) -> usize {
+        self.best.map_or(self.limit, |(d, _)| d.min(self.limit))
+    }
+
+    pub fn consider(&mut self, candidate: &'c str) {
+        if candidate == self.name {
+            return;
+        }
+        let distance = if candidate.eq_ignore_ascii_case(self.name) {
             0
         } else {
             // Only a candidate as close as the best so far can matter (an equal one may win
             // the tie), so the distance is computed only up to that.
-            let max = best.map_or(limit, |(d, _)| d.min(limit));
-            match rows.distance_within(&name_chars, candidate, max) {
+            match self
+                .rows
+                .distance_within(&self.name_chars, candidate, self.bound())
+            {
                 Some(d) => d,
-                None => continue,
+                None => return,
             }
         };
-        let better =
-            best.is_none_or(|(d, b)| distance < d || (distance == d && wins_tie(candidate, b)));
-        if distance <= limit && better {
-            best = Some((distance, candidate));
+        let better = self
+            .best
+            .is_none_or(|(d, b)| distance < d || (distance == d && (self.wins_tie)(candidate, b)));
+        if distance <= self.limit && better {
+            self.best = Some((distance, candidate));
         }
     }
-    best.map(|(_, candidate)| candidate)
+
+    pub fn best(&self) -> Option<&'c str> {
+        self.best.map(|(_, candidate)| candidate)
+    }
 }
 
 /// The rows of the edit-distance table, kept between calls.
@@ -167,6 +219,65 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A caller that looks only at lengths within the matcher's bound, outwards from the
+    /// name's, finds what a look at every candidate finds.
+    #[test]
+    fn a_search_by_length_finds_the_best_of_all() {
+        let words = [
+            "a",
+            "ab",
+            "abc",
+            "kitten",
+            "sitting",
+            "mitten",
+            "lenght",
+            "length",
+            "héllo",
+            "hello",
+            "HELLO",
+            "siteBucket",
+            "siteBuckets",
+            "bucketSite",
+            "site",
+            "bucket",
+            "identityPet1",
+            "identityPet18",
+            "identityPet180",
+            "identityPet",
+            "tenantConfig19",
+        ];
+        let mut by_length: Vec<Vec<&str>> = Vec::new();
+        for w in words {
+            let n = w.chars().count();
+            if by_length.len() <= n {
+                by_length.resize_with(n + 1, Vec::new);
+            }
+            by_length[n].push(w);
+        }
+        for name in words
+            .iter()
+            .copied()
+            .chain(["identityPet17", "lentgh", "x", "Kitten"])
+        {
+            let mut matcher = Matcher::least(name);
+            let mut apart = 0;
+            let mut looked = 0;
+            while apart <= matcher.bound() {
+                let shorter = matcher.length().checked_sub(apart);
+                let longer = (apart > 0).then_some(matcher.length() + apart);
+                for at in shorter.into_iter().chain(longer) {
+                    for w in by_length.get(at).into_iter().flatten() {
+                        looked += 1;
+                        matcher.consider(w);
+                    }
+                }
+                apart += 1;
+            }
+            assert_eq!(matcher.best(), best_match_least(name, words), "{name:?}");
+            assert!(looked < words.len(), "{name:?} looked at every word");
         }
     }
 

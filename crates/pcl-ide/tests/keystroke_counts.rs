@@ -151,7 +151,7 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
         a literal again: edited file 8/53 vs 8/53; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a local added: edited file 26/40 vs 26/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the local deleted: edited file 19/42 vs 19/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 34/93 vs 34/129; every file 70/137 vs 234/533; diagnostics 8 vs 32
+        a used local renamed: edited file 34/93 vs 34/129; every file 71/137 vs 235/533; diagnostics 8 vs 32
         renamed back: edited file 34/96 vs 34/132; every file 69/137 vs 233/533; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);

@@ -305,24 +305,57 @@ impl ProgramIndex {
 #[salsa::tracked(returns(clone))]
 pub fn suggest_root_name<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Option<Name> {
     // Every name, as an open file sees them: a suggestion may be a name only an open file
-    // defines (a file with an undefined name reads the open files' texts).
-    // Straight from the index's buckets: a list of the program's names would be built again
-    // on every publication.
+    // defines (a file with an undefined name reads the open files' texts). The names of the
+    // files read as they are come by length, so that only those whose length can be close
+    // enough are compared (a rename of a node used across the program asks again: comparing
+    // every name was most of a rename's cost); the published and the open files' names are
+    // few, and compared all.
     let program = key.program(db);
+    let name = key.name(db);
     let index = program_index(db, program);
     let open = open_defs(db, program);
-    let candidates = || {
-        index
-            .buckets
-            .iter()
-            .flat_map(|b| b.entries(0).chain(b.entries(1)).map(|(n, _)| n))
-            .chain(open.names.iter().flat_map(|m| m.keys()))
-    };
-    let best = pcl_diagnostics::suggest::best_match_least(
-        key.name(db).as_str(),
-        candidates().map(|n| n.as_str()),
-    )?;
-    candidates().find(|n| n.as_str() == best).cloned()
+    let mut matcher = pcl_diagnostics::suggest::Matcher::least(name.as_str());
+    let published = index
+        .buckets
+        .iter()
+        .flat_map(|b| b.published.spaces.iter().flat_map(|m| m.keys()));
+    for candidate in published.chain(open.names.iter().flat_map(|m| m.keys())) {
+        matcher.consider(candidate.as_str());
+    }
+    // Outwards from the name's length, while a length can still be close enough.
+    let closed = closed_names_by_length(db, program);
+    let length = matcher.length();
+    let mut apart = 0;
+    while apart <= matcher.bound() {
+        let shorter = length.checked_sub(apart);
+        let longer = (apart > 0).then_some(length + apart);
+        for at in shorter.into_iter().chain(longer) {
+            for candidate in closed.get(at).into_iter().flatten() {
+                matcher.consider(candidate.as_str());
+            }
+        }
+        apart += 1;
+    }
+    let best = matcher.best()?;
+    Some(Name::new(best))
+}
+
+/// The names the files read as they are declare (first declarations, both namespaces), by
+/// their length in characters: what "did you mean" compares a name with. Re-runs with
+/// [`closed_index`], never on a publication.
+#[salsa::tracked(returns(ref))]
+fn closed_names_by_length(db: &dyn pcl_db::Db, program: Program) -> Vec<Vec<Name>> {
+    let mut by_length: Vec<Vec<Name>> = Vec::new();
+    for bucket in &closed_index(db, program).buckets {
+        for name in bucket.spaces.iter().flat_map(|m| m.keys()) {
+            let length = name.as_str().chars().count();
+            if by_length.len() <= length {
+                by_length.resize_with(length + 1, Vec::new);
+            }
+            by_length[length].push(name.clone());
+        }
+    }
+    by_length
 }
 
 /// The names of one bucket of the index, sorted (a value before an output of the same name):
