@@ -146,13 +146,13 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     }
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 8/53 vs 8/53; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 8/53 vs 8/53; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 8/53 vs 8/53; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 26/40 vs 26/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 19/42 vs 19/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 34/93 vs 34/129; every file 71/137 vs 235/533; diagnostics 8 vs 32
-        renamed back: edited file 34/96 vs 34/132; every file 69/137 vs 233/533; diagnostics 0 vs 0
+        a literal: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 26/38 vs 26/38; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 19/40 vs 19/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 34/89 vs 34/125; every file 71/137 vs 235/533; diagnostics 8 vs 32
+        renamed back: edited file 34/92 vs 34/128; every file 69/137 vs 233/533; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {
