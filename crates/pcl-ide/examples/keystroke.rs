@@ -44,7 +44,7 @@ fn parse_args() -> Args {
         edits: 40,
         counted: 4,
         schemas: None,
-        kinds: vec![Kind::Literal, Kind::AddDelete, Kind::Rename],
+        kinds: vec![Kind::Literal, Kind::Typing, Kind::AddDelete, Kind::Rename],
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -59,9 +59,10 @@ fn parse_args() -> Args {
                     .split(',')
                     .map(|k| match k {
                         "literal" => Kind::Literal,
+                        "typing" => Kind::Typing,
                         "add" => Kind::AddDelete,
                         "rename" => Kind::Rename,
-                        _ => panic!("unknown kind {k}: literal, add or rename"),
+                        _ => panic!("unknown kind {k}: literal, typing, add or rename"),
                     })
                     .collect()
             }
@@ -79,6 +80,8 @@ fn ms(d: Duration) -> f64 {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Literal,
+    /// A character typed into the literal, then deleted: everything after it moves.
+    Typing,
     AddDelete,
     Rename,
 }
@@ -87,6 +90,7 @@ impl Kind {
     fn name(self) -> &'static str {
         match self {
             Kind::Literal => "literal",
+            Kind::Typing => "a character typed into a literal, then deleted",
             Kind::AddDelete => "add/delete a resource",
             Kind::Rename => "rename a resource",
         }
@@ -139,6 +143,9 @@ impl Editor {
                 let c = if n.is_multiple_of(2) { "p" } else { "o" };
                 text.replace_range(self.literal + 3..self.literal + 4, c);
             }
+            Kind::Typing if n.is_multiple_of(2) => {
+                text.insert(self.literal + 3, 'x');
+            }
             Kind::AddDelete if n.is_multiple_of(2) => {
                 let added = self.resource_block.replacen(
                     &format!("resource {} ", self.resource_name),
@@ -162,6 +169,7 @@ impl Editor {
             Kind::Rename if n.is_multiple_of(2) && offset > self.resource_name_at => {
                 "Renamed".len()
             }
+            Kind::Typing if n.is_multiple_of(2) && offset > self.literal + 3 => 1,
             _ => 0,
         };
         FilePosition {

@@ -94,9 +94,10 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
             }
         };
         diagnostics.extend(lowered.diagnostics.iter().cloned());
+        let mut lowered = lowered;
         if let Some(node) = &lowered.node {
             let occurrence = seen.entry((node.kind, node.name.clone())).or_insert(0);
-            nodes.push(Node::new(
+            let handle = Node::new(
                 db,
                 pf,
                 node.kind,
@@ -105,8 +106,18 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
                 node.signature.clone(),
                 node.body.clone(),
                 node.source_map.clone(),
-            ));
+            );
             *occurrence += 1;
+            // A body equal to the one the node had keeps the old allocation; the cache
+            // keeps that one too, so that the next edit compares pointers, not bodies (every
+            // body lowered again when the file opened was compared in full on every keystroke).
+            let kept = handle.body(db);
+            if next_cache.is_some() && !Arc::ptr_eq(kept, &node.body) {
+                let mut item = LoweredItem::clone(node);
+                item.body = kept.clone();
+                lowered.node = Some(Arc::new(item));
+            }
+            nodes.push(handle);
         }
         if let Some(next) = &mut next_cache {
             next.items.insert(key, lowered);
@@ -134,6 +145,7 @@ struct CachedItem {
     diagnostics: Arc<Vec<Diagnostic>>,
 }
 
+#[derive(Clone)]
 struct LoweredItem {
     kind: NodeKind,
     name: Name,
