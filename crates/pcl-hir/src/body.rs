@@ -4,7 +4,7 @@
 //! Nothing here holds a position, so a body compares equal after an edit that only moves it
 //! (a blank line above it), and nothing that reads it re-runs.
 
-use pcl_syntax::TextRange;
+use pcl_syntax::{TextRange, TextSize};
 use pcl_types::ConstValue;
 
 use crate::name::Name;
@@ -436,11 +436,12 @@ impl BodyBuilder {
     }
 }
 
-/// Where the parts of a body are in the file. Only edge queries (diagnostics, IDE) read it.
-/// Slices, not vectors: a source map lives as long as its node, and each vector's capacity
+/// Where the parts of a body are, relative to the start of its node (a node that only moves
+/// keeps them). Only edge queries (diagnostics, IDE) read them, through [`BodySourceMap`].
+/// Slices, not vectors: the ranges live as long as their node, and each vector's capacity
 /// would cost a word more (11 MB at 100k resources).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BodySourceMap {
+pub struct BodyRanges {
     /// The syntax range of each expression.
     exprs: Box<[TextRange]>,
     /// The name token of each binding.
@@ -451,39 +452,50 @@ pub struct BodySourceMap {
     blocks: Box<[(TextRange, TextRange)]>,
 }
 
-impl BodySourceMap {
-    /// Every range moved by `delta` bytes (the text before the node grew or shrank).
-    pub fn moved(&self, delta: i64) -> BodySourceMap {
-        let at = |r: TextRange| pcl_diagnostics::move_range(r, delta);
-        BodySourceMap {
-            exprs: self.exprs.iter().map(|&r| at(r)).collect(),
-            bindings: self.bindings.iter().map(|&r| at(r)).collect(),
-            attrs: self.attrs.iter().map(|&(n, r)| (at(n), at(r))).collect(),
-            blocks: self.blocks.iter().map(|&(t, r)| (at(t), at(r))).collect(),
+impl BodyRanges {
+    /// Every range made relative to `start` (from ranges in the file).
+    pub(crate) fn relative_to(mut self, start: TextSize) -> BodyRanges {
+        let at = |r: &mut TextRange| *r -= start;
+        self.exprs.iter_mut().for_each(at);
+        self.bindings.iter_mut().for_each(at);
+        for (a, b) in self.attrs.iter_mut().chain(self.blocks.iter_mut()) {
+            at(a);
+            at(b);
         }
-    }
-
-    pub fn expr(&self, id: ExprId) -> TextRange {
-        self.exprs[id.index()]
-    }
-    pub fn binding(&self, id: BindingId) -> TextRange {
-        self.bindings[id.index()]
-    }
-    pub fn attr_name(&self, id: AttrId) -> TextRange {
-        self.attrs[id.index()].0
-    }
-    pub fn attr(&self, id: AttrId) -> TextRange {
-        self.attrs[id.index()].1
-    }
-    pub fn block_type(&self, id: BlockId) -> TextRange {
-        self.blocks[id.index()].0
-    }
-    pub fn block(&self, id: BlockId) -> TextRange {
-        self.blocks[id.index()].1
+        self
     }
 }
 
-/// A [`BodySourceMap`] being built by lowering.
+/// Where the parts of a body are in the file: a node's [`BodyRanges`] at its start.
+#[derive(Clone, Copy, Debug)]
+pub struct BodySourceMap<'a> {
+    pub(crate) start: TextSize,
+    pub(crate) ranges: &'a BodyRanges,
+}
+
+impl BodySourceMap<'_> {
+    pub fn expr(&self, id: ExprId) -> TextRange {
+        self.ranges.exprs[id.index()] + self.start
+    }
+    pub fn binding(&self, id: BindingId) -> TextRange {
+        self.ranges.bindings[id.index()] + self.start
+    }
+    pub fn attr_name(&self, id: AttrId) -> TextRange {
+        self.ranges.attrs[id.index()].0 + self.start
+    }
+    pub fn attr(&self, id: AttrId) -> TextRange {
+        self.ranges.attrs[id.index()].1 + self.start
+    }
+    pub fn block_type(&self, id: BlockId) -> TextRange {
+        self.ranges.blocks[id.index()].0 + self.start
+    }
+    pub fn block(&self, id: BlockId) -> TextRange {
+        self.ranges.blocks[id.index()].1 + self.start
+    }
+}
+
+/// A body's ranges being built by lowering (in the file; made relative to the node's start
+/// when the node is done).
 #[derive(Default)]
 pub(crate) struct SourceMapBuilder {
     exprs: Vec<TextRange>,
@@ -516,9 +528,9 @@ impl SourceMapBuilder {
         self.blocks.push((type_name, whole));
     }
 
-    /// The map, each part in an allocation of its length.
-    pub(crate) fn finish(self) -> BodySourceMap {
-        BodySourceMap {
+    /// The ranges, each part in an allocation of its length.
+    pub(crate) fn finish(self) -> BodyRanges {
+        BodyRanges {
             exprs: exact(self.exprs),
             bindings: exact(self.bindings),
             attrs: exact(self.attrs),

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use pcl_db::{Program, SourceFile};
 use pcl_diagnostics::Diagnostic;
-use pcl_syntax::TextRange;
+use pcl_syntax::{TextRange, TextSize};
 
-use crate::body::{Body, BodySourceMap};
+use crate::body::{Body, BodyRanges, BodySourceMap};
 use crate::name::Name;
 
 /// A file seen as part of a program (a file belongs to the program of its directory).
@@ -108,32 +108,105 @@ impl Signature {
     }
 }
 
-/// Where a node's parts are in its file.
+/// Where a node's parts are in its file: its start, and the ranges of its parts relative to
+/// it (shared), so that a node whose text only moved (the text before it grew or shrank)
+/// keeps its ranges and moves in constant time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NodeSourceMap {
+    start: TextSize,
+    ranges: Arc<NodeRanges>,
+}
+
+/// The ranges of a node's parts, relative to its start.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct NodeRanges {
     /// The whole block or attribute.
-    pub range: TextRange,
+    range: TextRange,
     /// The block type keyword, or the attribute name of a local.
-    pub keyword: TextRange,
+    keyword: TextRange,
     /// The name: a label, or the attribute name.
-    pub name: TextRange,
-    pub labels: Box<[TextRange]>,
+    name: TextRange,
+    labels: Box<[TextRange]>,
     /// The body's `{` (where "missing attribute" is reported, as the reference does).
-    pub open_brace: Option<TextRange>,
-    pub body: BodySourceMap,
+    open_brace: Option<TextRange>,
+    body: BodyRanges,
+}
+
+/// The ranges of a node's parts in its file, as lowering finds them.
+pub(crate) struct NodeParts {
+    pub(crate) range: TextRange,
+    pub(crate) keyword: TextRange,
+    pub(crate) name: TextRange,
+    pub(crate) labels: Box<[TextRange]>,
+    pub(crate) open_brace: Option<TextRange>,
+    pub(crate) body: BodyRanges,
 }
 
 impl NodeSourceMap {
-    /// Every range moved by `delta` bytes (the text before the node grew or shrank).
-    pub fn moved(&self, delta: i64) -> NodeSourceMap {
-        let at = |r: TextRange| pcl_diagnostics::move_range(r, delta);
+    /// The map of a node whose parts are at `parts` in the file (the node starts where its
+    /// whole range does).
+    pub(crate) fn new(parts: NodeParts) -> NodeSourceMap {
+        let start = parts.range.start();
+        let at = |r: TextRange| r - start;
         NodeSourceMap {
-            range: at(self.range),
-            keyword: at(self.keyword),
-            name: at(self.name),
-            labels: self.labels.iter().map(|&r| at(r)).collect(),
-            open_brace: self.open_brace.map(at),
-            body: self.body.moved(delta),
+            start,
+            ranges: Arc::new(NodeRanges {
+                range: at(parts.range),
+                keyword: at(parts.keyword),
+                name: at(parts.name),
+                labels: parts.labels.iter().map(|&r| at(r)).collect(),
+                open_brace: parts.open_brace.map(at),
+                body: parts.body.relative_to(start),
+            }),
+        }
+    }
+
+    /// The same node starting at `start` (the text before it grew or shrank).
+    pub fn moved_to(&self, start: TextSize) -> NodeSourceMap {
+        NodeSourceMap {
+            start,
+            ranges: self.ranges.clone(),
+        }
+    }
+
+    /// Whether the two share their ranges (not only equal ones).
+    pub(crate) fn shares_ranges(&self, other: &NodeSourceMap) -> bool {
+        Arc::ptr_eq(&self.ranges, &other.ranges)
+    }
+
+    /// The whole block or attribute.
+    pub fn range(&self) -> TextRange {
+        self.ranges.range + self.start
+    }
+
+    /// The block type keyword, or the attribute name of a local.
+    pub fn keyword(&self) -> TextRange {
+        self.ranges.keyword + self.start
+    }
+
+    /// The name: a label, or the attribute name.
+    pub fn name(&self) -> TextRange {
+        self.ranges.name + self.start
+    }
+
+    /// The `index`th label.
+    pub fn label(&self, index: usize) -> Option<TextRange> {
+        Some(*self.ranges.labels.get(index)? + self.start)
+    }
+
+    pub fn labels(&self) -> impl ExactSizeIterator<Item = TextRange> + '_ {
+        self.ranges.labels.iter().map(|&r| r + self.start)
+    }
+
+    /// The body's `{` (where "missing attribute" is reported, as the reference does).
+    pub fn open_brace(&self) -> Option<TextRange> {
+        Some(self.ranges.open_brace? + self.start)
+    }
+
+    pub fn body(&self) -> BodySourceMap<'_> {
+        BodySourceMap {
+            start: self.start,
+            ranges: &self.ranges.body,
         }
     }
 }
@@ -162,7 +235,7 @@ pub struct Node<'db> {
     /// Positions; read only at the edge.
     #[tracked]
     #[returns(ref)]
-    pub source_map: Arc<NodeSourceMap>,
+    pub source_map: NodeSourceMap,
 }
 
 /// The nodes of one file and the problems found while lowering it (label counts, unknown

@@ -326,7 +326,7 @@ fn dump(text: &str) -> String {
                 node.name(db),
                 node.occurrence(db),
                 labels.join(", "),
-                at(text, map.name)
+                at(text, map.name())
             );
             for (id, block) in all_blocks(body) {
                 let parent = block
@@ -360,7 +360,7 @@ fn dump(text: &str) -> String {
                     b.name,
                     id.index(),
                     b.kind,
-                    at(text, map.body.binding(id))
+                    at(text, map.body().binding(id))
                 );
             }
         }
@@ -393,19 +393,19 @@ fn dump_source_map(text: &str) -> String {
                 "{} {}: item {}, keyword {}",
                 node.kind(db).keyword(),
                 node.name(db),
-                at(text, map.range),
-                at(text, map.keyword)
+                at(text, map.range()),
+                at(text, map.keyword())
             );
-            for (i, label) in map.labels.iter().enumerate() {
-                let _ = writeln!(out, "  label{i} {}", at(text, *label));
+            for (i, label) in map.labels().enumerate() {
+                let _ = writeln!(out, "  label{i} {}", at(text, label));
             }
-            write_body_map(&mut out, text, body, &map.body);
+            write_body_map(&mut out, text, body, map.body());
         }
         out
     })
 }
 
-fn write_body_map(out: &mut String, text: &str, body: &Body, map: &BodySourceMap) {
+fn write_body_map(out: &mut String, text: &str, body: &Body, map: BodySourceMap<'_>) {
     for (id, block) in all_blocks(body) {
         let _ = writeln!(
             out,

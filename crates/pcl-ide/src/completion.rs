@@ -163,8 +163,7 @@ fn candidates(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem>
         if let Some(node) = node {
             let on_label = node
                 .source_map(db)
-                .labels
-                .get(1)
+                .label(1)
                 .is_some_and(|r| r.contains_inclusive(position.offset));
             let keyword_line = prefix.starts_with("resource ") || prefix.starts_with("read ");
             if on_label || (keyword_line && prefix.split_whitespace().count() == 2) {
@@ -212,9 +211,11 @@ fn candidates(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem>
     };
     let map = node.source_map(db);
     let in_body = map
-        .open_brace
+        .open_brace()
         .is_some_and(|b| b.end() <= TextSize::from(word_start as u32));
-    if at_line_start && in_body && !inside_value(&text[usize::from(map.range.start())..word_start])
+    if at_line_start
+        && in_body
+        && !inside_value(&text[usize::from(map.range().start())..word_start])
     {
         return attribute_names(db, node, position.offset, range);
     }
@@ -265,10 +266,10 @@ fn enclosing_node<'db>(
     file_nodes(db, file)
         .iter()
         .copied()
-        .filter(|n| n.source_map(db).range.start() <= offset)
+        .filter(|n| n.source_map(db).range().start() <= offset)
         .last()
         .filter(|n| {
-            let end = n.source_map(db).range.end();
+            let end = n.source_map(db).range().end();
             end >= offset
                 || text
                     .get(usize::from(end)..usize::from(offset))
@@ -410,7 +411,7 @@ fn attribute_names(
     range: TextRange,
 ) -> Vec<CompletionItem> {
     let body = node.body(db);
-    let map = &node.source_map(db).body;
+    let map = node.source_map(db).body();
     // The innermost nested block the cursor is in.
     let block = semantics::all_blocks(body)
         .into_iter()
@@ -728,7 +729,7 @@ fn expression_completions(
 ) -> Vec<CompletionItem> {
     let mut out = Vec::new();
     let body = node.body(db);
-    let map = &node.source_map(db).body;
+    let map = node.source_map(db).body();
     // Local variables whose `for` encloses the cursor; `range` in ranged nodes.
     for (id, binding) in body.bindings() {
         let in_scope = match binding.kind {

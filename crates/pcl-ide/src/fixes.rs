@@ -65,7 +65,7 @@ pub(crate) fn code_actions(db: &RootDatabase, path: &Path, range: TextRange) -> 
         let map = node.source_map(db);
         if let Some(diagnostic) = missing
             .iter()
-            .find(|d| map.open_brace.is_some_and(|b| b == d.range))
+            .find(|d| map.open_brace().is_some_and(|b| b == d.range))
         {
             if let Some(assist) = add_missing_attributes(db, node, diagnostic.range) {
                 out.push(Assist {
@@ -76,7 +76,7 @@ pub(crate) fn code_actions(db: &RootDatabase, path: &Path, range: TextRange) -> 
                 });
             }
         }
-        if map.range.intersect(range).is_some() {
+        if map.range().intersect(range).is_some() {
             out.extend(wrap_values(db, node, range, path));
         }
     }
@@ -129,7 +129,7 @@ fn add_missing_attributes(
         return None;
     }
     let text = node.file(db).file(db).text(db);
-    let range = node.source_map(db).range;
+    let range = node.source_map(db).range();
     let end = usize::from(range.end());
     if !text[..end].ends_with('}') {
         return None;
@@ -214,7 +214,7 @@ fn wrap_values(db: &RootDatabase, node: Node<'_>, range: TextRange, path: &Path)
         return Vec::new();
     };
     let body = node.body(db);
-    let map = &node.source_map(db).body;
+    let map = node.source_map(db).body();
     let mut out = Vec::new();
     for (id, attr) in body.attrs_in(None) {
         let attr_range = map.attr(id);

@@ -37,7 +37,7 @@ pub(crate) fn inlay_hints(
     let nodes: Vec<_> = file_nodes(db, file)
         .iter()
         .copied()
-        .filter(|n| wanted(n.source_map(db).range))
+        .filter(|n| wanted(n.source_map(db).range()))
         .collect();
     pcl_sema::infer_nodes(db, &nodes);
     let mut out = Vec::new();
@@ -50,12 +50,12 @@ pub(crate) fn inlay_hints(
                 .value
                 .is_some_and(|v| matches!(body.expr(v), Expr::Literal(_)));
             if !literal {
-                out.push(hint(map.name.end(), &pcl_sema::node_type(db, node)));
+                out.push(hint(map.name().end(), &pcl_sema::node_type(db, node)));
             }
         }
         let inference = pcl_sema::infer_node(db, node);
         for (id, _) in body.bindings() {
-            let binding_range = map.body.binding(id);
+            let binding_range = map.body().binding(id);
             if !wanted(binding_range) || binding_range.is_empty() {
                 continue;
             }

@@ -28,9 +28,9 @@ pub(crate) fn hover(db: &RootDatabase, position: &FilePosition) -> Option<HoverR
     match located {
         Located::NodeName(node) | Located::Keyword(node) => Some(HoverResult {
             range: if matches!(located, Located::NodeName(_)) {
-                map.name
+                map.name()
             } else {
-                map.keyword
+                map.keyword()
             },
             markdown: describe_node(db, node),
         }),
@@ -42,7 +42,7 @@ pub(crate) fn hover(db: &RootDatabase, position: &FilePosition) -> Option<HoverR
             let ty = inference.binding_types.get(id.index())?;
             let name = semantics::binding_name(db, node, id);
             Some(HoverResult {
-                range: map.body.binding(id),
+                range: map.body().binding(id),
                 markdown: code_block(&format!("{name}: {}", pcl_sema::one_line_type(ty))),
             })
         }
@@ -84,7 +84,7 @@ pub(crate) fn describe_node(db: &RootDatabase, node: Node<'_>) -> String {
             let mut markdown = code_block(&format!("config {name}: {ty_text}"));
             let source = node.file(db).file(db).text(db);
             if let Some((attr, _)) = body.find_attr(None, "default") {
-                let range = node.source_map(db).body.expr(body.attr(attr).value);
+                let range = node.source_map(db).body().expr(body.attr(attr).value);
                 if let Some(text) = source.get(usize::from(range.start())..usize::from(range.end()))
                 {
                     let _ = write!(markdown, "\n\ndefault: `{}`", one_line(text));
@@ -139,7 +139,7 @@ fn one_line(text: &str) -> String {
 }
 
 fn label_hover(db: &RootDatabase, node: Node<'_>, index: usize) -> Option<HoverResult> {
-    let range = *node.source_map(db).labels.get(index)?;
+    let range = node.source_map(db).label(index)?;
     match (node.kind(db), index) {
         (NodeKind::Resource | NodeKind::Read, 1) => {
             let def = schema::resource_of_node(db, node)?;
@@ -166,7 +166,7 @@ fn label_hover(db: &RootDatabase, node: Node<'_>, index: usize) -> Option<HoverR
 /// The schema property or option an attribute name sets.
 fn attr_hover(db: &RootDatabase, node: Node<'_>, attr: pcl_hir::AttrId) -> Option<HoverResult> {
     let body = node.body(db);
-    let range = node.source_map(db).body.attr_name(attr);
+    let range = node.source_map(db).body().attr_name(attr);
     let attribute = body.attr(attr);
     let name = attribute.name.as_str();
     if let Some(block) = attribute.block {
@@ -230,7 +230,7 @@ fn expr_hover(
     position: &FilePosition,
 ) -> Option<HoverResult> {
     let body = node.body(db);
-    let map = &node.source_map(db).body;
+    let map = node.source_map(db).body();
     let range = map.expr(id);
     let inference = pcl_sema::infer_node(db, node);
     let ty = inference.expr_types.get(id.index())?.clone();

@@ -14,7 +14,7 @@ pub(crate) fn node_target(db: &RootDatabase, node: Node<'_>) -> NavigationTarget
     let map = node.source_map(db);
     NavigationTarget {
         file: semantics::path_of(db, node.file(db).file(db)),
-        full_range: map.range,
+        full_range: map.range(),
         focus_range: semantics::name_range(db, node),
         name: node.name(db).to_string(),
         kind: SymbolKind::of_node(node.kind(db)),
@@ -29,14 +29,14 @@ fn binding_target(db: &RootDatabase, node: Node<'_>, id: pcl_hir::BindingId) -> 
         if let Some(attr) = semantics::range_option(db, node) {
             return NavigationTarget {
                 file,
-                full_range: map.body.attr(attr),
-                focus_range: map.body.attr_name(attr),
+                full_range: map.body().attr(attr),
+                focus_range: map.body().attr_name(attr),
                 name: "range".to_string(),
                 kind: SymbolKind::Variable,
             };
         }
     }
-    let range = map.body.binding(id);
+    let range = map.body().binding(id);
     NavigationTarget {
         file,
         full_range: range,
@@ -104,7 +104,7 @@ fn accessor_at(
     let Expr::GetAttr { receiver, name } = node.body(db).expr(id) else {
         return None;
     };
-    let map = &node.source_map(db).body;
+    let map = node.source_map(db).body();
     let whole = map.expr(id);
     let start = map.expr(*receiver).end();
     if start >= whole.end() {
@@ -263,7 +263,7 @@ pub(crate) fn reference_ranges(
             for (node, id) in semantics::uses(db, definition) {
                 out.push(FileRange {
                     file: path(node),
-                    range: node.source_map(db).body.expr(id),
+                    range: node.source_map(db).body().expr(id),
                 });
             }
             let program = target.file(db).program(db);
@@ -274,7 +274,7 @@ pub(crate) fn reference_ranges(
                         if let Some((attr, _)) = body.find_attr(None, target.name(db).as_str()) {
                             out.push(FileRange {
                                 file: path(user),
-                                range: user.source_map(db).body.attr_name(attr),
+                                range: user.source_map(db).body().attr_name(attr),
                             });
                         }
                     }
@@ -308,7 +308,7 @@ pub(crate) fn reference_ranges(
             for (node, id) in semantics::uses(db, definition) {
                 out.push(FileRange {
                     file: path(node),
-                    range: node.source_map(db).body.expr(id),
+                    range: node.source_map(db).body().expr(id),
                 });
             }
         }
@@ -330,7 +330,7 @@ fn output_reads(db: &RootDatabase, component: Node<'_>, name: &str) -> Vec<FileR
             } = expr
             {
                 if *receiver == variable && read.as_str() == name {
-                    let map = &node.source_map(db).body;
+                    let map = node.source_map(db).body();
                     let whole = map.expr(id);
                     let start = map.expr(*receiver).end();
                     if start < whole.end() {

@@ -120,7 +120,7 @@ pub(crate) fn rename(
             // A local variable of the same name would capture the renamed references.
             for (user, id) in semantics::uses(db, &definition) {
                 let body = user.body(db);
-                let range = user.source_map(db).body.expr(id);
+                let range = user.source_map(db).body().expr(id);
                 let shadowed = body.bindings().any(|(b, binding)| {
                     binding.name.as_str() == new_name && scope_contains(db, user, b, range)
                 });
@@ -168,7 +168,7 @@ fn scope_contains(
     range: TextRange,
 ) -> bool {
     let body = node.body(db);
-    let map = &node.source_map(db).body;
+    let map = node.source_map(db).body();
     let binding_range = map.binding(b);
     body.exprs().any(|(id, expr)| {
         matches!(expr, pcl_hir::Expr::For(f)

@@ -57,7 +57,7 @@ pub(crate) fn node_at<'db>(
     file_nodes(db, file)
         .iter()
         .copied()
-        .find(|n| n.source_map(db).range.contains_inclusive(offset))
+        .find(|n| n.source_map(db).range().contains_inclusive(offset))
 }
 
 /// What is at a position, from the innermost construct out.
@@ -103,13 +103,13 @@ pub(crate) fn locate<'db>(
     let map = node.source_map(db);
     let body = node.body(db);
     let within = |range: TextRange| range.contains_inclusive(offset);
-    if within(map.name) {
+    if within(map.name()) {
         return Some(Located::NodeName(node));
     }
-    if within(map.keyword) {
+    if within(map.keyword()) {
         return Some(Located::Keyword(node));
     }
-    if let Some(index) = map.labels.iter().position(|r| within(*r)) {
+    if let Some(index) = map.labels().position(within) {
         return Some(Located::Label(node, index));
     }
     // The innermost of the body's parts that contains the offset.
@@ -120,16 +120,16 @@ pub(crate) fn locate<'db>(
         }
     };
     for (id, _) in body.exprs() {
-        consider(map.body.expr(id), Located::Expr(node, id));
+        consider(map.body().expr(id), Located::Expr(node, id));
     }
     for (id, _) in body.bindings() {
-        consider(map.body.binding(id), Located::Binding(node, id));
+        consider(map.body().binding(id), Located::Binding(node, id));
     }
     for id in body.attr_ids() {
-        consider(map.body.attr_name(id), Located::AttrName(node, id));
+        consider(map.body().attr_name(id), Located::AttrName(node, id));
     }
     for id in all_blocks(body) {
-        consider(map.body.block_type(id), Located::BlockType(node, id));
+        consider(map.body().block_type(id), Located::BlockType(node, id));
     }
     best.map(|(_, l)| l)
 }
@@ -252,7 +252,7 @@ pub(crate) fn uses<'db>(
 
 /// The name range of a node, without the quotes of a quoted label.
 pub(crate) fn name_range(db: &RootDatabase, node: Node<'_>) -> TextRange {
-    let range = node.source_map(db).name;
+    let range = node.source_map(db).name();
     unquoted(db, node.file(db).file(db), range)
 }
 

@@ -72,8 +72,8 @@ pub(crate) fn document_symbols(db: &RootDatabase, path: &Path) -> Vec<DocumentSy
                     name: attr.name.to_string(),
                     detail: None,
                     kind: SymbolKind::Property,
-                    full_range: map.body.attr(id),
-                    focus_range: map.body.attr_name(id),
+                    full_range: map.body().attr(id),
+                    focus_range: map.body().attr_name(id),
                     children: Vec::new(),
                 })
                 .collect();
@@ -85,7 +85,7 @@ pub(crate) fn document_symbols(db: &RootDatabase, path: &Path) -> Vec<DocumentSy
                 name: node.name(db).to_string(),
                 detail,
                 kind: SymbolKind::of_node(node.kind(db)),
-                full_range: map.range,
+                full_range: map.range(),
                 focus_range: semantics::name_range(db, node),
                 children: if node.kind(db) == NodeKind::Local {
                     Vec::new()

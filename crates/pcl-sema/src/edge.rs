@@ -65,10 +65,10 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         let name = duplicate.name(db);
         let mut diagnostic = Diagnostic::new(
             Code::DuplicateName,
-            duplicate.source_map(db).name,
+            duplicate.source_map(db).name(),
             format!("`{name}` is already declared"),
         );
-        let first_range = first.source_map(db).name;
+        let first_range = first.source_map(db).name();
         diagnostic = if first.file(db) == file {
             diagnostic.with_related(first_range, "first declared here")
         } else {
@@ -234,7 +234,7 @@ fn cycle_diagnostic<'db>(
     let head = cycle[0];
     let mut diagnostic = Diagnostic::new(
         Code::CircularReference,
-        head.source_map(db).name,
+        head.source_map(db).name(),
         format!("circular reference: {}", shown.join(" -> ")),
     );
     for pair in cycle.windows(2).take(MAX_NAMED) {
@@ -262,11 +262,11 @@ fn reference_range<'db>(
     let target = to.name(db);
     body.exprs()
         .find(|(_, e)| matches!(e, Expr::Variable { name, resolution: Resolution::Root } if name == target))
-        .map(|(id, _)| from.source_map(db).body.expr(id))
+        .map(|(id, _)| from.source_map(db).body().expr(id))
 }
 
 fn target_range(node_map: &NodeSourceMap, body: &pcl_hir::Body, target: &Target) -> TextRange {
-    let map = &node_map.body;
+    let map = node_map.body();
     match target {
         Target::Expr(id) => map.expr(*id),
         Target::Accessor { expr, receiver } => {
@@ -278,13 +278,9 @@ fn target_range(node_map: &NodeSourceMap, body: &pcl_hir::Body, target: &Target)
                 whole
             }
         }
-        Target::Label(index) => node_map
-            .labels
-            .get(*index)
-            .copied()
-            .unwrap_or(node_map.name),
-        Target::Name => node_map.name,
-        Target::OpenBrace => node_map.open_brace.unwrap_or(node_map.keyword),
+        Target::Label(index) => node_map.label(*index).unwrap_or(node_map.name()),
+        Target::Name => node_map.name(),
+        Target::OpenBrace => node_map.open_brace().unwrap_or(node_map.keyword()),
         Target::AttrName(id) => map.attr_name(*id),
         Target::BlockType(id) => map.block_type(*id),
         Target::CallName(id) => {

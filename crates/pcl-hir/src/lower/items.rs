@@ -8,7 +8,7 @@ use pcl_syntax::{TextRange, TextSize};
 use pcl_types::ConstValue;
 
 use crate::body::*;
-use crate::item::{NodeKind, NodeSourceMap, Signature};
+use crate::item::{NodeKind, NodeParts, NodeSourceMap, Signature};
 use crate::name::Name;
 use crate::options::ResourceOption;
 
@@ -37,14 +37,14 @@ pub(super) fn lower_local(
         name: Name::new(name_token.text()),
         signature: Signature::default(),
         body,
-        source_map: NodeSourceMap {
+        source_map: NodeSourceMap::new(NodeParts {
             range: range_of(attr),
             keyword: name_token.text_range(),
             name: name_token.text_range(),
             labels: Box::default(),
             open_brace: None,
             body: body_map,
-        },
+        }),
     })
 }
 
@@ -222,14 +222,14 @@ pub(super) fn lower_block(
             labels: label_values.into_boxed_slice(),
         },
         body,
-        source_map: NodeSourceMap {
+        source_map: NodeSourceMap::new(NodeParts {
             range: range_of(block),
             keyword: type_token.text_range(),
             name: name_range,
             labels: label_ranges.into_boxed_slice(),
             open_brace: block.l_brace().map(|t| t.text_range()),
             body: body_map,
-        },
+        }),
     })
 }
 

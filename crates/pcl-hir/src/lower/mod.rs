@@ -86,7 +86,7 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
                             name: node.name,
                             signature: node.signature,
                             body: Arc::new(node.body),
-                            source_map: Arc::new(node.source_map),
+                            source_map: node.source_map,
                         })
                     }),
                     diagnostics: Arc::new(item_diagnostics),
@@ -105,16 +105,19 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
                 *occurrence,
                 node.signature.clone(),
                 node.body.clone(),
-                node.source_map.clone(),
+                node.source_map.moved_to(lowered.start),
             );
             *occurrence += 1;
-            // A body equal to the one the node had keeps the old allocation; the cache
+            // A body (or ranges) equal to the node's keeps the old allocation; the cache
             // keeps that one too, so that the next edit compares pointers, not bodies (every
             // body lowered again when the file opened was compared in full on every keystroke).
-            let kept = handle.body(db);
-            if next_cache.is_some() && !Arc::ptr_eq(kept, &node.body) {
+            let (kept_body, kept_map) = (handle.body(db), handle.source_map(db));
+            if next_cache.is_some()
+                && !(Arc::ptr_eq(kept_body, &node.body) && kept_map.shares_ranges(&node.source_map))
+            {
                 let mut item = LoweredItem::clone(node);
-                item.body = kept.clone();
+                item.body = kept_body.clone();
+                item.source_map = kept_map.clone();
                 lowered.node = Some(Arc::new(item));
             }
             nodes.push(handle);
@@ -151,29 +154,28 @@ struct LoweredItem {
     name: Name,
     signature: Signature,
     body: Arc<Body>,
-    source_map: Arc<NodeSourceMap>,
+    /// As of the item's start when it was lowered.
+    source_map: NodeSourceMap,
 }
 
 impl CachedItem {
-    /// This item's lowering with its positions moved to `start`.
+    /// This item's lowering with its positions moved to `start`: the node's ranges are kept
+    /// relative to its start, so only its diagnostics (rare) move.
     fn moved_to(self, start: TextSize) -> CachedItem {
         if start == self.start {
             return self;
         }
         let delta = i64::from(u32::from(start)) - i64::from(u32::from(self.start));
+        let diagnostics = if self.diagnostics.is_empty() {
+            self.diagnostics
+        } else {
+            Arc::new(self.diagnostics.iter().map(|d| d.moved(delta)).collect())
+        };
         CachedItem {
             green: self.green,
             start,
-            node: self.node.map(|node| {
-                Arc::new(LoweredItem {
-                    kind: node.kind,
-                    name: node.name.clone(),
-                    signature: node.signature.clone(),
-                    body: node.body.clone(),
-                    source_map: Arc::new(node.source_map.moved(delta)),
-                })
-            }),
-            diagnostics: Arc::new(self.diagnostics.iter().map(|d| d.moved(delta)).collect()),
+            node: self.node,
+            diagnostics,
         }
     }
 }
@@ -211,7 +213,7 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    fn finish(self) -> (Body, BodySourceMap) {
+    fn finish(self) -> (Body, BodyRanges) {
         (self.body.finish(), self.map.finish())
     }
 
