@@ -2,7 +2,8 @@
 //! re-validates (through the database's query hook) after each kind of edit of an open file,
 //! from the edit to the edited file's diagnostics and then for every file's, on the same
 //! edited file inside programs of two sizes. An edit that changes nothing the other files
-//! read of the file (a literal; a local no other file uses, added or deleted) must cost the
+//! read of the file (a literal; a character typed, which moves every node after it; a local no
+//! other file uses, added or deleted) must cost the
 //! same at both sizes; the snapshot shows what renaming a used local costs at each.
 
 use std::fmt::Write as _;
@@ -100,12 +101,16 @@ impl Session {
 /// The edits, in order, each from the text the previous one left.
 fn edits() -> Vec<(&'static str, String)> {
     let literal = EDITED.replace("\"hello\"", "\"hellp\"");
+    // Longer: every node after it moves.
+    let typed = EDITED.replace("\"hello\"", "\"helloo\"");
     let added = format!("{EDITED}\nfresh = 42\n");
     let renamed = EDITED.replace("shared2 = ", "shared2x = ");
     vec![
         ("a literal", literal.clone()),
         ("the literal back", EDITED.to_string()),
         ("a literal again", literal),
+        ("a character typed", typed),
+        ("the character deleted", EDITED.to_string()),
         ("a local added", added),
         ("the local deleted", EDITED.to_string()),
         ("a used local renamed", renamed),
@@ -149,7 +154,9 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
         a literal: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the literal back: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a literal again: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 26/38 vs 26/38; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a character typed: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the character deleted: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 23/41 vs 23/41; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the local deleted: edited file 19/40 vs 19/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a used local renamed: edited file 34/89 vs 34/125; every file 71/137 vs 235/533; diagnostics 8 vs 32
         renamed back: edited file 34/92 vs 34/128; every file 69/137 vs 233/533; diagnostics 0 vs 0
