@@ -455,7 +455,7 @@ pub struct BodyRanges {
 impl BodyRanges {
     /// Every range made relative to `start` (from ranges in the file).
     pub(crate) fn relative_to(mut self, start: TextSize) -> BodyRanges {
-        let at = |r: &mut TextRange| *r -= start;
+        let at = |r: &mut TextRange| *r = relative(*r, start);
         self.exprs.iter_mut().for_each(at);
         self.bindings.iter_mut().for_each(at);
         for (a, b) in self.attrs.iter_mut().chain(self.blocks.iter_mut()) {
@@ -464,6 +464,14 @@ impl BodyRanges {
         }
         self
     }
+}
+
+/// `range` relative to `start`, which lowering puts at or before every range of a node (a
+/// range before it, were there one, would be clamped rather than panic).
+pub(crate) fn relative(range: TextRange, start: TextSize) -> TextRange {
+    debug_assert!(range.start() >= start, "{range:?} before {start:?}");
+    let from = |at: TextSize| at.checked_sub(start).unwrap_or_default();
+    TextRange::new(from(range.start()), from(range.end()))
 }
 
 /// Where the parts of a body are in the file: a node's [`BodyRanges`] at its start.

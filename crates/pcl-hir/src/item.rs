@@ -147,7 +147,7 @@ impl NodeSourceMap {
     /// whole range does).
     pub(crate) fn new(parts: NodeParts) -> NodeSourceMap {
         let start = parts.range.start();
-        let at = |r: TextRange| r - start;
+        let at = |r: TextRange| crate::body::relative(r, start);
         NodeSourceMap {
             start,
             ranges: Arc::new(NodeRanges {

@@ -69,7 +69,7 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         let cached = cache
             .as_ref()
             .and_then(|(_, old)| old.as_ref()?.items.get(&key).cloned());
-        let lowered = match cached {
+        let mut lowered = match cached {
             Some(old) => old.moved_to(start),
             None => {
                 let mut item_diagnostics = Vec::new();
@@ -94,7 +94,6 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
             }
         };
         diagnostics.extend(lowered.diagnostics.iter().cloned());
-        let mut lowered = lowered;
         if let Some(node) = &lowered.node {
             let occurrence = seen.entry((node.kind, node.name.clone())).or_insert(0);
             let handle = Node::new(
@@ -154,7 +153,7 @@ struct LoweredItem {
     name: Name,
     signature: Signature,
     body: Arc<Body>,
-    /// As of the item's start when it was lowered.
+    /// Its ranges; a node made from it is given the item's current start (`moved_to`).
     source_map: NodeSourceMap,
 }
 
