@@ -156,10 +156,10 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
         a literal again: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a character typed: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the character deleted: edited file 8/51 vs 8/51; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 23/41 vs 23/41; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 22/41 vs 22/41; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the local deleted: edited file 19/40 vs 19/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 34/89 vs 34/125; every file 71/137 vs 235/533; diagnostics 8 vs 32
-        renamed back: edited file 34/92 vs 34/128; every file 69/137 vs 233/533; diagnostics 0 vs 0
+        a used local renamed: edited file 34/89 vs 34/125; every file 288/392 vs 384/788; diagnostics 8 vs 32
+        renamed back: edited file 34/92 vs 34/128; every file 287/392 vs 383/788; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {

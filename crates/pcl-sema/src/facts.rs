@@ -383,14 +383,22 @@ impl SameLength {
 #[salsa::tracked(returns(ref))]
 fn bucket_names(db: &dyn pcl_db::Db, program: Program, bucket: u32) -> Vec<(Name, NodeKey)> {
     let bucket = index_bucket(db, program, bucket);
-    let mut names: Vec<(Name, NodeKey)> = bucket
-        .entries(0)
-        .chain(bucket.entries(1))
-        .map(|(n, k)| (n.clone(), k.clone()))
+    // Sorted by text (one pointer to the bytes, not a name's two), then by position, so that
+    // a value stays before an output of the same name; cloned once, in order.
+    let entries: Vec<(&Name, &NodeKey)> = bucket.entries(0).chain(bucket.entries(1)).collect();
+    let mut order: Vec<(&str, u32)> = entries
+        .iter()
+        .enumerate()
+        .map(|(at, (name, _))| (name.as_str(), at as u32))
         .collect();
-    // Stable, and defs come first: a value stays before an output of the same name.
-    names.sort_by(|a, b| a.0.cmp(&b.0));
-    names
+    order.sort_unstable();
+    order
+        .into_iter()
+        .map(|(_, at)| {
+            let (name, key) = entries[at as usize];
+            (name.clone(), key.clone())
+        })
+        .collect()
 }
 
 /// Every top-level name as a reader in an open file sees the program (for completion), as
