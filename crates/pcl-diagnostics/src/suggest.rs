@@ -58,8 +58,8 @@ fn best_match_with<'c>(
 }
 
 /// The search of [`best_match_least`] one candidate at a time, for callers that can skip
-/// candidates: none further than [`Matcher::bound`] can win, and the distance is at least the
-/// difference of the lengths (a caller holding names by length looks only near the name's).
+/// candidates: the distance is at least the difference of the lengths, so a caller holding
+/// names by length gives only those near the name's ([`Matcher::consider_by_length`]).
 pub struct Matcher<'n, 'c, F = fn(&str, &str) -> bool> {
     name: &'n str,
     name_chars: Vec<char>,
@@ -92,12 +92,12 @@ impl<'n, 'c, F: Fn(&str, &str) -> bool> Matcher<'n, 'c, F> {
     }
 
     /// The name's length in characters.
-    pub fn length(&self) -> usize {
+    fn length(&self) -> usize {
         self.name_chars.len()
     }
 
     /// The largest distance a candidate can still win at.
-    pub fn bound(&self) -> usize {
+    fn bound(&self) -> usize {
         self.best.map_or(self.limit, |(d, _)| d.min(self.limit))
     }
 
@@ -123,6 +123,26 @@ impl<'n, 'c, F: Fn(&str, &str) -> bool> Matcher<'n, 'c, F> {
             .is_none_or(|(d, b)| distance < d || (distance == d && (self.wins_tie)(candidate, b)));
         if distance <= self.limit && better {
             self.best = Some((distance, candidate));
+        }
+    }
+
+    /// Considers candidates grouped by length in characters (`of_length(n)`: those of `n`),
+    /// outwards from the name's length while a length can still be close enough.
+    pub fn consider_by_length<I>(&mut self, mut of_length: impl FnMut(usize) -> I)
+    where
+        I: IntoIterator<Item = &'c str>,
+    {
+        let length = self.length();
+        let mut apart = 0;
+        while apart <= self.bound() {
+            let shorter = length.checked_sub(apart);
+            let longer = (apart > 0).then_some(length + apart);
+            for at in shorter.into_iter().chain(longer) {
+                for candidate in of_length(at) {
+                    self.consider(candidate);
+                }
+            }
+            apart += 1;
         }
     }
 
@@ -263,19 +283,12 @@ mod tests {
             .chain(["identityPet17", "lentgh", "x", "Kitten"])
         {
             let mut matcher = Matcher::least(name);
-            let mut apart = 0;
             let mut looked = 0;
-            while apart <= matcher.bound() {
-                let shorter = matcher.length().checked_sub(apart);
-                let longer = (apart > 0).then_some(matcher.length() + apart);
-                for at in shorter.into_iter().chain(longer) {
-                    for w in by_length.get(at).into_iter().flatten() {
-                        looked += 1;
-                        matcher.consider(w);
-                    }
-                }
-                apart += 1;
-            }
+            matcher.consider_by_length(|at| {
+                let words = by_length.get(at).map_or(&[][..], Vec::as_slice);
+                looked += words.len();
+                words.iter().copied()
+            });
             assert_eq!(matcher.best(), best_match_least(name, words), "{name:?}");
             assert!(looked < words.len(), "{name:?} looked at every word");
         }

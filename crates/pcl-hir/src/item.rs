@@ -117,46 +117,37 @@ pub struct NodeSourceMap {
     ranges: Arc<NodeRanges>,
 }
 
-/// The ranges of a node's parts, relative to its start.
+/// The ranges of a node's parts: in the file as lowering finds them, relative to the node's
+/// start inside a [`NodeSourceMap`].
 #[derive(Debug, Default, PartialEq, Eq)]
-struct NodeRanges {
+pub(crate) struct NodeRanges {
     /// The whole block or attribute.
-    range: TextRange,
-    /// The block type keyword, or the attribute name of a local.
-    keyword: TextRange,
-    /// The name: a label, or the attribute name.
-    name: TextRange,
-    labels: Box<[TextRange]>,
-    /// The body's `{` (where "missing attribute" is reported, as the reference does).
-    open_brace: Option<TextRange>,
-    body: BodyRanges,
-}
-
-/// The ranges of a node's parts in its file, as lowering finds them.
-pub(crate) struct NodeParts {
     pub(crate) range: TextRange,
+    /// The block type keyword, or the attribute name of a local.
     pub(crate) keyword: TextRange,
+    /// The name: a label, or the attribute name.
     pub(crate) name: TextRange,
     pub(crate) labels: Box<[TextRange]>,
+    /// The body's `{` (where "missing attribute" is reported, as the reference does).
     pub(crate) open_brace: Option<TextRange>,
     pub(crate) body: BodyRanges,
 }
 
 impl NodeSourceMap {
-    /// The map of a node whose parts are at `parts` in the file (the node starts where its
+    /// The map of a node whose parts are at `ranges` in the file (the node starts where its
     /// whole range does).
-    pub(crate) fn new(parts: NodeParts) -> NodeSourceMap {
-        let start = parts.range.start();
+    pub(crate) fn new(ranges: NodeRanges) -> NodeSourceMap {
+        let start = ranges.range.start();
         let at = |r: TextRange| crate::body::relative(r, start);
         NodeSourceMap {
             start,
             ranges: Arc::new(NodeRanges {
-                range: at(parts.range),
-                keyword: at(parts.keyword),
-                name: at(parts.name),
-                labels: parts.labels.iter().map(|&r| at(r)).collect(),
-                open_brace: parts.open_brace.map(at),
-                body: parts.body.relative_to(start),
+                range: at(ranges.range),
+                keyword: at(ranges.keyword),
+                name: at(ranges.name),
+                labels: ranges.labels.iter().map(|&r| at(r)).collect(),
+                open_brace: ranges.open_brace.map(at),
+                body: ranges.body.relative_to(start),
             }),
         }
     }

@@ -322,20 +322,8 @@ pub fn suggest_root_name<'db>(db: &'db dyn pcl_db::Db, key: RootName<'db>) -> Op
     for candidate in published.chain(open.names.iter().flat_map(|m| m.keys())) {
         matcher.consider(candidate.as_str());
     }
-    // Outwards from the name's length, while a length can still be close enough.
     let closed = closed_names_by_length(db, program);
-    let length = matcher.length();
-    let mut apart = 0;
-    while apart <= matcher.bound() {
-        let shorter = length.checked_sub(apart);
-        let longer = (apart > 0).then_some(length + apart);
-        for at in shorter.into_iter().chain(longer) {
-            for candidate in closed.get(at).into_iter().flat_map(SameLength::names) {
-                matcher.consider(candidate);
-            }
-        }
-        apart += 1;
-    }
+    matcher.consider_by_length(|at| closed.get(at).into_iter().flat_map(SameLength::names));
     let best = matcher.best()?;
     Some(Name::new(best))
 }

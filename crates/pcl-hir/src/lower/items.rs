@@ -8,7 +8,7 @@ use pcl_syntax::{TextRange, TextSize};
 use pcl_types::ConstValue;
 
 use crate::body::*;
-use crate::item::{NodeKind, NodeParts, NodeSourceMap, Signature};
+use crate::item::{NodeKind, NodeRanges, NodeSourceMap, Signature};
 use crate::name::Name;
 use crate::options::ResourceOption;
 
@@ -37,7 +37,7 @@ pub(super) fn lower_local(
         name: Name::new(name_token.text()),
         signature: Signature::default(),
         body,
-        source_map: NodeSourceMap::new(NodeParts {
+        source_map: NodeSourceMap::new(NodeRanges {
             range: range_of(attr),
             keyword: name_token.text_range(),
             name: name_token.text_range(),
@@ -222,7 +222,7 @@ pub(super) fn lower_block(
             labels: label_values.into_boxed_slice(),
         },
         body,
-        source_map: NodeSourceMap::new(NodeParts {
+        source_map: NodeSourceMap::new(NodeRanges {
             range: range_of(block),
             keyword: type_token.text_range(),
             name: name_range,
