@@ -3,7 +3,8 @@
 //! (its declaration only, as typing does, so its uses break) then renamed back. Each edit is
 //! applied to the first file, open in the editor (the host publishes what changed for the
 //! rest of the program), then the edited file's diagnostics, a hover, a completion and the
-//! diagnostics of every file are asked for, in that order. Prints, per kind, the percentiles
+//! diagnostics of every file are asked for, in that order, then each file's diagnostics in
+//! turn (as a language server asks for a file's). Prints, per kind, the percentiles
 //! of each and their ratio to the cold check, and how many queries executed and how many
 //! memoized results salsa re-validated (counted on separate edits, through the database's
 //! query hook, so that counting does not slow the timed ones); then the resident memory.
@@ -186,6 +187,8 @@ struct Samples {
     hover: Vec<Duration>,
     completion: Vec<Duration>,
     all: Vec<Duration>,
+    /// Then each file's diagnostics in turn, as a language server asks for them.
+    each: Vec<Duration>,
     /// (executed, re-validated) from the edit to the edited file's diagnostics, then for the
     /// diagnostics of every file.
     edited_counts: Vec<(usize, usize)>,
@@ -324,6 +327,11 @@ fn main() {
             if counting {
                 report("every file's diagnostics (query, executed)");
             }
+            let t = Instant::now();
+            for file in analysis.files().unwrap() {
+                analysis.diagnostics(&file).unwrap();
+            }
+            let each = t.elapsed();
             if counting {
                 host.raw_database()
                     .set_query_hook(None)
@@ -336,6 +344,7 @@ fn main() {
                 samples.hover.push(hover);
                 samples.completion.push(completion);
                 samples.all.push(all);
+                samples.each.push(each);
             }
         }
         println!("{}:", kind.name());
@@ -348,6 +357,7 @@ fn main() {
             ("hover", &mut samples.hover),
             ("completion", &mut samples.completion),
             ("every file's diagnostics", &mut samples.all),
+            ("then each file's diagnostics in turn", &mut samples.each),
         ] {
             let p50 = measure::percentile_ms(values, 0.5);
             let p99 = measure::percentile_ms(values, 0.99);

@@ -7,14 +7,19 @@ use pcl_diagnostics::Diagnostic;
 
 use crate::semantics;
 
-pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path) -> Vec<Diagnostic> {
+/// `inferred`: as for [`workspace_diagnostics`].
+pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path, inferred: bool) -> Vec<Diagnostic> {
     let Some(file) = semantics::program_file(db, path) else {
         return Vec::new();
     };
     // The file's nodes and what they use, dependencies first, so that no query recurses
     // through a long chain of references (and the nodes of other files that this file does
-    // not use are not looked at).
-    pcl_sema::infer_nodes(db, pcl_hir::file_nodes(db, file));
+    // not use are not looked at). Not for a file nobody has open once every program was
+    // inferred in that order: its results are then valid as they are, and the walk over what
+    // it uses, repeated for every file, cost more than the program's cold check.
+    if !inferred || file.file(db).open(db) {
+        pcl_sema::infer_nodes(db, pcl_hir::file_nodes(db, file));
+    }
     pcl_sema::file_diagnostics(db, file).to_vec()
 }
 

@@ -35,7 +35,7 @@ pub(crate) fn code_actions(db: &RootDatabase, path: &Path, range: TextRange) -> 
     let touches =
         |r: TextRange| r.intersect(range).is_some() || r.contains_inclusive(range.start());
     let mut out = Vec::new();
-    let diagnostics = crate::diagnostics::file_diagnostics(db, path);
+    let diagnostics = crate::diagnostics::file_diagnostics(db, path, false);
     let one_file = |edits: Vec<TextEdit>| SourceChange {
         edits: vec![(path.to_path_buf(), edits)],
     };

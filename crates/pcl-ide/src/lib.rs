@@ -151,7 +151,9 @@ impl Analysis {
 
     /// Every diagnostic of `file`: exactly what `pcl check` reports for it.
     pub fn diagnostics(&self, file: &Path) -> Cancellable<Vec<Diagnostic>> {
-        self.with_db(|db| diagnostics::file_diagnostics(db, file))
+        use std::sync::atomic::Ordering;
+        let ordered = self.generations.ordered.load(Ordering::SeqCst) == self.wide;
+        self.with_db(|db| diagnostics::file_diagnostics(db, file, ordered))
     }
 
     /// Every diagnostic of every file of every program, files sorted by path. Cold programs

@@ -263,9 +263,26 @@ fn workspace(host: &AnalysisHost) -> String {
         .collect()
 }
 
+/// Each file's diagnostics asked for in turn, as a language server does after the check of
+/// every file (files nobody has open then answer without ordering their nodes again), in the
+/// format of [`workspace`].
+fn each_file(host: &AnalysisHost) -> String {
+    let analysis = host.analysis();
+    let mut files = analysis.files().unwrap();
+    files.sort();
+    files
+        .iter()
+        .map(|path| {
+            let diagnostics = analysis.diagnostics(path).unwrap();
+            format!("{}: {diagnostics:#?}\n", path.display())
+        })
+        .collect()
+}
+
 /// The re-check of every file after edits of an open file that other files read (wide
 /// changes, which reuse the order of the last inference of the files nobody has open) and
-/// after a change on disk (which plans it again) reports exactly what a fresh host does.
+/// after a change on disk (which plans it again) reports exactly what a fresh host does, and
+/// so does asking for each file's diagnostics in turn after it.
 #[test]
 fn every_file_after_wide_edits_is_what_a_fresh_host_reports() {
     let dir = temp_dir("wide");
@@ -312,6 +329,7 @@ fn every_file_after_wide_edits_is_what_a_fresh_host_reports() {
         assert!(fresh.load_program(&dir).is_empty());
         let incremental = workspace(host);
         assert_eq!(incremental, workspace(&fresh), "after {step}");
+        assert_eq!(each_file(host), incremental, "each file after {step}");
         with_problems += usize::from(incremental.contains("code:"));
     };
     for (i, text) in edits.iter().enumerate() {
@@ -319,6 +337,12 @@ fn every_file_after_wide_edits_is_what_a_fresh_host_reports() {
         change.set_file_text(open.clone(), text.clone());
         host.apply_change(change);
         check(&host, text, &format!("edit {i}"));
+        // Then a keystroke no other file reads (no new order): each file answers as it is.
+        let typed = text.replace("alone = 2", "alone = 27");
+        let mut change = Change::new();
+        change.set_file_text(open.clone(), typed.clone());
+        host.apply_change(change);
+        check(&host, &typed, &format!("a keystroke after edit {i}"));
     }
     // A file nobody has open changes on disk (its nodes change: the order is planned again),
     // then the open file is edited again.

@@ -2,7 +2,11 @@
 //! program from `pcl-progen`; one file is opened and edited (one character of a literal per
 //! edit, as typing does), and after each edit a hover and a completion are timed from request
 //! to response, and the edited file's diagnostics from the edit to their publication. Prints
-//! percentiles, and the server's resident memory before and after the edits.
+//! percentiles; the server's CPU time for checking every file after the open (the edits start
+//! once it is idle, as a user reads before typing), per edit (after each edit the server checks
+//! every file, the edited one first, until the next edit cancels that) and from the last edit's
+//! diagnostics until it is idle again (every other file checked after a keystroke); and its
+//! resident memory before and after the edits.
 //!
 //! ```sh
 //! cargo build --release -p pcl-cli -p pcl-lsp --examples
@@ -153,6 +157,24 @@ impl Client {
     }
 }
 
+/// Waits until the server has used no CPU for 200 ms (at most two minutes); returns the CPU
+/// time it used meanwhile, in seconds.
+fn settle(pid: u32) -> f64 {
+    let from = measure::cpu_seconds(pid);
+    let start = Instant::now();
+    let (mut last, mut quiet_since) = (from, Instant::now());
+    while quiet_since.elapsed() < Duration::from_millis(200)
+        && start.elapsed() < Duration::from_secs(120)
+    {
+        std::thread::sleep(Duration::from_millis(10));
+        let now = measure::cpu_seconds(pid);
+        if now != last {
+            (last, quiet_since) = (now, Instant::now());
+        }
+    }
+    last - from
+}
+
 fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
@@ -225,7 +247,14 @@ fn main() {
     let first_attr = hover_at + text[hover_at..].find("\n  ").expect("an attribute") + 3;
     let complete_at = first_attr + text[first_attr..].find("= ").expect("a value") + 2;
 
+    // A user reads before typing: the server first checks every file, undisturbed.
+    let cpu_load = settle(pid);
+    println!(
+        "then every other file checked: {:.0} ms of server CPU",
+        cpu_load * 1e3
+    );
     let rss_before = measure::resident_mb(Some(pid));
+    let cpu_before = measure::cpu_seconds(pid);
     let (mut hovers, mut completions, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
     for edit in 0..args.edits {
         let version = edit as i64 + 2;
@@ -264,6 +293,8 @@ fn main() {
         let published = client.wait_diagnostics(&file_uri, version);
         diagnostics.push(published.duration_since(edited));
     }
+    let cpu_edits = measure::cpu_seconds(pid) - cpu_before;
+    let cpu_settle = settle(pid);
     let rss_after = measure::resident_mb(Some(pid));
     for (name, samples) in [
         ("hover after an edit", &mut hovers),
@@ -274,6 +305,11 @@ fn main() {
         let p99 = measure::percentile_ms(samples, 0.99);
         println!("{name}: p50 {p50:.2} ms, p99 {p99:.2} ms");
     }
+    println!(
+        "server CPU: {:.2} ms per edit; {:.0} ms after the last edit's diagnostics until idle",
+        cpu_edits * 1e3 / args.edits.max(1) as f64,
+        cpu_settle * 1e3
+    );
     println!(
         "server memory: {rss_before:.0} MB before {} edits, {rss_after:.0} MB after",
         args.edits

@@ -118,6 +118,41 @@ fn editing_a_component_updates_its_users() {
 }
 
 #[test]
+fn an_edit_of_an_open_file_reaches_the_files_nobody_has_open() {
+    // other.pp stays closed: its diagnostics come from the check of every other file that
+    // follows the edited file's.
+    let dir = fixture();
+    let main = dir.path().join("main.pp");
+    let other = dir.path().join("other.pp");
+    let mut client = Client::initialized(dir.path());
+    client.open(&main);
+    client.diagnostics(&main, |d| d.is_empty());
+    // The declaration's name, as an editor replaces it (the file on disk keeps `greeting`).
+    let at = position_of(&main, "greeting =", 0);
+    let end = json!({ "line": at["line"], "character": at["character"].as_u64().unwrap() + 8 });
+    let rename = |client: &mut Client, version: i64, to: &str| {
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri(&main), "version": version },
+                    "contentChanges": [{ "range": { "start": at, "end": end }, "text": to }] }),
+        );
+    };
+    // `greeting`, which other.pp uses, renamed: other.pp now has an error.
+    rename(&mut client, 2, "greetinx");
+    let diagnostics = client.diagnostics(&other, has_error);
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d["message"].as_str().unwrap().contains("greeting")),
+        "{diagnostics:?}"
+    );
+    // And back: the error goes.
+    rename(&mut client, 3, "greeting");
+    client.diagnostics(&other, |d| d.is_empty());
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
 fn hostile_input_never_kills_the_server() {
     let dir = fixture();
     let main = dir.path().join("main.pp");

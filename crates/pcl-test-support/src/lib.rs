@@ -310,6 +310,23 @@ pub mod measure {
             .map_or(0.0, |kb| kb / 1024.0)
     }
 
+    /// The CPU time (user and system) a process has used so far, in seconds, from `/proc`
+    /// (clock ticks of 1/100 s; 0 where there is no `/proc`).
+    pub fn cpu_seconds(pid: u32) -> f64 {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| {
+                // The command name (field 2) may hold spaces: count from the `)` after it.
+                let rest = &stat[stat.rfind(')')? + 1..];
+                let fields: Vec<&str> = rest.split_whitespace().collect();
+                // Fields 14 and 15 of the file: the 12th and 13th after the name.
+                let user: f64 = fields.get(11)?.parse().ok()?;
+                let system: f64 = fields.get(12)?.parse().ok()?;
+                Some((user + system) / 100.0)
+            })
+            .unwrap_or(0.0)
+    }
+
     /// Exits with a usage message unless a benchmark over `pcl-progen` programs was given the
     /// directory of the schemas they are checked against.
     pub fn require_progen_schemas(schemas: &Option<std::path::PathBuf>) {
