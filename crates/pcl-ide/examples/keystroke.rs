@@ -35,6 +35,9 @@ struct Args {
     counted: usize,
     /// A directory with kubernetes-3.7.2.json and random-4.11.2.json.
     schemas: Option<PathBuf>,
+    /// Edit the last file of the main program instead of the first (`--file last`): the
+    /// first uses only itself, the last much of the program.
+    last_file: bool,
     /// The kinds of edit to measure (`literal,add,rename`).
     kinds: Vec<Kind>,
 }
@@ -45,6 +48,7 @@ fn parse_args() -> Args {
         edits: 40,
         counted: 4,
         schemas: None,
+        last_file: false,
         kinds: vec![Kind::Literal, Kind::Typing, Kind::AddDelete, Kind::Rename],
     };
     let mut it = std::env::args().skip(1);
@@ -55,6 +59,13 @@ fn parse_args() -> Args {
             "--edits" => args.edits = value.parse().expect("a number"),
             "--counted" => args.counted = value.parse().expect("a number"),
             "--schemas" => args.schemas = Some(PathBuf::from(value)),
+            "--file" => {
+                args.last_file = match value.as_str() {
+                    "first" => false,
+                    "last" => true,
+                    _ => panic!("--file first or --file last"),
+                }
+            }
             "--kinds" => {
                 args.kinds = value
                     .split(',')
@@ -115,7 +126,15 @@ struct Editor {
 impl Editor {
     fn new(path: PathBuf) -> Editor {
         let text = std::fs::read_to_string(&path).unwrap();
-        let literal = text.find("LOG_LEVEL = \"").expect("a literal") + "LOG_LEVEL = \"".len();
+        // A string literal in a resource's inputs: a ConfigMap's value, or a container's
+        // environment variable's name (files without ConfigMaps of that shape).
+        let literal = [
+            ("LOG_LEVEL = \"", 0),
+            ("name = \"LOG_LEVEL", "LOG_LEVEL".len()),
+        ]
+        .iter()
+        .find_map(|(needle, back)| Some(text.find(needle)? + needle.len() - back))
+        .expect("a literal");
         let resource = text.find("\nresource ").expect("a resource") + 1;
         let block_end = resource + text[resource..].find("\n}\n").expect("a block end") + 3;
         let resource_name_at = resource + "resource ".len();
@@ -228,8 +247,18 @@ fn main() {
         measure::resident_mb(None)
     );
 
-    // The file being edited: the first one, opened in the editor.
-    let editor = Editor::new(dir.join(&program.files[0].path));
+    // The file being edited, opened in the editor: the first one, or the last of the main
+    // program (the component's files come after it).
+    let edited = if args.last_file {
+        program
+            .files
+            .iter()
+            .rfind(|f| f.path.starts_with("part_"))
+            .expect("a file of the main program")
+    } else {
+        &program.files[0]
+    };
+    let editor = Editor::new(dir.join(&edited.path));
     let mut change = Change::new();
     change.set_file_text(editor.path.clone(), editor.original.clone());
     host.apply_change(change);

@@ -14,11 +14,15 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path, inferred: bool) -
     };
     // The file's nodes and what they use, dependencies first, so that no query recurses
     // through a long chain of references (and the nodes of other files that this file does
-    // not use are not looked at). Not for a file nobody has open once every program was
-    // inferred in that order: its results are then valid as they are, and the walk over what
-    // it uses, repeated for every file, cost more than the program's cold check.
-    if !inferred || file.file(db).open(db) {
+    // not use are not looked at). Once every program was inferred in that order, the nodes of
+    // the files nobody has open are valid as they are: a closed file needs no walk (repeated
+    // for every file, it cost more than the program's cold check), an open one walks only the
+    // open files' nodes.
+    if !inferred {
         pcl_sema::infer_nodes(db, pcl_hir::file_nodes(db, file));
+    } else if file.file(db).open(db) {
+        let settled = pcl_sema::Settled::ClosedFiles;
+        pcl_sema::infer_nodes_with(db, pcl_hir::file_nodes(db, file), settled);
     }
     pcl_sema::file_diagnostics(db, file).to_vec()
 }
@@ -45,12 +49,13 @@ pub(crate) fn workspace_diagnostics(
                 None => lock().remove(&program),
             };
         } else {
-            // Only the open files can have anything left to infer: their nodes and what they
-            // use, dependencies first.
+            // Only the open files can have anything left to infer: their nodes, dependencies
+            // first (the closed files' nodes they use are valid as they are).
             for &file in program.files(db) {
                 if file.open(db) {
                     let pf = pcl_hir::ProgramFile::new(db, program, file);
-                    pcl_sema::infer_nodes(db, pcl_hir::file_nodes(db, pf));
+                    let settled = pcl_sema::Settled::ClosedFiles;
+                    pcl_sema::infer_nodes_with(db, pcl_hir::file_nodes(db, pf), settled);
                 }
             }
         }

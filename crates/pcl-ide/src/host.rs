@@ -145,7 +145,18 @@ impl AnalysisHost {
     /// Publishes what the open files changed for the rest of their programs (their host's one
     /// duty: `pcl_sema::publish_open_files`), and records whether the change was wide.
     fn publish(&mut self, only_keystrokes: bool) {
-        let outcome = pcl_sema::publish_open_files(&mut self.db);
+        use std::sync::atomic::Ordering;
+        // Keystrokes after a check of every file since the last wide change: the closed files'
+        // results are valid as they are, and the publication does not walk them.
+        let settled = if only_keystrokes
+            && self.generations.ordered.load(Ordering::SeqCst)
+                == self.generations.wide.load(Ordering::SeqCst)
+        {
+            pcl_sema::Settled::ClosedFiles
+        } else {
+            pcl_sema::Settled::Nothing
+        };
+        let outcome = pcl_sema::publish_open_files(&mut self.db, settled);
         if !only_keystrokes || outcome == pcl_sema::Publication::Changed {
             self.generations
                 .wide

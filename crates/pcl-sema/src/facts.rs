@@ -22,6 +22,7 @@ use pcl_hir::{file_nodes, node_of, Expr, Name, Node, NodeKey, NodeKind, ProgramF
 use pcl_types::{ConstValue, Type};
 
 use crate::graph::for_each_root_name;
+use crate::Settled;
 
 /// What the rest of a program reads of one file: its nodes' identities and the top-level
 /// names each uses, the packages its `package` blocks declare, and the sources its
@@ -1265,8 +1266,10 @@ const MAX_ROUNDS: usize = 16;
 /// file as it was last published. Types of nodes of open files can depend on closed files that
 /// read published types, so this repeats until nothing changes; a file that has not settled
 /// after [`MAX_ROUNDS`] is unpublished, and the program then reads its text directly (correct,
-/// and re-validated on every keystroke).
-pub fn publish_open_files(db: &mut RootDatabase) -> Publication {
+/// and re-validated on every keystroke). `settled`: what the host knows is done before this
+/// change (see [`Settled`]); it holds for the first round only, and only when no file is
+/// published for the first time, since a publication changes what the closed files read.
+pub fn publish_open_files(db: &mut RootDatabase, settled: Settled) -> Publication {
     let mut outcome = Publication::Unchanged;
     let mut unsettled: Vec<SourceFile> = Vec::new();
     // Files opened since the last publication first say which of their nodes the closed files
@@ -1278,7 +1281,7 @@ pub fn publish_open_files(db: &mut RootDatabase) -> Publication {
                 && published(db, file).is_none()
                 && !first.iter().any(|(f, _)| *f == file)
             {
-                if let Some(facts) = facts_if_changed(db, program, file) {
+                if let Some(facts) = facts_if_changed(db, program, file, Settled::Nothing) {
                     first.push((file, Published(Some(Arc::new(facts)))));
                 }
             }
@@ -1291,6 +1294,11 @@ pub fn publish_open_files(db: &mut RootDatabase) -> Publication {
         }
     }
     for round in 0..=MAX_ROUNDS {
+        let settled = if round == 0 && outcome == Publication::Unchanged {
+            settled
+        } else {
+            Settled::Nothing
+        };
         let mut changes: Vec<(SourceFile, Published)> = Vec::new();
         for (_, program) in pcl_db::workspace(db).programs(db).clone() {
             for &file in program.files(db) {
@@ -1308,7 +1316,7 @@ pub fn publish_open_files(db: &mut RootDatabase) -> Publication {
                         continue;
                     }
                 }
-                if let Some(facts) = facts_if_changed(db, program, file) {
+                if let Some(facts) = facts_if_changed(db, program, file, settled) {
                     if round == MAX_ROUNDS {
                         unsettled.push(file);
                     } else {
@@ -1339,6 +1347,7 @@ fn facts_if_changed(
     db: &RootDatabase,
     program: Program,
     file: SourceFile,
+    settled: Settled,
 ) -> Option<OpenFileFacts> {
     let pf = ProgramFile::new(db, program, file);
     let nodes = file_nodes(db, pf);
@@ -1390,7 +1399,7 @@ fn facts_if_changed(
     }
     // Only their types are published: inferred dependencies first, so that no query recurses
     // through a long chain (the rest of the file is inferred when something asks about it).
-    crate::infer_nodes(db, &kept_nodes);
+    crate::infer_nodes_with(db, &kept_nodes, settled);
     let types: FxHashMap<(NodeKind, Name, u32), Type> = summary
         .nodes
         .iter()

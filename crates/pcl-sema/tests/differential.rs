@@ -126,7 +126,7 @@ fn run_in(
                 db.set_file_open(path, true);
             }
         }
-        pcl_sema::publish_open_files(&mut db);
+        pcl_sema::publish_open_files(&mut db, pcl_sema::Settled::Nothing);
     }
     let name = format!("{name} ({mode:?}, open: {open:?})");
     assert_eq!(
@@ -156,7 +156,7 @@ fn run_in(
         files[index].1 = text.clone();
         db.set_file_text(&files[index].0, text);
         if mode == Mode::SomeOpen {
-            pcl_sema::publish_open_files(&mut db);
+            pcl_sema::publish_open_files(&mut db, pcl_sema::Settled::Nothing);
         }
         let incremental = observe(&db, program);
         let expected = fresh(&files, schema_dirs);
