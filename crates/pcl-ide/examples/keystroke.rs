@@ -126,15 +126,7 @@ struct Editor {
 impl Editor {
     fn new(path: PathBuf) -> Editor {
         let text = std::fs::read_to_string(&path).unwrap();
-        // A string literal in a resource's inputs: a ConfigMap's value, or a container's
-        // environment variable's name (files without ConfigMaps of that shape).
-        let literal = [
-            ("LOG_LEVEL = \"", 0),
-            ("name = \"LOG_LEVEL", "LOG_LEVEL".len()),
-        ]
-        .iter()
-        .find_map(|(needle, back)| Some(text.find(needle)? + needle.len() - back))
-        .expect("a literal");
+        let literal = measure::progen_literal(&text).expect("a literal");
         let resource = text.find("\nresource ").expect("a resource") + 1;
         let block_end = resource + text[resource..].find("\n}\n").expect("a block end") + 3;
         let resource_name_at = resource + "resource ".len();
@@ -247,17 +239,13 @@ fn main() {
         measure::resident_mb(None)
     );
 
-    // The file being edited, opened in the editor: the first one, or the last of the main
-    // program (the component's files come after it).
+    // The file being edited, opened in the editor: the main program's first, or its last.
     let edited = if args.last_file {
-        program
-            .files
-            .iter()
-            .rfind(|f| f.path.starts_with("part_"))
-            .expect("a file of the main program")
+        program.files.last()
     } else {
-        &program.files[0]
-    };
+        program.files.first()
+    }
+    .expect("a file");
     let editor = Editor::new(dir.join(&edited.path));
     let mut change = Change::new();
     change.set_file_text(editor.path.clone(), editor.original.clone());

@@ -30,6 +30,8 @@ struct Args {
     edits: usize,
     /// A directory with kubernetes-3.7.2.json and random-4.11.2.json.
     schemas: Option<PathBuf>,
+    /// Edit the last file of the main program instead of the first (`--file last`).
+    last_file: bool,
 }
 
 fn parse_args() -> Args {
@@ -38,6 +40,7 @@ fn parse_args() -> Args {
         resources: 10_000,
         edits: 300,
         schemas: None,
+        last_file: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -47,6 +50,13 @@ fn parse_args() -> Args {
             "--resources" => args.resources = value.parse().expect("a number"),
             "--edits" => args.edits = value.parse().expect("a number"),
             "--schemas" => args.schemas = Some(PathBuf::from(value)),
+            "--file" => {
+                args.last_file = match value.as_str() {
+                    "first" => false,
+                    "last" => true,
+                    _ => panic!("--file first or --file last"),
+                }
+            }
             _ => panic!("unknown flag {flag}"),
         }
     }
@@ -196,7 +206,13 @@ fn main() {
         seed: 1,
     });
     program.write_to(&dir, true).expect("write the program");
-    let path = dir.join(&program.files[0].path);
+    let edited = if args.last_file {
+        program.files.last()
+    } else {
+        program.files.first()
+    }
+    .expect("a file");
+    let path = dir.join(&edited.path);
     let mut text = std::fs::read_to_string(&path).expect("read");
 
     let mut child = Command::new(&args.pcl)
@@ -242,7 +258,7 @@ fn main() {
         measure::resident_mb(Some(pid))
     );
 
-    let literal = text.find("LOG_LEVEL = \"").expect("a literal") + "LOG_LEVEL = \"".len() + 3;
+    let literal = measure::progen_literal(&text).expect("a literal") + 3;
     let hover_at = text.find("resource ").expect("a resource") + "resource ".len() + 1;
     let first_attr = hover_at + text[hover_at..].find("\n  ").expect("an attribute") + 3;
     let complete_at = first_attr + text[first_attr..].find("= ").expect("a value") + 2;

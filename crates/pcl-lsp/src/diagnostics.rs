@@ -44,10 +44,7 @@ pub(crate) fn publish_diagnostics(
     let files = analysis.files()?;
     let first: Vec<&PathBuf> = first.iter().filter(|f| files.contains(f)).collect();
     let mut indexes = LineIndexes::new(analysis);
-    // The edited files first, each on its own, so that their answer does not wait for the
-    // rest of the program.
-    for &file in &first {
-        let diagnostics = analysis.diagnostics(file)?;
+    let mut publish = |file: &Path, diagnostics: Vec<Diagnostic>| {
         publish_file(
             analysis,
             file,
@@ -56,7 +53,12 @@ pub(crate) fn publish_diagnostics(
             state,
             out,
             &mut indexes,
-        )?;
+        )
+    };
+    // The edited files first, each on its own, so that their answer does not wait for the
+    // rest of the program.
+    for &file in &first {
+        publish(file, analysis.diagnostics(file)?)?;
     }
     // Every other file at once: after a keystroke that changed nothing the other files read,
     // that re-validates one memoized result, where asking file by file walked each file's
@@ -73,15 +75,7 @@ pub(crate) fn publish_diagnostics(
             Some(diagnostics) => diagnostics,
             None => analysis.diagnostics(file)?,
         };
-        publish_file(
-            analysis,
-            file,
-            diagnostics,
-            versions,
-            state,
-            out,
-            &mut indexes,
-        )?;
+        publish(file, diagnostics)?;
     }
     // Files no longer in any program: clear what was published for them.
     let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
