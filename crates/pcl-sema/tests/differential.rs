@@ -136,11 +136,13 @@ fn run_in(
     );
     let mut undo: Option<(usize, String)> = None;
     for step in 0..edits {
+        let mut toggled = false;
         if mode == Mode::SomeOpen && rng.below(5) == 0 {
             // Open or close a file.
             let index = rng.below(files.len());
             open[index] = !open[index];
             db.set_file_open(&files[index].0, open[index]);
+            toggled = true;
         }
         let (index, text) = match undo.take() {
             // Repair: go back to the text before a breaking edit.
@@ -156,7 +158,14 @@ fn run_in(
         files[index].1 = text.clone();
         db.set_file_text(&files[index].0, text);
         if mode == Mode::SomeOpen {
-            pcl_sema::publish_open_files(&mut db, pcl_sema::Settled::Nothing);
+            // As a host knows it: the last observation checked every file in dependency
+            // order, so after an edit of an open file alone the closed files are settled.
+            let settled = if !toggled && open[index] {
+                pcl_sema::Settled::ClosedFiles
+            } else {
+                pcl_sema::Settled::Nothing
+            };
+            pcl_sema::publish_open_files(&mut db, settled);
         }
         let incremental = observe(&db, program);
         let expected = fresh(&files, schema_dirs);
