@@ -1,11 +1,12 @@
 //! What an editor's edit costs through the analysis API, on a program from `pcl-progen`,
 //! for each kind of edit: a literal changed, a resource added then deleted, a resource renamed
 //! (its declaration only, as typing does, so its uses break) then renamed back. Each edit is
-//! applied to the first file, open in the editor (the host publishes what changed for the
-//! rest of the program), then the edited file's diagnostics, a hover, a completion and the
-//! diagnostics of every file are asked for, in that order, then each file's diagnostics in
-//! turn (as a language server asks for a file's). Prints, per kind, the percentiles
-//! of each and their ratio to the cold check, and how many queries executed and how many
+//! applied to the first file (or the last: `--file last`), open in the editor (the host
+//! publishes what changed for the rest of the program), then the edited file's diagnostics, a
+//! hover, a completion, the file's inlay hints and the diagnostics of every file are asked
+//! for, in that order, then each file's diagnostics in turn (as a language server asks for a
+//! file's). Prints, per kind, the percentiles of each and their ratio to the cold check, and
+//! how many queries executed and how many
 //! memoized results salsa re-validated (counted on separate edits, through the database's
 //! query hook, so that counting does not slow the timed ones); then the resident memory.
 //! A database reports query events only when made to (`AnalysisHost::with_query_hooks`), and
@@ -197,6 +198,8 @@ struct Samples {
     edited: Vec<Duration>,
     hover: Vec<Duration>,
     completion: Vec<Duration>,
+    /// The edited file's inlay hints, all of them.
+    hints: Vec<Duration>,
     all: Vec<Duration>,
     /// Then each file's diagnostics in turn, as a language server asks for them.
     each: Vec<Duration>,
@@ -332,10 +335,13 @@ fn main() {
                 .completions(&editor.position(kind, n, editor.complete_at))
                 .unwrap();
             let completion = t.elapsed();
+            let t = Instant::now();
+            analysis.inlay_hints(&editor.path, None).unwrap();
+            let hints = t.elapsed();
             assert!(!items.items.is_empty(), "no completion");
             take();
             if counting {
-                report("hover and completion");
+                report("hover, completion and inlay hints");
             }
             let t = Instant::now();
             analysis.workspace_diagnostics().unwrap();
@@ -360,6 +366,7 @@ fn main() {
                 samples.edited.push(edited);
                 samples.hover.push(hover);
                 samples.completion.push(completion);
+                samples.hints.push(hints);
                 samples.all.push(all);
                 samples.each.push(each);
             }
@@ -373,6 +380,7 @@ fn main() {
             ("edit to the edited file's diagnostics", &mut samples.edited),
             ("hover", &mut samples.hover),
             ("completion", &mut samples.completion),
+            ("the edited file's inlay hints", &mut samples.hints),
             ("every file's diagnostics", &mut samples.all),
             ("then each file's diagnostics in turn", &mut samples.each),
         ] {

@@ -13,6 +13,7 @@
 use pcl_db::{Program, RootDatabase};
 use pcl_diagnostics::{TextRange, TextSize};
 use pcl_hir::{file_nodes, Expr, Node, NodeKind, ProgramFile};
+use pcl_sema::Settled;
 use pcl_types::{Type, TypeKind};
 
 use crate::semantics;
@@ -64,8 +65,12 @@ pub struct CompletionList {
     pub is_incomplete: bool,
 }
 
-pub(crate) fn completions(db: &RootDatabase, position: &FilePosition) -> CompletionList {
-    let items = candidates(db, position);
+pub(crate) fn completions(
+    db: &RootDatabase,
+    position: &FilePosition,
+    settled: Settled,
+) -> CompletionList {
+    let items = candidates(db, position, settled);
     let Some(source) = db.files().get(&position.file) else {
         return CompletionList::default();
     };
@@ -129,7 +134,7 @@ fn match_score(typed: &str, label: &str) -> Option<u8> {
     Some(if prefix { 0 } else { 1 })
 }
 
-fn candidates(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem> {
+fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> Vec<CompletionItem> {
     let Some(source) = db.files().get(&position.file) else {
         return Vec::new();
     };
@@ -195,7 +200,7 @@ fn candidates(db: &RootDatabase, position: &FilePosition) -> Vec<CompletionItem>
     if let Some(receiver) = before_word.strip_suffix('.') {
         let chain = traversal_before(receiver);
         return match (node, chain) {
-            (Some(node), Some(chain)) => member_completions(db, file, node, &chain, range),
+            (Some(node), Some(chain)) => member_completions(db, file, node, &chain, range, settled),
             _ => Vec::new(),
         };
     }
@@ -587,12 +592,13 @@ fn member_completions(
     node: Node<'_>,
     chain: &[String],
     range: TextRange,
+    settled: Settled,
 ) -> Vec<CompletionItem> {
     let (first, rest) = match chain.split_first() {
         Some(split) => split,
         None => return Vec::new(),
     };
-    pcl_sema::infer_nodes(db, &[node]);
+    pcl_sema::infer_nodes_with(db, &[node], settled);
     let body = node.body(db);
     // A local variable of this node, or a top-level name.
     let local = body
@@ -634,7 +640,7 @@ fn member_completions(
             &pcl_hir::Name::new(first),
         ) {
             Some(target) => {
-                pcl_sema::infer_nodes(db, &[target]);
+                pcl_sema::infer_nodes_with(db, &[target], settled);
                 docs_of = Some(target);
                 pcl_sema::node_type(db, target)
             }

@@ -29,6 +29,7 @@ pub(crate) fn inlay_hints(
     db: &RootDatabase,
     path: &Path,
     range: Option<TextRange>,
+    settled: pcl_sema::Settled,
 ) -> Vec<InlayHint> {
     let Some(file) = semantics::program_file(db, path) else {
         return Vec::new();
@@ -39,7 +40,7 @@ pub(crate) fn inlay_hints(
         .copied()
         .filter(|n| wanted(n.source_map(db).range()))
         .collect();
-    pcl_sema::infer_nodes(db, &nodes);
+    pcl_sema::infer_nodes_with(db, &nodes, settled);
     let mut out = Vec::new();
     for node in nodes {
         let map = node.source_map(db);

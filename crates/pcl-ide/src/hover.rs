@@ -5,6 +5,7 @@ use std::fmt::Write;
 use pcl_db::RootDatabase;
 use pcl_diagnostics::TextRange;
 use pcl_hir::{Expr, ExprId, Node, NodeKind, ProgramFile};
+use pcl_sema::Settled;
 use pcl_types::{Type, TypeKind};
 
 use crate::schema;
@@ -19,11 +20,15 @@ pub struct HoverResult {
     pub markdown: String,
 }
 
-pub(crate) fn hover(db: &RootDatabase, position: &FilePosition) -> Option<HoverResult> {
+pub(crate) fn hover(
+    db: &RootDatabase,
+    position: &FilePosition,
+    settled: Settled,
+) -> Option<HoverResult> {
     let file = semantics::program_file(db, &position.file)?;
     let located = semantics::locate(db, file, position.offset)?;
     let node = located.node();
-    pcl_sema::infer_nodes(db, &[node]);
+    pcl_sema::infer_nodes_with(db, &[node], settled);
     let map = node.source_map(db);
     match located {
         Located::NodeName(node) | Located::Keyword(node) => Some(HoverResult {
@@ -32,10 +37,10 @@ pub(crate) fn hover(db: &RootDatabase, position: &FilePosition) -> Option<HoverR
             } else {
                 map.keyword()
             },
-            markdown: describe_node(db, node),
+            markdown: describe_node(db, node, settled),
         }),
         Located::Label(node, index) => label_hover(db, node, index),
-        Located::AttrName(node, attr) => attr_hover(db, node, attr),
+        Located::AttrName(node, attr) => attr_hover(db, node, attr, settled),
         Located::BlockType(..) => None,
         Located::Binding(node, id) => {
             let inference = pcl_sema::infer_node(db, node);
@@ -46,7 +51,7 @@ pub(crate) fn hover(db: &RootDatabase, position: &FilePosition) -> Option<HoverR
                 markdown: code_block(&format!("{name}: {}", pcl_sema::one_line_type(ty))),
             })
         }
-        Located::Expr(node, id) => expr_hover(db, file, node, id, position),
+        Located::Expr(node, id) => expr_hover(db, file, node, id, position, settled),
     }
 }
 
@@ -63,8 +68,8 @@ fn with_doc(mut markdown: String, doc: Option<&str>) -> String {
 }
 
 /// A node's kind, name and type, and what its schema or declaration says of it.
-pub(crate) fn describe_node(db: &RootDatabase, node: Node<'_>) -> String {
-    pcl_sema::infer_nodes(db, &[node]);
+pub(crate) fn describe_node(db: &RootDatabase, node: Node<'_>, settled: Settled) -> String {
+    pcl_sema::infer_nodes_with(db, &[node], settled);
     let kind = node.kind(db);
     let name = node.name(db);
     let ty = pcl_sema::node_type(db, node);
@@ -164,7 +169,12 @@ fn label_hover(db: &RootDatabase, node: Node<'_>, index: usize) -> Option<HoverR
 }
 
 /// The schema property or option an attribute name sets.
-fn attr_hover(db: &RootDatabase, node: Node<'_>, attr: pcl_hir::AttrId) -> Option<HoverResult> {
+fn attr_hover(
+    db: &RootDatabase,
+    node: Node<'_>,
+    attr: pcl_hir::AttrId,
+    settled: Settled,
+) -> Option<HoverResult> {
     let body = node.body(db);
     let range = node.source_map(db).body().attr_name(attr);
     let attribute = body.attr(attr);
@@ -206,7 +216,7 @@ fn attr_hover(db: &RootDatabase, node: Node<'_>, attr: pcl_hir::AttrId) -> Optio
             let target = crate::navigation::component_config(db, node, name)?;
             Some(HoverResult {
                 range,
-                markdown: describe_node(db, target),
+                markdown: describe_node(db, target, settled),
             })
         }
         _ => None,
@@ -228,6 +238,7 @@ fn expr_hover(
     node: Node<'_>,
     id: ExprId,
     position: &FilePosition,
+    settled: Settled,
 ) -> Option<HoverResult> {
     let body = node.body(db);
     let map = node.source_map(db).body();
@@ -244,7 +255,7 @@ fn expr_hover(
             {
                 return Some(HoverResult {
                     range,
-                    markdown: describe_node(db, target),
+                    markdown: describe_node(db, target, settled),
                 });
             }
         }

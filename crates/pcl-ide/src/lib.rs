@@ -149,10 +149,27 @@ impl Analysis {
         self.with_db(|db| db.files().get(file).map(|f| Arc::from(f.text(db).as_str())))
     }
 
+    /// Whether every program was inferred in dependency order since the last change that
+    /// could invalidate results of files nobody has open (only keystrokes in open files that
+    /// published nothing came after): then those results are valid as they are, and what
+    /// needs the nodes a node uses inferred first walks only the open files' nodes.
+    fn ordered(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        self.generations.ordered.load(Ordering::SeqCst) == self.wide
+    }
+
+    /// What [`ordered`](Self::ordered) lets a request take as done.
+    fn settled(&self) -> pcl_sema::Settled {
+        if self.ordered() {
+            pcl_sema::Settled::ClosedFiles
+        } else {
+            pcl_sema::Settled::Nothing
+        }
+    }
+
     /// Every diagnostic of `file`: exactly what `pcl check` reports for it.
     pub fn diagnostics(&self, file: &Path) -> Cancellable<Vec<Diagnostic>> {
-        use std::sync::atomic::Ordering;
-        let ordered = self.generations.ordered.load(Ordering::SeqCst) == self.wide;
+        let ordered = self.ordered();
         self.with_db(|db| diagnostics::file_diagnostics(db, file, ordered))
     }
 
@@ -160,7 +177,7 @@ impl Analysis {
     /// are inferred on all cores (and the work is cancelled like any other request).
     pub fn workspace_diagnostics(&self) -> Cancellable<Vec<(PathBuf, Vec<Diagnostic>)>> {
         use std::sync::atomic::Ordering;
-        let ordered = self.generations.ordered.load(Ordering::SeqCst) == self.wide;
+        let ordered = self.ordered();
         let out =
             self.with_db(|db| diagnostics::workspace_diagnostics(db, ordered, &self.generations))?;
         self.generations
@@ -170,7 +187,7 @@ impl Analysis {
     }
 
     pub fn hover(&self, position: &FilePosition) -> Cancellable<Option<HoverResult>> {
-        self.with_db(|db| hover::hover(db, position))
+        self.with_db(|db| hover::hover(db, position, self.settled()))
     }
 
     pub fn goto_definition(&self, position: &FilePosition) -> Cancellable<Vec<NavigationTarget>> {
@@ -204,7 +221,7 @@ impl Analysis {
     /// What may be typed at `position`: the items matching the word being typed, best first,
     /// at most [`MAX_COMPLETIONS`].
     pub fn completions(&self, position: &FilePosition) -> Cancellable<CompletionList> {
-        self.with_db(|db| completion::completions(db, position))
+        self.with_db(|db| completion::completions(db, position, self.settled()))
     }
 
     pub fn signature_help(&self, position: &FilePosition) -> Cancellable<Option<SignatureHelp>> {
@@ -230,7 +247,7 @@ impl Analysis {
         file: &Path,
         range: Option<TextRange>,
     ) -> Cancellable<Vec<InlayHint>> {
-        self.with_db(|db| hints::inlay_hints(db, file, range))
+        self.with_db(|db| hints::inlay_hints(db, file, range, self.settled()))
     }
 
     pub fn folding_ranges(&self, file: &Path) -> Cancellable<Vec<Fold>> {
