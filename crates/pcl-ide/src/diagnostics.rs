@@ -42,12 +42,15 @@ pub(crate) fn workspace_diagnostics(
     lock().retain(|program, _| programs.contains(program));
     for program in programs {
         if !inferred {
-            let mut plan = lock().get(&program).cloned();
-            pcl_sema::infer_program_again(db, program, &mut plan);
-            match plan {
-                Some(plan) => lock().insert(program, plan),
+            let mut kept = lock().get(&program).cloned();
+            let plan = pcl_sema::plan_program(db, program, &mut kept);
+            // Kept before inferring: a change that cancels the inference leaves it to the
+            // next run.
+            match kept {
+                Some(kept) => lock().insert(program, kept),
                 None => lock().remove(&program),
             };
+            pcl_sema::infer_program_in_order(db, program, &plan);
         } else {
             // Only the open files can have anything left to infer: their nodes, dependencies
             // first (the closed files' nodes they use are valid as they are).

@@ -42,9 +42,9 @@ pub use facts::{
 pub use graph::node_references;
 pub use infer::{one_line_type, resource_option_type, widen_literals, Builtin};
 pub use program::{
-    check_program, infer_nodes, infer_nodes_with, infer_program_again, infer_program_parallel,
-    lower_program_parallel, node_count, program_report, CheckedFile, InferencePlan, NodeTypeLine,
-    NodeTypes, ProgramReport, Settled,
+    check_program, infer_nodes, infer_nodes_with, infer_program_in_order, infer_program_parallel,
+    lower_program_parallel, node_count, plan_program, program_report, CheckedFile, InferencePlan,
+    NodeTypeLine, NodeTypes, ProgramReport, Settled,
 };
 
 /// Where a problem is, by position-free ids.

@@ -128,7 +128,7 @@ pub fn infer_program_parallel(
     infer_edges(db, program);
 }
 
-/// The waves in which [`infer_program_again`] infers the nodes of the files of a program that
+/// The waves in which [`infer_program_in_order`] infers the nodes of the files of a program that
 /// are not open, kept by a host between changes: after a change that left those files as they
 /// were (an edit of an open file that other files read, however wide), the reference graph of
 /// the program is not searched again (a third of such a re-check at 10,000 resources).
@@ -150,33 +150,36 @@ pub struct InferencePlan {
 /// A file of an [`InferencePlan`]: the fingerprint of its summary and the ids of its nodes.
 type PlannedFile = (u64, Box<[salsa::Id]>);
 
-/// Infers every node of `program` as [`infer_program_parallel`] does, in the order of the
-/// plan `kept` when it still fits the program, else planning again; leaves in `kept` the plan
-/// to keep (none when one made now could not be reused). The open files' nodes are inferred
-/// last, dependencies first (their readers in other files read what their host published, not
-/// their inference).
-pub fn infer_program_again(
+/// The plan in which to infer every node of `program` again ([`infer_program_in_order`]):
+/// `kept` when it still fits the program, else a new one. Leaves in `kept` the plan to keep
+/// (none when one made now could not be reused). A host keeps it before inferring, so that a
+/// change that cancels the inference does not cost the next run a new plan (typing while a
+/// large program was first checked re-planned on every keystroke and never finished).
+pub fn plan_program(
     db: &pcl_db::RootDatabase,
     program: Program,
     kept: &mut Option<std::sync::Arc<InferencePlan>>,
-) {
+) -> std::sync::Arc<InferencePlan> {
     // A plan is neither reused nor kept while a use in a closed file may mean either of two
     // declarations.
     let shadows = crate::facts::publication_shadows_closed(db, program);
-    let reuse = !shadows
-        && kept
-            .as_deref()
-            .is_some_and(|plan| plan_fits(db, program, plan));
-    if !reuse {
-        let plan = closed_plan(db, program, plan_waves(db, program));
-        *kept = Some(std::sync::Arc::new(plan));
+    let plan = match kept.take() {
+        Some(plan) if !shadows && plan_fits(db, program, &plan) => plan,
+        _ => std::sync::Arc::new(closed_plan(db, program, plan_waves(db, program))),
+    };
+    if !shadows {
+        *kept = Some(plan.clone());
     }
-    let plan = kept.as_deref().expect("planned above");
+    plan
+}
+
+/// Infers every node of `program` as [`infer_program_parallel`] does, the files nobody has
+/// open in the order of `plan` (from [`plan_program`]). The open files' nodes are inferred
+/// last, dependencies first (their readers in other files read what their host published, not
+/// their inference).
+pub fn infer_program_in_order(db: &pcl_db::RootDatabase, program: Program, plan: &InferencePlan) {
     let waves = plan_nodes(db, program, plan);
     run_waves(db, &waves, Asked::Inference, &|_| {});
-    if shadows {
-        *kept = None;
-    }
     // The waves verified every node of the closed files, in order, just now.
     for &file in program.files(db) {
         if file.open(db) {
