@@ -100,6 +100,9 @@ pub(crate) struct Generations {
     pub(crate) wide: std::sync::atomic::AtomicU64,
     /// The value of `wide` when every program was last inferred in dependency order.
     pub(crate) ordered: std::sync::atomic::AtomicU64,
+    /// Whether, after the last change, a result of a file nobody has open may read an open
+    /// file's text (`pcl_sema::closed_files_read_open_text`): then every change is wide.
+    pub(crate) direct: std::sync::atomic::AtomicBool,
     /// The order in which each program's nodes were last inferred, reused after a wide change
     /// that left the files nobody has open as they were (`pcl_sema::InferencePlan`).
     pub(crate) plans: std::sync::Mutex<
@@ -137,6 +140,7 @@ impl AnalysisHost {
             generations: std::sync::Arc::new(Generations {
                 wide: 1.into(),
                 ordered: 0.into(),
+                direct: false.into(),
                 plans: Default::default(),
             }),
         }
@@ -147,8 +151,10 @@ impl AnalysisHost {
     fn publish(&mut self, only_keystrokes: bool) {
         use std::sync::atomic::Ordering;
         // Keystrokes after a check of every file since the last wide change: the closed files'
-        // results are valid as they are, and the publication does not walk them.
+        // results are valid as they are, and the publication does not walk them; unless some
+        // of them may read an open file's text, when every change counts as wide.
         let settled = if only_keystrokes
+            && !self.generations.direct.load(Ordering::SeqCst)
             && self.generations.ordered.load(Ordering::SeqCst)
                 == self.generations.wide.load(Ordering::SeqCst)
         {
@@ -157,7 +163,9 @@ impl AnalysisHost {
             pcl_sema::Settled::Nothing
         };
         let outcome = pcl_sema::publish_open_files(&mut self.db, settled);
-        if !only_keystrokes || outcome == pcl_sema::Publication::Changed {
+        let direct = pcl_sema::closed_files_read_open_text(&self.db);
+        self.generations.direct.store(direct, Ordering::SeqCst);
+        if !only_keystrokes || direct || outcome == pcl_sema::Publication::Changed {
             self.generations
                 .wide
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);

@@ -308,7 +308,14 @@ fn convert<'db>(
     if let Some(help) = &problem.help {
         diagnostic = diagnostic.with_help(help.clone());
     }
-    if let Some(replacement) = &problem.fix {
+    let suggestion = problem
+        .suggest_for
+        .as_ref()
+        .and_then(|name| crate::infer::suggest_variable(db, node, name));
+    if let Some(suggestion) = &suggestion {
+        diagnostic = diagnostic.with_help(pcl_diagnostics::style::did_you_mean(suggestion));
+    }
+    if let Some(replacement) = problem.fix.as_ref().or(suggestion.as_ref()) {
         diagnostic = diagnostic.with_fix(
             format!("replace with `{replacement}`"),
             range,

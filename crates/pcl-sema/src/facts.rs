@@ -1342,6 +1342,48 @@ pub fn publish_open_files(db: &mut RootDatabase, settled: Settled) -> Publicatio
     outcome
 }
 
+/// Whether some result of a file nobody has open may read an open file's text directly, not
+/// through what its host published: when an open file belongs to a program that another
+/// includes as a component (a component block reads its program's interface as the program
+/// is), declares a hook (a resource reads its hook's kind from the hook's labels), or belongs
+/// to two programs (it is published for the first only). Such a result has the open text's
+/// `LOW` durability, and so do the results that use it, so after a keystroke they are walked
+/// again, recursively: a host then takes nothing as settled ([`Settled`]) and counts every
+/// change as wide, so that the files are checked again in dependency order.
+pub fn closed_files_read_open_text(db: &RootDatabase) -> bool {
+    let programs = pcl_db::workspace(db).programs(db);
+    let mut open: Vec<(SourceFile, Program)> = Vec::new();
+    for &(_, program) in programs {
+        for &file in program.files(db) {
+            if file.open(db) {
+                if open.iter().any(|&(f, p)| f == file && p != program) {
+                    return true;
+                }
+                open.push((file, program));
+            }
+        }
+    }
+    if open.is_empty() {
+        return false;
+    }
+    let hook = open.iter().any(|&(file, program)| {
+        file_summary(db, ProgramFile::new(db, program, file))
+            .nodes
+            .iter()
+            .any(|node| node.kind == NodeKind::Hook)
+    });
+    hook || programs.iter().any(|&(_, includer)| {
+        crate::component::component_dirs(db, includer)
+            .iter()
+            .any(|dir| {
+                programs
+                    .iter()
+                    .filter(|(root, _)| root == dir)
+                    .any(|&(_, included)| open.iter().any(|&(_, p)| p == included))
+            })
+    })
+}
+
 /// The facts of an open file, if they differ from what is published.
 fn facts_if_changed(
     db: &RootDatabase,

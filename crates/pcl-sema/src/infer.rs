@@ -208,6 +208,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             help,
             fix,
             package: None,
+            suggest_for: None,
         });
     }
 
@@ -677,36 +678,27 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 
     fn undefined_variable(&mut self, id: ExprId, name: &str) {
-        // Only a node with an undefined name depends on every name of the program. The
-        // program's best comes first, then the node's own variables: on a tie, the program's.
-        let key = crate::RootName::new(
-            self.db,
-            self.program,
-            pcl_hir::Name::new(name),
-            crate::View::Open,
-        );
-        let program_best = crate::facts::suggest_root_name(self.db, key);
-        let locals: Vec<pcl_hir::Name> =
-            self.body.bindings().map(|(_, b)| b.name.clone()).collect();
-        let candidates = program_best.iter().chain(locals.iter()).map(|n| n.as_str());
-        let suggestion = suggest::best_match(name, candidates).map(str::to_string);
         let help = if name == "range" {
             Some("`range` is defined only in the body of a resource or component whose options set `range`".to_string())
         } else if Builtin::from_name(name).is_some() {
             Some(format!("`{name}` is a function: call it as `{name}(...)`"))
         } else {
-            suggestion
-                .as_deref()
-                .map(pcl_diagnostics::style::did_you_mean)
+            None
         };
+        let suggest = help.is_none();
         self.report_with(
             Code::UndefinedVariable,
             Severity::Error,
             Target::Expr(id),
             format!("undefined variable `{name}`"),
             help,
-            suggestion,
+            None,
         );
+        if suggest {
+            if let Some(last) = self.diagnostics.last_mut() {
+                last.suggest_for = Some(pcl_hir::Name::new(name));
+            }
+        }
     }
 
     fn infer_object(&mut self, items: &[ObjectItem]) -> Type {
@@ -854,6 +846,26 @@ impl<'a, 'db> Infer<'a, 'db> {
 
 /// Why a literal of type `src` cannot convert to the primitive `dest` at run time, if it
 /// cannot: a string that is no number or bool, a fraction where an int is expected.
+/// The did-you-mean of an undefined name `name` used in `node`: the program's closest name
+/// first, then the node's own variables (on a tie, the program's). Read by the edge, not by
+/// inference (see [`crate::InferDiagnostic::suggest_for`]).
+pub(crate) fn suggest_variable(
+    db: &dyn pcl_db::Db,
+    node: Node<'_>,
+    name: &pcl_hir::Name,
+) -> Option<String> {
+    let program = node.file(db).program(db);
+    let key = crate::RootName::new(db, program, name.clone(), crate::View::Open);
+    let program_best = crate::facts::suggest_root_name(db, key);
+    let body = node.body(db);
+    let locals: Vec<&pcl_hir::Name> = body.bindings().map(|(_, b)| &b.name).collect();
+    let candidates = program_best
+        .iter()
+        .chain(locals.iter().copied())
+        .map(|n| n.as_str());
+    suggest::best_match(name.as_str(), candidates).map(str::to_string)
+}
+
 pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<String> {
     // Shallow: only a literal (or an eventual literal) has a value to decide by, and only a
     // primitive destination (behind its none, input and eventual wrappers) can reject it.

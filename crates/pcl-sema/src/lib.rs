@@ -34,10 +34,10 @@ pub use edge::{
     FirstUse, MissingPackageUses,
 };
 pub use facts::{
-    declared_packages, file_summary, lookup_node, lookup_root, open_cycles, program_cycles,
-    program_index, publish_open_files, resolve_root, resolved_node, summary_of, visible_names,
-    FileSummary, OpenNode, ProgramCycles, ProgramIndex, Publication, Resolved, RootName,
-    SummaryNode, View, VisibleNames,
+    closed_files_read_open_text, declared_packages, file_summary, lookup_node, lookup_root,
+    open_cycles, program_cycles, program_index, publish_open_files, resolve_root, resolved_node,
+    summary_of, visible_names, FileSummary, OpenNode, ProgramCycles, ProgramIndex, Publication,
+    Resolved, RootName, SummaryNode, View, VisibleNames,
 };
 pub use graph::node_references;
 pub use infer::{one_line_type, resource_option_type, widen_literals, Builtin};
@@ -84,6 +84,12 @@ pub struct InferDiagnostic {
     /// problems are reported once per program, at the package's first use
     /// ([`missing_package_uses`]).
     pub package: Option<String>,
+    /// An undefined name whose did-you-mean the edge adds ([`file_diagnostics`]): it compares
+    /// the name with every name of the program, the open files' included, so inference does
+    /// not, and a node in a file nobody has open reads nothing of an open file's text (a
+    /// result of `LOW` durability there would be walked after every keystroke, recursively
+    /// through every node that uses it).
+    pub suggest_for: Option<pcl_hir::Name>,
 }
 
 /// Everything inference knows about one node.

@@ -1,0 +1,114 @@
+//! Long chains of references in files nobody has open, after a keystroke in an open file:
+//! whatever a host answers must not recurse through the chain (a stack overflow kills an
+//! editor's server), and must be what a fresh host answers. A result of a closed file that
+//! reads an open file's text has that text's durability, and so has every result that uses
+//! it, so after a keystroke salsa walks the whole chain again: the host must not take the
+//! closed files as settled then. The chains are long enough to overflow a test thread's stack
+//! if it did.
+
+use std::path::{Path, PathBuf};
+
+use pcl_ide::{AnalysisHost, Change, FilePosition, TextSize};
+
+const CHAIN: usize = 20_000;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pcl-ide-deep-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `lN = lN-1` down to `l0 = bottom`, written from the top: checked in file order, each local
+/// would need the one below it first.
+fn chain(bottom: &str) -> String {
+    let mut text = String::new();
+    for i in (1..=CHAIN).rev() {
+        text.push_str(&format!("l{i} = l{}\n", i - 1));
+    }
+    text.push_str(&format!("l0 = {bottom}\n"));
+    text
+}
+
+/// Opens `open` with its text on disk, checks every file (in dependency order), then types
+/// `typed` into it: a keystroke that changes nothing the closed files read.
+fn keystroke_after_a_check(dir: &Path, open: &Path, typed: &str) -> AnalysisHost {
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(Vec::new());
+    assert!(host.load_program(dir).is_empty());
+    let mut change = Change::new();
+    change.set_file_text(open.to_path_buf(), std::fs::read_to_string(open).unwrap());
+    host.apply_change(change);
+    host.analysis().workspace_diagnostics().unwrap();
+    let mut change = Change::new();
+    change.set_file_text(open.to_path_buf(), typed.to_string());
+    host.apply_change(change);
+    host
+}
+
+/// Every request that infers what it shows, on `file`, then every file's diagnostics, equal
+/// to a fresh host's (whose files are on disk as `on_disk` leaves them).
+fn ask_everything(host: &AnalysisHost, file: &Path, dir: &Path) {
+    let analysis = host.analysis();
+    let at = FilePosition {
+        file: file.to_path_buf(),
+        offset: TextSize::from(0),
+    };
+    analysis.hover(&at).unwrap();
+    analysis.completions(&at).unwrap();
+    analysis.inlay_hints(file, None).unwrap();
+    let each = analysis.diagnostics(file).unwrap();
+    let all = analysis.workspace_diagnostics().unwrap();
+    let mut fresh = AnalysisHost::new();
+    fresh.set_schema_dirs(Vec::new());
+    assert!(fresh.load_program(dir).is_empty());
+    assert_eq!(all, fresh.analysis().workspace_diagnostics().unwrap());
+    let listed = all.iter().find(|(path, _)| path == file).map(|(_, d)| d);
+    assert_eq!(Some(&each), listed);
+}
+
+#[test]
+fn a_chain_above_an_undefined_name() {
+    // The did-you-mean of `undefinedNam` compares it with every name, the open file's too:
+    // only the edge reads that, not the chain's inference.
+    let dir = temp_dir("undefined");
+    std::fs::write(dir.join("chain.pp"), chain("undefinedNam")).unwrap();
+    let open = dir.join("open.pp");
+    std::fs::write(&open, "alone = 2\n").unwrap();
+    let host = keystroke_after_a_check(&dir, &open, "alone = 27\n");
+    std::fs::write(&open, "alone = 27\n").unwrap();
+    ask_everything(&host, &dir.join("chain.pp"), &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_chain_above_a_component_whose_file_is_open() {
+    // The component block reads its program's interface as the program is, open file
+    // included.
+    let dir = temp_dir("component");
+    std::fs::write(dir.join("main.pp"), "component c \"./comp\" {\n}\n").unwrap();
+    std::fs::write(dir.join("chain.pp"), chain("c.result")).unwrap();
+    std::fs::create_dir(dir.join("comp")).unwrap();
+    let open = dir.join("comp/main.pp");
+    std::fs::write(&open, "output result {\n  value = \"a\"\n}\n").unwrap();
+    let typed = "output result {\n  value = 1\n}\n";
+    let host = keystroke_after_a_check(&dir, &open, typed);
+    std::fs::write(&open, typed).unwrap();
+    ask_everything(&host, &dir.join("chain.pp"), &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_open_file_uses_the_top_of_a_chain_that_a_closed_file_reads_through_it() {
+    // The publication of `x` orders what `x` uses before inferring it.
+    let dir = temp_dir("publication");
+    std::fs::write(dir.join("chain.pp"), chain("undefinedNam")).unwrap();
+    std::fs::write(dir.join("reader.pp"), "r = x\n").unwrap();
+    let open = dir.join("open.pp");
+    std::fs::write(&open, format!("x = l{CHAIN}\nalone = 2\n")).unwrap();
+    let typed = format!("x = l{CHAIN}\nalone = 27\n");
+    let host = keystroke_after_a_check(&dir, &open, &typed);
+    std::fs::write(&open, &typed).unwrap();
+    ask_everything(&host, &open, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
