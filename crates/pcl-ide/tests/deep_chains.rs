@@ -112,3 +112,56 @@ fn an_open_file_uses_the_top_of_a_chain_that_a_closed_file_reads_through_it() {
     ask_everything(&host, &open, &dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_configurations_where_closed_files_read_open_text_are_recognised() {
+    let read_directly =
+        |host: &AnalysisHost| pcl_sema::closed_files_read_open_text(host.raw_database());
+    let open = |host: &mut AnalysisHost, file: &Path| {
+        let mut change = Change::new();
+        change.set_file_text(file.to_path_buf(), std::fs::read_to_string(file).unwrap());
+        host.apply_change(change);
+    };
+    let dir = temp_dir("configurations");
+    std::fs::write(dir.join("main.pp"), "component c \"./comp\" {\n}\nx = 1\n").unwrap();
+    std::fs::create_dir(dir.join("comp")).unwrap();
+    std::fs::write(
+        dir.join("comp/main.pp"),
+        "output result {\n  value = 1\n}\n",
+    )
+    .unwrap();
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(Vec::new());
+    assert!(host.load_program(&dir).is_empty());
+    assert!(!read_directly(&host), "nothing open");
+    open(&mut host, &dir.join("main.pp"));
+    assert!(!read_directly(&host), "the including program's file open");
+    open(&mut host, &dir.join("comp/main.pp"));
+    assert!(read_directly(&host), "a file of the included program open");
+
+    // A hook declared in an open file.
+    let hooks = temp_dir("hooks");
+    std::fs::write(
+        hooks.join("a.pp"),
+        "hook resource notify {\n  command = [\"echo\"]\n}\n",
+    )
+    .unwrap();
+    std::fs::write(hooks.join("b.pp"), "y = 2\n").unwrap();
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(Vec::new());
+    assert!(host.load_program(&hooks).is_empty());
+    open(&mut host, &hooks.join("b.pp"));
+    assert!(!read_directly(&host), "no hook open");
+    open(&mut host, &hooks.join("a.pp"));
+    assert!(read_directly(&host), "a hook open");
+
+    // A file of two programs: its directory's, and its own.
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(Vec::new());
+    assert!(host.load_program(&hooks).is_empty());
+    assert!(host.load_program(&hooks.join("b.pp")).is_empty());
+    open(&mut host, &hooks.join("b.pp"));
+    assert!(read_directly(&host), "an open file of two programs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&hooks);
+}
