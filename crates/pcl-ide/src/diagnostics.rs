@@ -24,6 +24,24 @@ pub(crate) fn file_diagnostics(db: &RootDatabase, path: &Path, inferred: bool) -
         let settled = pcl_sema::Settled::ClosedFiles;
         pcl_sema::infer_nodes_with(db, pcl_hir::file_nodes(db, file), settled);
     }
+    // An edge that reports a missing package reads the inference of every node of the
+    // program: the program's nodes first, dependencies first (only the open files' nodes once
+    // the program was checked in order).
+    if pcl_sema::edge_reads_every_node(db, file) {
+        let program = file.program(db);
+        if inferred {
+            let open: Vec<pcl_hir::Node<'_>> = program
+                .files(db)
+                .iter()
+                .filter(|f| f.open(db))
+                .flat_map(|&f| pcl_hir::file_nodes(db, pcl_hir::ProgramFile::new(db, program, f)))
+                .copied()
+                .collect();
+            pcl_sema::infer_nodes_with(db, &open, pcl_sema::Settled::ClosedFiles);
+        } else {
+            pcl_sema::infer_nodes(db, &pcl_hir::program_scope(db, program).nodes);
+        }
+    }
     pcl_sema::file_diagnostics(db, file).to_vec()
 }
 

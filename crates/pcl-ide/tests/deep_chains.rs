@@ -33,15 +33,27 @@ fn chain(bottom: &str) -> String {
 /// Opens `open` with its text on disk, checks every file (in dependency order), then types
 /// `typed` into it: a keystroke that changes nothing the closed files read.
 fn keystroke_after_a_check(dir: &Path, open: &Path, typed: &str) -> AnalysisHost {
+    keystroke_with_files_open(dir, &[open], open, typed)
+}
+
+/// [`keystroke_after_a_check`] with the files `open` open, and `typed` typed into `edited`.
+fn keystroke_with_files_open(
+    dir: &Path,
+    open: &[&Path],
+    edited: &Path,
+    typed: &str,
+) -> AnalysisHost {
     let mut host = AnalysisHost::new();
     host.set_schema_dirs(Vec::new());
     assert!(host.load_program(dir).is_empty());
     let mut change = Change::new();
-    change.set_file_text(open.to_path_buf(), std::fs::read_to_string(open).unwrap());
+    for file in open {
+        change.set_file_text(file.to_path_buf(), std::fs::read_to_string(file).unwrap());
+    }
     host.apply_change(change);
     host.analysis().workspace_diagnostics().unwrap();
     let mut change = Change::new();
-    change.set_file_text(open.to_path_buf(), typed.to_string());
+    change.set_file_text(edited.to_path_buf(), typed.to_string());
     host.apply_change(change);
     host
 }
@@ -110,6 +122,39 @@ fn an_open_file_uses_the_top_of_a_chain_that_a_closed_file_reads_through_it() {
     let host = keystroke_after_a_check(&dir, &open, &typed);
     std::fs::write(&open, &typed).unwrap();
     ask_everything(&host, &open, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_package_reported_beside_a_chain_in_an_open_file() {
+    // A missing package is reported once, at its first use in the program: the edge of a
+    // file that uses one reads the inference of every node, the open files' chains included.
+    let dir = temp_dir("package");
+    std::fs::write(
+        dir.join("pkg.pp"),
+        "resource r \"nopkg:index:Thing\" {\n}\n",
+    )
+    .unwrap();
+    let open = dir.join("open.pp");
+    let text = format!("{}alone = 2\n", chain("1"));
+    std::fs::write(&open, &text).unwrap();
+    let typed = text.replace("alone = 2", "alone = 27");
+    let host = keystroke_after_a_check(&dir, &open, &typed);
+    std::fs::write(&open, &typed).unwrap();
+    // Asked first, as a server asks for the edited file's: the closed file.
+    ask_everything(&host, &dir.join("pkg.pp"), &dir);
+
+    // The file that uses the package open and edited, the chain open beside it.
+    std::fs::write(
+        dir.join("pkg.pp"),
+        "resource r \"nopkg:index:Thing\" {\n}\n",
+    )
+    .unwrap();
+    let pkg = dir.join("pkg.pp");
+    let typed = "resource r \"nopkg:index:Thing\" {\n}\n# typed\n";
+    let host = keystroke_with_files_open(&dir, &[&pkg, &open], &pkg, typed);
+    std::fs::write(&pkg, typed).unwrap();
+    ask_everything(&host, &pkg, &dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

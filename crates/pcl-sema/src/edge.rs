@@ -12,6 +12,20 @@ use pcl_hir::{
 
 use crate::{infer_node, InferDiagnostic, Target};
 
+/// Whether the edge of `file` reads the inference of every node of its program: when one of
+/// its problems names a package without a usable schema, reported once per program at its
+/// first use ([`missing_package_uses`]). A host that asks for the file's diagnostics then
+/// infers the program's nodes in dependency order first, as for a check of every file, so
+/// that no node is checked recursively through a chain of references.
+pub fn edge_reads_every_node(db: &dyn pcl_db::Db, file: ProgramFile<'_>) -> bool {
+    lower_file(db, file).nodes.iter().any(|&node| {
+        infer_node(db, node)
+            .diagnostics
+            .iter()
+            .any(|problem| problem.package.is_some())
+    })
+}
+
 /// Every diagnostic of one file of a program, sorted by position. Shared (`Arc`), so that
 /// [`closed_files_diagnostics`] holds them without a copy.
 #[salsa::tracked(returns(ref), no_eq)]

@@ -30,8 +30,8 @@ use pcl_hir::{ExprId, Node};
 use pcl_types::Type;
 
 pub use edge::{
-    closed_files_diagnostics, file_diagnostics, missing_package_uses, program_diagnostics,
-    FirstUse, MissingPackageUses,
+    closed_files_diagnostics, edge_reads_every_node, file_diagnostics, missing_package_uses,
+    program_diagnostics, FirstUse, MissingPackageUses,
 };
 pub use facts::{
     closed_files_read_open_text, declared_packages, file_summary, lookup_node, lookup_root,
