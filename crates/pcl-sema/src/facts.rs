@@ -1372,14 +1372,13 @@ pub fn closed_files_read_open_text(db: &RootDatabase) -> bool {
             .iter()
             .any(|node| node.kind == NodeKind::Hook)
     });
+    // The program a component block reads, found as the block finds it.
     hook || programs.iter().any(|&(_, includer)| {
         crate::component::component_dirs(db, includer)
             .iter()
             .any(|dir| {
-                programs
-                    .iter()
-                    .filter(|(root, _)| root == dir)
-                    .any(|&(_, included)| open.iter().any(|&(_, p)| p == included))
+                crate::component::program_at(db, dir)
+                    .is_some_and(|included| open.iter().any(|&(_, p)| p == included))
             })
     })
 }
