@@ -151,15 +151,15 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     }
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 9/42 vs 9/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 9/42 vs 9/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 9/42 vs 9/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a character typed: edited file 9/42 vs 9/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the character deleted: edited file 9/42 vs 9/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 19/36 vs 19/36; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 16/35 vs 16/35; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 32/81 vs 32/117; every file 288/392 vs 384/788; diagnostics 8 vs 32
-        renamed back: edited file 32/84 vs 32/120; every file 287/392 vs 383/788; diagnostics 0 vs 0
+        a literal: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a character typed: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the character deleted: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 21/29 vs 21/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 19/28 vs 19/28; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 36/82 vs 36/118; every file 288/394 vs 384/790; diagnostics 8 vs 32
+        renamed back: edited file 35/83 vs 35/119; every file 287/394 vs 383/790; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {

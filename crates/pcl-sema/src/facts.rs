@@ -159,6 +159,9 @@ struct OpenFileFacts {
     summary: FileSummary,
     /// The type each node has for readers in other files ([`crate::node_type`]).
     types: FxHashMap<(NodeKind, Name, u32), Type>,
+    /// The same types, in the order of the summary's nodes: what the next keystroke's
+    /// facts are compared with, without building a map.
+    ordered_types: Vec<Type>,
 }
 
 fn published(db: &dyn pcl_db::Db, file: SourceFile) -> Option<&OpenFileFacts> {
@@ -1391,75 +1394,106 @@ fn facts_if_changed(
     settled: Settled,
 ) -> Option<OpenFileFacts> {
     let pf = ProgramFile::new(db, program, file);
-    let nodes = file_nodes(db, pf);
-    // What the closed files can see of this file: the nodes whose names they use or define,
-    // each with the names it reaches through the open files (what the cycle search needs of
-    // the nodes left out). Adding, deleting or renaming any other node publishes nothing.
-    let closed = closed_names(db, program);
-    let own = file_summary(db, pf);
-    let open_nodes = open_summary_nodes(db, program);
-    let mut summary = FileSummary {
-        nodes: Vec::new(),
-        packages: own.packages.clone(),
-        component_sources: own.component_sources.clone(),
-    };
     // A file published for the first time is published in two steps: first which of its
     // nodes the closed files see, from its text and the closed files alone; then what those
     // nodes reach and their types. Resolving a name or inferring a node before the first
     // step would compute the program's index from the file's text (`LOW`), and the results
     // of files on disk computed meanwhile would keep that durability: every keystroke would
     // walk them.
-    let first = published(db, file).is_none();
+    if published(db, file).is_none() {
+        let seen = seen_nodes_of(db, pf, false);
+        return Some(OpenFileFacts {
+            program,
+            summary: seen.summary,
+            types: FxHashMap::default(),
+            ordered_types: Vec::new(),
+        });
+    }
+    let seen = seen_nodes(db, pf);
+    // Only their types are published: inferred dependencies first, so that no query recurses
+    // through a long chain (the rest of the file is inferred when something asks about it).
+    crate::infer_nodes_with(db, &seen.kept, settled);
+    let ordered_types: Vec<Type> = seen.kept.iter().map(|&n| crate::node_type(db, n)).collect();
+    if let Some(facts) = published(db, file) {
+        if facts.summary == seen.summary && facts.ordered_types == ordered_types {
+            return None;
+        }
+    }
+    let types = seen
+        .summary
+        .nodes
+        .iter()
+        .zip(&ordered_types)
+        .map(|(n, ty)| ((n.kind, n.name.clone(), n.occurrence), ty.clone()))
+        .collect();
+    Some(OpenFileFacts {
+        program,
+        summary: seen.summary.clone(),
+        types,
+        ordered_types,
+    })
+}
+
+/// What the files nobody has open see of an open file: the nodes whose names they use or
+/// define, each with the names it reaches through the open files (what the cycle search
+/// needs of the nodes left out), and their handles. Adding, deleting or renaming any other
+/// node publishes nothing.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+struct SeenNodes<'db> {
+    summary: FileSummary,
+    kept: Vec<Node<'db>>,
+}
+
+/// [`SeenNodes`] of a file already published: a query, so that a keystroke that changes no
+/// name re-validates it rather than walking the file's nodes again.
+#[salsa::tracked(returns(ref))]
+fn seen_nodes<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> SeenNodes<'db> {
+    seen_nodes_of(db, pf, true)
+}
+
+/// [`SeenNodes`], with what each node reaches when `reach_names`.
+fn seen_nodes_of<'db>(
+    db: &'db dyn pcl_db::Db,
+    pf: ProgramFile<'db>,
+    reach_names: bool,
+) -> SeenNodes<'db> {
+    let (program, file) = (pf.program(db), pf.file(db));
+    let nodes = file_nodes(db, pf);
+    let closed = closed_names(db, program);
+    let own = file_summary(db, pf);
+    let open_nodes = if reach_names {
+        open_summary_nodes(db, program)
+    } else {
+        FxHashMap::default()
+    };
+    let mut seen = SeenNodes {
+        summary: FileSummary {
+            nodes: Vec::new(),
+            packages: own.packages.clone(),
+            component_sources: own.component_sources.clone(),
+        },
+        kept: Vec::new(),
+    };
     // The summary lists the file's nodes in the order of `file_nodes`: the nodes kept are
     // found by position.
     debug_assert_eq!(own.nodes.len(), nodes.len());
-    let mut kept_nodes: Vec<Node<'_>> = Vec::new();
     for (node, &handle) in own.nodes.iter().zip(nodes) {
         if !closed.contains(&node.name) {
             continue;
         }
-        kept_nodes.push(handle);
-        let key = node.key(file);
-        summary.nodes.push(SummaryNode {
+        seen.kept.push(handle);
+        seen.summary.nodes.push(SummaryNode {
             kind: node.kind,
             name: node.name.clone(),
             occurrence: node.occurrence,
-            uses: if first {
-                Box::default()
+            uses: if reach_names {
+                reach(db, program, &node.key(file), node, &open_nodes, closed)
             } else {
-                reach(db, program, &key, node, &open_nodes, closed)
+                Box::default()
             },
         });
     }
-    if first {
-        return Some(OpenFileFacts {
-            program,
-            summary,
-            types: FxHashMap::default(),
-        });
-    }
-    // Only their types are published: inferred dependencies first, so that no query recurses
-    // through a long chain (the rest of the file is inferred when something asks about it).
-    crate::infer_nodes_with(db, &kept_nodes, settled);
-    let types: FxHashMap<(NodeKind, Name, u32), Type> = summary
-        .nodes
-        .iter()
-        .zip(&kept_nodes)
-        .map(|(n, &handle)| {
-            let key = (n.kind, n.name.clone(), n.occurrence);
-            (key, crate::node_type(db, handle))
-        })
-        .collect();
-    if let Some(facts) = published(db, file) {
-        if facts.summary == summary && facts.types == types {
-            return None;
-        }
-    }
-    Some(OpenFileFacts {
-        program,
-        summary,
-        types,
-    })
+    seen
 }
 
 /// The names the files nobody has open use or define: all that they can see of the open files.

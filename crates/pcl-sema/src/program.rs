@@ -388,22 +388,28 @@ fn dependency_order<'db>(
     nodes: &[Node<'db>],
     settled: Settled,
 ) -> Vec<Node<'db>> {
-    let done =
-        |node: Node<'db>| settled == Settled::ClosedFiles && !node.file(db).file(db).open(db);
+    // Whether a node's file is open, asked once per file (an input read takes a lock).
+    let mut open_files: FxHashMap<ProgramFile<'db>, bool> = FxHashMap::default();
+    let mut done = |node: Node<'db>| {
+        settled == Settled::ClosedFiles
+            && !*open_files
+                .entry(node.file(db))
+                .or_insert_with_key(|file| file.file(db).open(db))
+    };
     // 1: on the stack, 2: done.
     let mut state: FxHashMap<Node<'db>, u8> = FxHashMap::default();
     state.reserve(nodes.len());
     let mut order = Vec::with_capacity(nodes.len());
-    let mut stack: Vec<(Node<'db>, usize)> = Vec::new();
+    // Each node on the stack with its references (asked once, not once per edge) and the
+    // next one to follow.
+    let mut stack: Vec<(Node<'db>, &'db [Node<'db>], usize)> = Vec::new();
     for &start in nodes {
         if state.contains_key(&start) || done(start) {
             continue;
         }
-        stack.push((start, 0));
+        stack.push((start, node_references(db, start), 0));
         state.insert(start, 1);
-        while let Some((v, next)) = stack.last_mut() {
-            let v = *v;
-            let refs = node_references(db, v);
+        while let Some((v, refs, next)) = stack.last_mut() {
             if let Some(&target) = refs.get(*next) {
                 *next += 1;
                 if let std::collections::hash_map::Entry::Vacant(entry) = state.entry(target) {
@@ -411,11 +417,12 @@ fn dependency_order<'db>(
                         entry.insert(2);
                     } else {
                         entry.insert(1);
-                        stack.push((target, 0));
+                        stack.push((target, node_references(db, target), 0));
                     }
                 }
                 continue;
             }
+            let v = *v;
             stack.pop();
             state.insert(v, 2);
             order.push(v);
@@ -436,9 +443,120 @@ pub fn infer_nodes<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>]) {
 /// an open file, the nodes of that file and of the other open files, not every node of the
 /// program they use (the walk of a file late in a generated program of 100,000 resources
 /// went through most of the program, 35 ms per keystroke).
+///
+/// With [`Settled::ClosedFiles`], every node of the open files of the nodes' programs is
+/// walked, once per revision ([`open_files_inferred`]): a keystroke's publication, the edited
+/// file's diagnostics, hover and completion then share one walk.
 pub fn infer_nodes_with<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>], settled: Settled) {
+    if settled == Settled::ClosedFiles {
+        let mut programs: Vec<Program> = Vec::new();
+        let mut files: FxHashMap<ProgramFile<'db>, bool> = FxHashMap::default();
+        for &node in nodes {
+            let file = node.file(db);
+            let open = *files
+                .entry(file)
+                .or_insert_with_key(|file| file.file(db).open(db));
+            if open && !programs.contains(&file.program(db)) {
+                programs.push(file.program(db));
+            }
+        }
+        for program in programs {
+            open_files_inferred(db, program);
+        }
+        return;
+    }
     for node in dependency_order(db, nodes, settled) {
         infer_node(db, node);
         node_type(db, node);
     }
+}
+
+/// Infers every node of `program`'s open files, dependencies first ([`open_order`]), taking
+/// the closed files' nodes as done ([`Settled::ClosedFiles`]). A query, so that its edges are
+/// re-validated in that order (no recursion through a chain) and the walk is done once per
+/// revision however many requests ask for it. It reads each node's type only (which reads
+/// its inference, but for nodes typed `dynamic` by kind or cycle, whose inference reads only
+/// types the walk verified before): a keystroke that changes a node's inference but not its
+/// type re-validates the walk without running it again.
+#[salsa::tracked]
+pub(crate) fn open_files_inferred(db: &dyn pcl_db::Db, program: Program) {
+    for &node in &open_order(db, program).nodes {
+        node_type(db, node);
+    }
+}
+
+/// The nodes of a program's open files, each after the nodes of open files it uses (cycles
+/// broken arbitrarily), edges found from the files' summaries: backdates on every keystroke
+/// that changes no name a node defines or uses, so the walk after it follows the order
+/// without asking each node for its references.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct OpenOrder<'db> {
+    nodes: Vec<Node<'db>>,
+}
+
+#[salsa::tracked(returns(ref))]
+fn open_order<'db>(db: &'db dyn pcl_db::Db, program: Program) -> OpenOrder<'db> {
+    let mut nodes: Vec<Node<'db>> = Vec::new();
+    let mut uses: Vec<&'db [pcl_hir::Name]> = Vec::new();
+    for &file in program.files(db) {
+        if !file.open(db) {
+            continue;
+        }
+        let pf = ProgramFile::new(db, program, file);
+        let summary = crate::file_summary(db, pf);
+        let handles = pcl_hir::file_nodes(db, pf);
+        debug_assert_eq!(summary.nodes.len(), handles.len());
+        nodes.extend(handles);
+        uses.extend(summary.nodes.iter().map(|n| &*n.uses));
+    }
+    let index: FxHashMap<Node<'db>, u32> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (n, i as u32))
+        .collect();
+    // A reader in an open file sees every file as it is: the same resolution as
+    // `node_references` of these nodes.
+    let targets = |i: usize| -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        for name in uses[i] {
+            let key =
+                crate::facts::RootName::new(db, program, name.clone(), crate::facts::View::Open);
+            if let Some(crate::facts::Resolved::Node(target)) = crate::facts::resolve_root(db, key)
+            {
+                if let Some(&t) = index.get(&target) {
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+        }
+        out
+    };
+    // Depth-first, iteratively (chains can be long): 1 on the stack, 2 done.
+    let mut state = vec![0u8; nodes.len()];
+    let mut order = Vec::with_capacity(nodes.len());
+    let mut stack: Vec<(u32, Vec<u32>, usize)> = Vec::new();
+    for start in 0..nodes.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        state[start] = 1;
+        stack.push((start as u32, targets(start), 0));
+        while let Some((v, refs, next)) = stack.last_mut() {
+            if let Some(&t) = refs.get(*next) {
+                *next += 1;
+                if state[t as usize] == 0 {
+                    state[t as usize] = 1;
+                    let refs = targets(t as usize);
+                    stack.push((t, refs, 0));
+                }
+                continue;
+            }
+            let v = *v as usize;
+            stack.pop();
+            state[v] = 2;
+            order.push(nodes[v]);
+        }
+    }
+    OpenOrder { nodes: order }
 }
