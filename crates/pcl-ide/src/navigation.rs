@@ -2,7 +2,7 @@
 //! (a component block's attributes set its program's configs; its attributes read the
 //! program's outputs).
 
-use pcl_db::{Program, RootDatabase};
+use pcl_db::{Program, RootDatabase, SourceFile};
 use pcl_diagnostics::{TextRange, TextSize};
 use pcl_hir::{BindingKind, Expr, ExprId, Node, NodeKind};
 
@@ -81,13 +81,27 @@ fn component_output<'db>(db: &'db RootDatabase, node: Node<'db>, name: &str) -> 
 }
 
 /// Every component block, in every program, that includes `program`.
-fn component_users<'db>(db: &'db RootDatabase, program: Program) -> Vec<Node<'db>> {
+///
+/// Found from each file's summary, which lists the kinds of its nodes, rather than by reading
+/// every node.
+fn component_users<'db>(
+    db: &'db RootDatabase,
+    program: Program,
+    only: Option<SourceFile>,
+) -> Vec<Node<'db>> {
     let mut out = Vec::new();
     for user in semantics::programs(db) {
-        for node in semantics::program_nodes(db, user) {
-            if node.kind(db) == NodeKind::Component && component_program(db, node) == Some(program)
-            {
-                out.push(node);
+        for &file in user.files(db) {
+            if only.is_some_and(|only| only != file) {
+                continue;
+            }
+            let pf = pcl_hir::ProgramFile::new(db, user, file);
+            let summary = pcl_sema::file_summary(db, pf);
+            for (entry, &node) in summary.nodes.iter().zip(pcl_hir::file_nodes(db, pf)) {
+                if entry.kind == NodeKind::Component && component_program(db, node) == Some(program)
+                {
+                    out.push(node);
+                }
             }
         }
     }
@@ -245,10 +259,14 @@ pub(crate) fn target_at<'db>(
 /// Every range that names `definition`: its declaration (if asked for) and its uses, in the
 /// definition's program and, for configs and outputs, in the component blocks that include
 /// the program.
+///
+/// `only`: the ranges in that file alone (what prepareRename needs of the one under the
+/// cursor).
 pub(crate) fn reference_ranges(
     db: &RootDatabase,
     definition: &Definition<'_>,
     include_declaration: bool,
+    only: Option<SourceFile>,
 ) -> Vec<FileRange> {
     let mut out = Vec::new();
     let path = |node: Node<'_>| semantics::path_of(db, node.file(db).file(db));
@@ -260,7 +278,7 @@ pub(crate) fn reference_ranges(
                     range: semantics::name_range(db, *target),
                 });
             }
-            for (node, id) in semantics::uses(db, definition) {
+            for (node, id) in semantics::uses(db, definition, only) {
                 out.push(FileRange {
                     file: path(node),
                     range: node.source_map(db).body().expr(id),
@@ -269,7 +287,7 @@ pub(crate) fn reference_ranges(
             let program = target.file(db).program(db);
             match target.kind(db) {
                 NodeKind::Config => {
-                    for user in component_users(db, program) {
+                    for user in component_users(db, program, only) {
                         let body = user.body(db);
                         if let Some((attr, _)) = body.find_attr(None, target.name(db).as_str()) {
                             out.push(FileRange {
@@ -280,8 +298,8 @@ pub(crate) fn reference_ranges(
                     }
                 }
                 NodeKind::Output => {
-                    for user in component_users(db, program) {
-                        out.extend(output_reads(db, user, target.name(db).as_str()));
+                    for user in component_users(db, program, only) {
+                        out.extend(output_reads(db, user, target.name(db).as_str(), only));
                     }
                 }
                 _ => {}
@@ -305,7 +323,7 @@ pub(crate) fn reference_ranges(
                     });
                 }
             }
-            for (node, id) in semantics::uses(db, definition) {
+            for (node, id) in semantics::uses(db, definition, only) {
                 out.push(FileRange {
                     file: path(node),
                     range: node.source_map(db).body().expr(id),
@@ -313,15 +331,24 @@ pub(crate) fn reference_ranges(
             }
         }
     }
+    if let Some(only) = only {
+        let path = semantics::path_of(db, only);
+        out.retain(|r| r.file == path);
+    }
     out.sort_by(|a, b| a.key().cmp(&b.key()));
     out.dedup();
     out
 }
 
 /// `component.name` reads in the program of `component`: the name parts of the accessors.
-fn output_reads(db: &RootDatabase, component: Node<'_>, name: &str) -> Vec<FileRange> {
+fn output_reads(
+    db: &RootDatabase,
+    component: Node<'_>,
+    name: &str,
+    only: Option<SourceFile>,
+) -> Vec<FileRange> {
     let mut out = Vec::new();
-    for (node, variable) in semantics::uses(db, &Definition::Node(component)) {
+    for (node, variable) in semantics::uses(db, &Definition::Node(component), only) {
         let body = node.body(db);
         for (id, expr) in body.exprs() {
             if let Expr::GetAttr {
@@ -352,7 +379,7 @@ pub(crate) fn find_references(
     include_declaration: bool,
 ) -> Vec<FileRange> {
     match target_at(db, position) {
-        Some(definition) => reference_ranges(db, &definition, include_declaration),
+        Some(definition) => reference_ranges(db, &definition, include_declaration, None),
         None => Vec::new(),
     }
 }

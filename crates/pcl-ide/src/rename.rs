@@ -59,8 +59,9 @@ fn renamable<'db>(
             )));
         }
     }
-    // The range under the cursor that will be replaced.
-    let here = reference_ranges(db, &definition, true)
+    // The range under the cursor that will be replaced: one of those in the cursor's file.
+    let file = semantics::program_file(db, &position.file).map(|pf| pf.file(db));
+    let here = reference_ranges(db, &definition, true, file)
         .into_iter()
         .find(|r| r.file == position.file && r.range.contains_inclusive(position.offset))
         .map(|r| r.range)
@@ -105,20 +106,23 @@ pub(crate) fn rename(
             if node.name(db).as_str() == new_name {
                 return Ok(SourceChange::default());
             }
+            // Read from the files' summaries, which hold every node's kind and name.
             let program = node.file(db).program(db);
-            let scope = pcl_hir::program_scope(db, program);
-            let taken = scope.nodes.iter().find(|other| {
-                other.name(db).as_str() == new_name
-                    && (other.kind(db) == NodeKind::Output) == (node.kind(db) == NodeKind::Output)
+            let output = node.kind(db) == NodeKind::Output;
+            let taken = program.files(db).iter().find_map(|&file| {
+                let pf = pcl_hir::ProgramFile::new(db, program, file);
+                pcl_sema::file_summary(db, pf).nodes.iter().find(|other| {
+                    other.name.as_str() == new_name && (other.kind == NodeKind::Output) == output
+                })
             });
             if let Some(other) = taken {
                 return Err(RenameError::Collision(format!(
                     "the program already has a `{}` named `{new_name}`",
-                    other.kind(db).keyword()
+                    other.kind.keyword()
                 )));
             }
             // A local variable of the same name would capture the renamed references.
-            for (user, id) in semantics::uses(db, &definition) {
+            for (user, id) in semantics::uses(db, &definition, None) {
                 let body = user.body(db);
                 let range = user.source_map(db).body().expr(id);
                 let shadowed = body.bindings().any(|(b, binding)| {
@@ -155,7 +159,7 @@ pub(crate) fn rename(
             }
         }
     }
-    let ranges: Vec<FileRange> = reference_ranges(db, &definition, true);
+    let ranges: Vec<FileRange> = reference_ranges(db, &definition, true, None);
     Ok(SourceChange::from_ranges(ranges, new_name))
 }
 

@@ -204,50 +204,64 @@ pub(crate) fn program_nodes<'db>(db: &'db RootDatabase, program: Program) -> Vec
 }
 
 /// Every expression that refers to `definition` (variables, by their ranges), in the
-/// definition's program.
+/// definition's program (only in the file `only`, when given), by the rule of the reference
+/// graph: the property paths of options such as `ignoreChanges` name properties, not nodes.
 pub(crate) fn uses<'db>(
     db: &'db RootDatabase,
     definition: &Definition<'db>,
+    only: Option<SourceFile>,
 ) -> Vec<(Node<'db>, ExprId)> {
+    let mut out = Vec::new();
     match definition {
         Definition::Binding(node, binding) => {
             let body = node.body(db);
-            body.exprs()
-                .filter(|(_, e)| {
-                    matches!(e, Expr::Variable { resolution: Resolution::Local(b), .. } if b == binding)
-                })
-                .map(|(id, _)| (*node, id))
-                .collect()
+            out.extend(
+                body.exprs()
+                    .filter(|(_, e)| {
+                        matches!(e, Expr::Variable { resolution: Resolution::Local(b), .. } if b == binding)
+                    })
+                    .map(|(id, _)| (*node, id)),
+            );
         }
         Definition::Node(target) => {
             if target.kind(db) == NodeKind::Output {
                 // Outputs live in their own namespace: nothing in the program refers to them
                 // by name (a program that includes this one reads them as attributes).
-                return Vec::new();
+                return out;
             }
             let program = target.file(db).program(db);
             let name = target.name(db);
-            let mut out = Vec::new();
-            for node in program_nodes(db, program) {
-                let body = node.body(db);
-                for (id, expr) in body.exprs() {
-                    if let Expr::Variable {
-                        name: used,
-                        resolution: Resolution::Root,
-                    } = expr
-                    {
-                        if used == name
-                            && pcl_sema::lookup_node(db, program, node.file(db).file(db), used)
-                                == Some(*target)
-                        {
+            for &file in program.files(db) {
+                if only.is_some_and(|only| only != file) {
+                    continue;
+                }
+                // Each file's summary lists the names its nodes use: only the nodes that use
+                // this name are walked (walking every body was 33 ms at 100,000 resources).
+                let pf = ProgramFile::new(db, program, file);
+                let summary = pcl_sema::file_summary(db, pf);
+                let nodes = pcl_hir::file_nodes(db, pf);
+                // What the name means is the same for every reader in one file.
+                let mut means_target: Option<bool> = None;
+                for (entry, &node) in summary.nodes.iter().zip(nodes) {
+                    if !entry.uses.contains(name) {
+                        continue;
+                    }
+                    let means = *means_target.get_or_insert_with(|| {
+                        pcl_sema::lookup_node(db, program, file, name) == Some(*target)
+                    });
+                    if !means {
+                        break;
+                    }
+                    pcl_sema::for_each_root_use(node.kind(db), node.body(db), |id, used| {
+                        if used == name {
                             out.push((node, id));
                         }
-                    }
+                    });
                 }
             }
-            out
         }
     }
+    out
 }
 
 /// The name range of a node, without the quotes of a quoted label.

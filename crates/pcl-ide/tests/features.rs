@@ -915,3 +915,58 @@ fn completion_lists_are_capped_and_say_so() {
     );
     assert!(!list.is_incomplete);
 }
+
+#[test]
+fn references_leave_out_property_paths_of_options() {
+    // `ignoreChanges` names properties of the resource, not the node `tags`: renaming the
+    // node must not rewrite them.
+    let f = fixture(
+        r#"
+#- main.pp
+resource $0tags "aws:s3/bucket:Bucket" {
+  bucket = "tags"
+}
+
+resource other "aws:s3/bucket:Bucket" {
+  bucket = tags.bucket
+  options {
+    ignoreChanges = [tags]
+    dependsOn = [tags]
+  }
+}
+"#,
+    );
+    let refs = f.analysis().find_references(&f.position(), true).unwrap();
+    let actual: String = refs.iter().map(|r| format!("{}\n", f.show(r))).collect();
+    expect![[r#"
+        main.pp:1:10-1:14 "tags"
+        main.pp:6:12-6:16 "tags"
+        main.pp:9:18-9:22 "tags"
+    "#]]
+    .assert_eq(&actual);
+    let change = f
+        .analysis()
+        .rename(&f.position(), "labels")
+        .unwrap()
+        .unwrap();
+    let (path, edits) = change.edits.iter().next().unwrap();
+    let mut text = f.text(path).to_string();
+    for edit in edits.iter().rev() {
+        let range = usize::from(edit.range.start())..usize::from(edit.range.end());
+        text.replace_range(range, &edit.insert);
+    }
+    expect![[r#"
+        resource labels "aws:s3/bucket:Bucket" {
+          bucket = "tags"
+        }
+
+        resource other "aws:s3/bucket:Bucket" {
+          bucket = labels.bucket
+          options {
+            ignoreChanges = [tags]
+            dependsOn = [labels]
+          }
+        }
+    "#]]
+    .assert_eq(&text);
+}

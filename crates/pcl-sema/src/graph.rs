@@ -29,6 +29,13 @@ pub fn node_references<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Vec<Nod
 /// (with repeats): the one walk behind [`node_references`] and the files' summaries
 /// ([`crate::file_summary`]).
 pub(crate) fn for_each_root_name<'b>(kind: NodeKind, body: &'b Body, mut f: impl FnMut(&'b Name)) {
+    for_each_root_use(kind, body, |_, name| f(name));
+}
+
+/// Calls `f` on each variable of a body that names a top-level node where it counts as a
+/// reference (not in the property paths of `ignoreChanges` and the like), with its name: what
+/// an editor's references and rename find, by the rule the reference graph follows.
+pub fn for_each_root_use<'b>(kind: NodeKind, body: &'b Body, mut f: impl FnMut(ExprId, &'b Name)) {
     for root in reference_roots(kind, body) {
         walk(body, root, &mut |id| {
             if let Expr::Variable {
@@ -36,7 +43,7 @@ pub(crate) fn for_each_root_name<'b>(kind: NodeKind, body: &'b Body, mut f: impl
                 resolution: Resolution::Root,
             } = body.expr(id)
             {
-                f(name);
+                f(id, name);
             }
         });
     }

@@ -39,7 +39,7 @@ pub use facts::{
     summary_of, visible_names, FileSummary, OpenNode, ProgramCycles, ProgramIndex, Publication,
     Resolved, RootName, SummaryNode, View, VisibleNames,
 };
-pub use graph::node_references;
+pub use graph::{for_each_root_use, node_references};
 pub use infer::{one_line_type, resource_option_type, widen_literals, Builtin};
 pub use program::{
     check_program, infer_nodes, infer_nodes_with, infer_program_in_order, infer_program_parallel,
