@@ -949,7 +949,7 @@ resource other "aws:s3/bucket:Bucket" {
         .rename(&f.position(), "labels")
         .unwrap()
         .unwrap();
-    let (path, edits) = change.edits.iter().next().unwrap();
+    let (path, edits) = change.edits.first().unwrap();
     let mut text = f.text(path).to_string();
     for edit in edits.iter().rev() {
         let range = usize::from(edit.range.start())..usize::from(edit.range.end());
