@@ -111,6 +111,31 @@ fn a_chain_above_a_component_whose_file_is_open() {
 }
 
 #[test]
+fn a_chain_inside_a_component_program_whose_file_is_open() {
+    // The including program's check types the component's interface: the output at the end
+    // of the chain, dependencies first (found by review: it overflowed, `pcl check` too).
+    let dir = temp_dir("in-component");
+    std::fs::write(
+        dir.join("main.pp"),
+        "component c \"./comp\" {\n}\ny = c.result\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.join("comp")).unwrap();
+    let open = dir.join("comp/main.pp");
+    let text = format!(
+        "{}output result {{\n  value = l{CHAIN}\n}}\nalone = 2\n",
+        chain("1")
+    );
+    std::fs::write(&open, &text).unwrap();
+    let typed = text.replace("l0 = 1", "l0 = \"one\"");
+    let host = keystroke_after_a_check(&dir, &open, &typed);
+    std::fs::write(&open, &typed).unwrap();
+    ask_everything(&host, &dir.join("main.pp"), &dir);
+    ask_everything(&host, &open, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_open_file_uses_the_top_of_a_chain_that_a_closed_file_reads_through_it() {
     // The publication of `x` orders what `x` uses before inferring it.
     let dir = temp_dir("publication");

@@ -49,11 +49,19 @@ impl ComponentInterface {
 #[salsa::tracked(returns(ref), cycle_result = interface_cycle)]
 pub fn component_interface(db: &dyn pcl_db::Db, program: Program) -> ComponentInterface {
     let mut interface = ComponentInterface::default();
-    for &node in &program_scope(db, program).nodes {
+    let nodes: Vec<_> = program_scope(db, program)
+        .nodes
+        .iter()
+        .copied()
+        .filter(|node| matches!(node.kind(db), NodeKind::Config | NodeKind::Output))
+        .collect();
+    // Their types, dependencies first: an output at the end of a long chain of locals is
+    // typed without recursing down the chain, and this result, whose edges are then in that
+    // order, is re-validated without recursing either (checking the including program
+    // overflowed the stack).
+    crate::infer_nodes(db, &nodes);
+    for node in nodes {
         let kind = node.kind(db);
-        if !matches!(kind, NodeKind::Config | NodeKind::Output) {
-            continue;
-        }
         let body = node.body(db);
         let logical = body
             .find_attr(None, "__logicalName")

@@ -235,3 +235,52 @@ fn eventual_values_sharing_their_parts() {
         pcl_types::Type::output(pcl_types::Type::string())
     );
 }
+
+/// A component's output at the end of a long chain of locals in the component's program:
+/// checking the program that includes it types the component's interface, dependencies
+/// first (it recursed down the chain and overflowed the stack, `pcl check` included), and so
+/// does the re-check after the chain's head changes type.
+#[test]
+fn a_long_chain_inside_a_component_program_checks_without_deep_recursion() {
+    let mut text = String::from("a0 = 1\n");
+    for i in 1..N {
+        let _ = writeln!(text, "a{i} = a{}", i - 1);
+    }
+    let _ = writeln!(text, "output result {{\n  value = a{}\n}}", N - 1);
+    let mut db = RootDatabase::default();
+    let component = pcl_project::load_in_memory(
+        &mut db,
+        Path::new("/app/comp"),
+        &[(PathBuf::from("/app/comp/main.pp"), text.clone())],
+    );
+    let main = "component c \"./comp\" {\n}\n\ny = c.result\n";
+    let program = pcl_project::load_in_memory(
+        &mut db,
+        Path::new("/app"),
+        &[(PathBuf::from("/app/main.pp"), main.to_string())],
+    );
+    let report = pcl_sema::check_program(&db, program);
+    assert_eq!(report.error_count(), 0, "{:#?}", report.files);
+    assert_eq!(
+        report
+            .types
+            .iter()
+            .find(|t| t.name == "y")
+            .map(|t| t.ty.as_str()),
+        Some("output(int)")
+    );
+    db.set_file_text(
+        Path::new("/app/comp/main.pp"),
+        text.replacen("a0 = 1", "a0 = \"one\"", 1),
+    );
+    let report = pcl_sema::check_program(&db, program);
+    assert_eq!(
+        report
+            .types
+            .iter()
+            .find(|t| t.name == "y")
+            .map(|t| t.ty.as_str()),
+        Some("output(string)")
+    );
+    assert_eq!(pcl_sema::check_program(&db, component).error_count(), 0);
+}
