@@ -158,8 +158,8 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
         the character deleted: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a local added: edited file 21/29 vs 21/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the local deleted: edited file 19/28 vs 19/28; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 36/82 vs 36/118; every file 288/394 vs 384/790; diagnostics 8 vs 32
-        renamed back: edited file 35/83 vs 35/119; every file 287/394 vs 383/790; diagnostics 0 vs 0
+        a used local renamed: edited file 35/78 vs 35/114; every file 289/393 vs 385/789; diagnostics 8 vs 32
+        renamed back: edited file 34/81 vs 34/117; every file 288/393 vs 384/789; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {

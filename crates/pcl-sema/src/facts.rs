@@ -1412,7 +1412,10 @@ fn facts_if_changed(
     let seen = seen_nodes(db, pf);
     // Only their types are published: inferred dependencies first, so that no query recurses
     // through a long chain (the rest of the file is inferred when something asks about it).
-    crate::infer_nodes_with(db, &seen.kept, settled);
+    match settled {
+        Settled::ClosedFiles => crate::program::type_open_nodes(db, &seen.kept),
+        Settled::Nothing => crate::infer_nodes_with(db, &seen.kept, settled),
+    }
     let ordered_types: Vec<Type> = seen.kept.iter().map(|&n| crate::node_type(db, n)).collect();
     if let Some(facts) = published(db, file) {
         if facts.summary == seen.summary && facts.ordered_types == ordered_types {

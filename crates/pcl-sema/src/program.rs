@@ -444,24 +444,25 @@ pub fn infer_nodes<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>]) {
 /// program they use (the walk of a file late in a generated program of 100,000 resources
 /// went through most of the program, 35 ms per keystroke).
 ///
-/// With [`Settled::ClosedFiles`], every node of the open files of the nodes' programs is
-/// walked, once per revision ([`open_files_inferred`]): a keystroke's publication, the edited
-/// file's diagnostics, hover and completion then share one walk.
+/// With [`Settled::ClosedFiles`], the walk follows the open files' reference graphs kept
+/// between keystrokes ([`open_file_graph`]), and for each open file among `nodes` it is the
+/// walk from all of that file's nodes, done once per revision ([`open_file_inferred`]): the
+/// edited file's diagnostics, hover, completion and inlay hints share it.
 pub fn infer_nodes_with<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>], settled: Settled) {
     if settled == Settled::ClosedFiles {
-        let mut programs: Vec<Program> = Vec::new();
         let mut files: FxHashMap<ProgramFile<'db>, bool> = FxHashMap::default();
+        let mut open: Vec<ProgramFile<'db>> = Vec::new();
         for &node in nodes {
             let file = node.file(db);
-            let open = *files
+            let is_open = *files
                 .entry(file)
                 .or_insert_with_key(|file| file.file(db).open(db));
-            if open && !programs.contains(&file.program(db)) {
-                programs.push(file.program(db));
+            if is_open && !open.contains(&file) {
+                open.push(file);
             }
         }
-        for program in programs {
-            open_files_inferred(db, program);
+        for file in open {
+            open_file_inferred(db, file);
         }
         return;
     }
@@ -471,92 +472,121 @@ pub fn infer_nodes_with<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>], settl
     }
 }
 
-/// Infers every node of `program`'s open files, dependencies first ([`open_order`]), taking
-/// the closed files' nodes as done ([`Settled::ClosedFiles`]). A query, so that its edges are
-/// re-validated in that order (no recursion through a chain) and the walk is done once per
-/// revision however many requests ask for it. It reads each node's type only (which reads
-/// its inference, but for nodes typed `dynamic` by kind or cycle, whose inference reads only
-/// types the walk verified before): a keystroke that changes a node's inference but not its
-/// type re-validates the walk without running it again.
-#[salsa::tracked]
-pub(crate) fn open_files_inferred(db: &dyn pcl_db::Db, program: Program) {
-    for &node in &open_order(db, program).nodes {
+/// The types of `nodes` (of open files) and of the open files' nodes they use, dependencies
+/// first, taking the closed files' nodes as done ([`Settled::ClosedFiles`]): the walk of a
+/// publication, from the nodes closed files see.
+pub(crate) fn type_open_nodes<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>]) {
+    for node in open_order_from(db, nodes) {
         node_type(db, node);
     }
 }
 
-/// The nodes of a program's open files, each after the nodes of open files it uses (cycles
-/// broken arbitrarily), edges found from the files' summaries: backdates on every keystroke
-/// that changes no name a node defines or uses, so the walk after it follows the order
-/// without asking each node for its references.
+/// Infers the nodes of an open file and the open files' nodes they use, dependencies first
+/// ([`open_order_from`]), taking the closed files' nodes as done ([`Settled::ClosedFiles`]).
+/// A query, so that its edges are re-validated in that order (no recursion through a chain)
+/// and the walk is done once per revision however many requests ask for it. It reads each
+/// node's type only (which reads its inference, but for nodes typed `dynamic` by kind or
+/// cycle, whose inference reads only types the walk verified before): a keystroke that
+/// changes a node's inference but not its type re-validates the walk without running it.
+#[salsa::tracked]
+fn open_file_inferred<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) {
+    for node in open_order_from(db, pcl_hir::file_nodes(db, file)) {
+        node_type(db, node);
+    }
+}
+
+/// The nodes of open files reached from `starts` (nodes of open files) through the open
+/// files' reference graphs ([`open_file_graph`]), each after the nodes it uses (cycles
+/// broken arbitrarily): an iterative depth-first search, since chains can be long. Reads the
+/// graphs of the files it reaches only, so typing in a small file beside a large open one
+/// costs the small one.
+fn open_order_from<'db>(db: &'db dyn pcl_db::Db, starts: &[Node<'db>]) -> Vec<Node<'db>> {
+    let uses = |node: Node<'db>| -> &'db [Node<'db>] {
+        let graph = open_file_graph(db, node.file(db));
+        graph
+            .index
+            .get(&node)
+            .map_or(&[], |&i| graph.uses(i as usize))
+    };
+    // 1: on the stack, 2: done.
+    let mut state: FxHashMap<Node<'db>, u8> = FxHashMap::default();
+    state.reserve(starts.len());
+    let mut order = Vec::with_capacity(starts.len());
+    let mut stack: Vec<(Node<'db>, &'db [Node<'db>], usize)> = Vec::new();
+    for &start in starts {
+        if state.contains_key(&start) {
+            continue;
+        }
+        state.insert(start, 1);
+        stack.push((start, uses(start), 0));
+        while let Some((v, targets, next)) = stack.last_mut() {
+            if let Some(&t) = targets.get(*next) {
+                *next += 1;
+                if let std::collections::hash_map::Entry::Vacant(entry) = state.entry(t) {
+                    entry.insert(1);
+                    stack.push((t, uses(t), 0));
+                }
+                continue;
+            }
+            let v = *v;
+            stack.pop();
+            state.insert(v, 2);
+            order.push(v);
+        }
+    }
+    order
+}
+
+/// The nodes of open files that each node of an open file uses, found from the file's
+/// summary: backdates on every keystroke that changes no name a node defines or uses, so the
+/// walks after it follow it without asking each node for its references.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
-pub(crate) struct OpenOrder<'db> {
-    nodes: Vec<Node<'db>>,
+pub(crate) struct OpenFileGraph<'db> {
+    index: FxHashMap<Node<'db>, u32>,
+    /// The nodes each node uses: `targets[ends[i - 1]..ends[i]]`.
+    targets: Vec<Node<'db>>,
+    ends: Vec<u32>,
+}
+
+impl<'db> OpenFileGraph<'db> {
+    fn uses(&self, i: usize) -> &[Node<'db>] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.targets[start..self.ends[i] as usize]
+    }
 }
 
 #[salsa::tracked(returns(ref))]
-fn open_order<'db>(db: &'db dyn pcl_db::Db, program: Program) -> OpenOrder<'db> {
-    let mut nodes: Vec<Node<'db>> = Vec::new();
-    let mut uses: Vec<&'db [pcl_hir::Name]> = Vec::new();
-    for &file in program.files(db) {
-        if !file.open(db) {
-            continue;
-        }
-        let pf = ProgramFile::new(db, program, file);
-        let summary = crate::file_summary(db, pf);
-        let handles = pcl_hir::file_nodes(db, pf);
-        debug_assert_eq!(summary.nodes.len(), handles.len());
-        nodes.extend(handles);
-        uses.extend(summary.nodes.iter().map(|n| &*n.uses));
-    }
-    let index: FxHashMap<Node<'db>, u32> = nodes
+fn open_file_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> OpenFileGraph<'db> {
+    let program = file.program(db);
+    let summary = crate::file_summary(db, file);
+    let nodes = pcl_hir::file_nodes(db, file);
+    debug_assert_eq!(summary.nodes.len(), nodes.len());
+    let index = nodes
         .iter()
         .enumerate()
         .map(|(i, &n)| (n, i as u32))
         .collect();
     // A reader in an open file sees every file as it is: the same resolution as
-    // `node_references` of these nodes.
-    let targets = |i: usize| -> Vec<u32> {
-        let mut out: Vec<u32> = Vec::new();
-        for name in uses[i] {
+    // `node_references` of these nodes; the closed files' nodes are left out.
+    let mut targets: Vec<Node<'db>> = Vec::new();
+    let mut ends: Vec<u32> = Vec::with_capacity(nodes.len());
+    for node in &summary.nodes {
+        let start = targets.len();
+        for name in node.uses.iter() {
             let key =
                 crate::facts::RootName::new(db, program, name.clone(), crate::facts::View::Open);
             if let Some(crate::facts::Resolved::Node(target)) = crate::facts::resolve_root(db, key)
             {
-                if let Some(&t) = index.get(&target) {
-                    if !out.contains(&t) {
-                        out.push(t);
-                    }
+                if target.file(db).file(db).open(db) && !targets[start..].contains(&target) {
+                    targets.push(target);
                 }
             }
         }
-        out
-    };
-    // Depth-first, iteratively (chains can be long): 1 on the stack, 2 done.
-    let mut state = vec![0u8; nodes.len()];
-    let mut order = Vec::with_capacity(nodes.len());
-    let mut stack: Vec<(u32, Vec<u32>, usize)> = Vec::new();
-    for start in 0..nodes.len() {
-        if state[start] != 0 {
-            continue;
-        }
-        state[start] = 1;
-        stack.push((start as u32, targets(start), 0));
-        while let Some((v, refs, next)) = stack.last_mut() {
-            if let Some(&t) = refs.get(*next) {
-                *next += 1;
-                if state[t as usize] == 0 {
-                    state[t as usize] = 1;
-                    let refs = targets(t as usize);
-                    stack.push((t, refs, 0));
-                }
-                continue;
-            }
-            let v = *v as usize;
-            stack.pop();
-            state[v] = 2;
-            order.push(nodes[v]);
-        }
+        ends.push(targets.len() as u32);
     }
-    OpenOrder { nodes: order }
+    OpenFileGraph {
+        index,
+        targets,
+        ends,
+    }
 }
