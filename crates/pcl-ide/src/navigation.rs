@@ -298,7 +298,8 @@ pub(crate) fn reference_ranges(
                     }
                 }
                 NodeKind::Output => {
-                    for user in component_users(db, program, only) {
+                    // The reads of `user.output` may be in any file of the user's program.
+                    for user in component_users(db, program, None) {
                         out.extend(output_reads(db, user, target.name(db).as_str(), only));
                     }
                 }

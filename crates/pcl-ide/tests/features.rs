@@ -970,3 +970,50 @@ resource other "aws:s3/bucket:Bucket" {
     "#]]
     .assert_eq(&text);
 }
+
+#[test]
+fn rename_a_component_output_from_a_read_in_another_file() {
+    // The read is in a file of the including program other than the component block's
+    // (found by review: prepareRename looked for the block in the cursor's file).
+    let f = fixture(
+        r#"
+#- main.pp
+component web "./web" {
+}
+#- other.pp
+url = web.$0endpoint
+#- web/main.pp
+output endpoint {
+  value = "x"
+}
+"#,
+    );
+    let here = f.analysis().prepare_rename(&f.position()).unwrap().unwrap();
+    let change = f
+        .analysis()
+        .rename(&f.position(), "address")
+        .unwrap()
+        .unwrap();
+    let mut actual = format!(
+        "{}\n",
+        f.show(&FileRange {
+            file: f.position().file,
+            range: here
+        })
+    );
+    for (path, edits) in &change.edits {
+        for edit in edits {
+            let range = FileRange {
+                file: path.clone(),
+                range: edit.range,
+            };
+            actual.push_str(&format!("{} -> {}\n", f.show(&range), edit.insert));
+        }
+    }
+    expect![[r#"
+        other.pp:1:11-1:19 "endpoint"
+        other.pp:1:11-1:19 "endpoint" -> address
+        web/main.pp:1:8-1:16 "endpoint" -> address
+    "#]]
+    .assert_eq(&actual);
+}
