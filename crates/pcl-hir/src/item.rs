@@ -98,8 +98,9 @@ impl NodeKind {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Signature {
     /// Every label's decoded value (`None` for a label that is not a plain string),
-    /// interned.
-    pub labels: Box<[Option<Name>]>,
+    /// interned; shared, so that re-creating an open file's nodes after a keystroke copies
+    /// none.
+    pub labels: Arc<[Option<Name>]>,
 }
 
 impl Signature {

@@ -44,7 +44,8 @@ pub struct SummaryNode {
     pub occurrence: u32,
     /// The top-level names the node uses, in the order first used (locally bound names and
     /// property-path options excluded).
-    pub uses: Box<[Name]>,
+    /// Shared, so that a keystroke's summary of an open file copies no list of names.
+    pub uses: Arc<[Name]>,
 }
 
 // SAFETY: plain data: names, kinds and strings, no database-lifetime reference.
@@ -71,7 +72,7 @@ struct UsesCache {
 }
 
 /// A body and the names it uses.
-type KeptUses = (Arc<pcl_hir::Body>, Box<[Name]>);
+type KeptUses = (Arc<pcl_hir::Body>, Arc<[Name]>);
 
 /// The summary of a file, from its nodes and bodies. In an open file, the names a body uses
 /// are found again only for the bodies an edit changed.
@@ -100,7 +101,7 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
                         uses.push(name.clone());
                     }
                 });
-                uses.into_boxed_slice()
+                uses.into()
             }
         };
         if let Some(next) = next.as_mut() {
@@ -1492,7 +1493,7 @@ fn seen_nodes_of<'db>(
             uses: if reach_names {
                 reach(db, program, &node.key(file), node, &open_nodes, closed)
             } else {
-                Box::default()
+                Arc::default()
             },
         });
     }
@@ -1540,7 +1541,7 @@ fn reach(
     node: &SummaryNode,
     open_nodes: &FxHashMap<NodeKey, &SummaryNode>,
     closed: &FxHashSet<Name>,
-) -> Box<[Name]> {
+) -> Arc<[Name]> {
     let mut out: Vec<Name> = Vec::new();
     let mut seen_names: FxHashSet<&Name> = FxHashSet::default();
     let mut visited: FxHashSet<NodeKey> = FxHashSet::default();
@@ -1565,7 +1566,7 @@ fn reach(
             }
         }
     }
-    out.into_boxed_slice()
+    out.into()
 }
 
 /// The later declarations in `file` of names declared before: (first, duplicate), as the

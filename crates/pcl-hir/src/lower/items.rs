@@ -219,7 +219,7 @@ pub(super) fn lower_block(
         kind,
         name,
         signature: Signature {
-            labels: label_values.into_boxed_slice(),
+            labels: label_values.into(),
         },
         body,
         source_map: NodeSourceMap::new(NodeRanges {
