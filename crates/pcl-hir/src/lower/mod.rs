@@ -69,6 +69,7 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         let cached = cache
             .as_ref()
             .and_then(|(_, old)| old.as_ref()?.items.get(&key).cloned());
+        let from_cache = cached.is_some();
         let mut lowered = match cached {
             Some(old) => old.moved_to(start),
             None => {
@@ -110,14 +111,17 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
             // A body (or ranges) equal to the node's keeps the old allocation; the cache
             // keeps that one too, so that the next edit compares pointers, not bodies (every
             // body lowered again when the file opened was compared in full on every keystroke).
-            let (kept_body, kept_map) = (handle.body(db), handle.source_map(db));
-            if next_cache.is_some()
-                && !(Arc::ptr_eq(kept_body, &node.body) && kept_map.shares_ranges(&node.source_map))
-            {
-                let mut item = LoweredItem::clone(node);
-                item.body = kept_body.clone();
-                item.source_map = kept_map.clone();
-                lowered.node = Some(Arc::new(item));
+            // An item from the cache already holds what salsa kept: its fields are not read
+            // back (two reads per node and keystroke).
+            if next_cache.is_some() && !from_cache {
+                let (kept_body, kept_map) = (handle.body(db), handle.source_map(db));
+                if !(Arc::ptr_eq(kept_body, &node.body) && kept_map.shares_ranges(&node.source_map))
+                {
+                    let mut item = LoweredItem::clone(node);
+                    item.body = kept_body.clone();
+                    item.source_map = kept_map.clone();
+                    lowered.node = Some(Arc::new(item));
+                }
             }
             nodes.push(handle);
         }
