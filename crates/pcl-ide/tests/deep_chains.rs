@@ -1,10 +1,14 @@
-//! Long chains of references in files nobody has open, after a keystroke in an open file:
-//! whatever a host answers must not recurse through the chain (a stack overflow kills an
-//! editor's server), and must be what a fresh host answers. A result of a closed file that
-//! reads an open file's text has that text's durability, and so has every result that uses
-//! it, so after a keystroke salsa walks the whole chain again: the host must not take the
-//! closed files as settled then. The chains are long enough to overflow a test thread's stack
-//! if it did.
+//! Long chains of references, after a keystroke in an open file: whatever a host answers
+//! must not recurse through the chain (a stack overflow kills an editor's server), and must be
+//! what a fresh host answers. In files nobody has open: a result of a closed file that reads
+//! an open file's text has that text's durability, and so has every result that uses it, so
+//! after a keystroke salsa walks the whole chain again: the host must not take the closed
+//! files as settled then. Inside open files: the walk after a keystroke follows the open
+//! files' reference graphs kept between keystrokes (`open_file_graph`), whatever the
+//! keystroke does to the chain (reverse it, close it into a cycle, change its head's type),
+//! with the chain across two open files or through a closed one (these tests were written by
+//! a review of that walk). The chains are long enough to overflow a test thread's stack if
+//! anything recursed through them.
 
 use std::path::{Path, PathBuf};
 
@@ -43,6 +47,16 @@ fn keystroke_with_files_open(
     edited: &Path,
     typed: &str,
 ) -> AnalysisHost {
+    let mut host = open_and_check(dir, open);
+    let mut change = Change::new();
+    change.set_file_text(edited.to_path_buf(), typed.to_string());
+    host.apply_change(change);
+    host
+}
+
+/// A host with the program of `dir` loaded, the files `open` opened with their text on disk,
+/// and every file checked (in dependency order).
+fn open_and_check(dir: &Path, open: &[&Path]) -> AnalysisHost {
     let mut host = AnalysisHost::new();
     host.set_schema_dirs(Vec::new());
     assert!(host.load_program(dir).is_empty());
@@ -52,24 +66,40 @@ fn keystroke_with_files_open(
     }
     host.apply_change(change);
     host.analysis().workspace_diagnostics().unwrap();
-    let mut change = Change::new();
-    change.set_file_text(edited.to_path_buf(), typed.to_string());
-    host.apply_change(change);
     host
+}
+
+/// Types `text` into `file` (and saves it, for the fresh host to compare with).
+fn type_into(host: &mut AnalysisHost, file: &Path, text: &str) {
+    std::fs::write(file, text).unwrap();
+    let mut change = Change::new();
+    change.set_file_text(file.to_path_buf(), text.to_string());
+    host.apply_change(change);
 }
 
 /// Every request that infers what it shows, on `file`, then every file's diagnostics, equal
 /// to a fresh host's (whose files are on disk as `on_disk` leaves them).
 fn ask_everything(host: &AnalysisHost, file: &Path, dir: &Path) {
+    ask(host, file, dir, true);
+}
+
+/// The requests of [`ask_everything`]; every file's diagnostics compared with a fresh
+/// host's only when `compare`.
+fn ask(host: &AnalysisHost, file: &Path, dir: &Path, compare: bool) {
     let analysis = host.analysis();
-    let at = FilePosition {
-        file: file.to_path_buf(),
-        offset: TextSize::from(0),
-    };
-    analysis.hover(&at).unwrap();
-    analysis.completions(&at).unwrap();
-    analysis.inlay_hints(file, None).unwrap();
     let each = analysis.diagnostics(file).unwrap();
+    for offset in [0u32, 3] {
+        let at = FilePosition {
+            file: file.to_path_buf(),
+            offset: TextSize::from(offset),
+        };
+        analysis.hover(&at).unwrap();
+        analysis.completions(&at).unwrap();
+    }
+    analysis.inlay_hints(file, None).unwrap();
+    if !compare {
+        return;
+    }
     let all = analysis.workspace_diagnostics().unwrap();
     let mut fresh = AnalysisHost::new();
     fresh.set_schema_dirs(Vec::new());
@@ -234,4 +264,130 @@ fn the_configurations_where_closed_files_read_open_text_are_recognised() {
     assert!(read_directly(&host), "an open file of two programs");
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&hooks);
+}
+
+/// `{prefix}N = {prefix}N-1` down to `{prefix}0 = 1`, written from the top.
+fn forward(prefix: &str, n: usize) -> String {
+    let mut t = String::new();
+    for i in (1..=n).rev() {
+        t.push_str(&format!("{prefix}{i} = {prefix}{}\n", i - 1));
+    }
+    t.push_str(&format!("{prefix}0 = 1\n"));
+    t
+}
+
+/// `{prefix}0 = {prefix}1` up to `{prefix}N = 1`: the same chain the other way.
+fn backward(prefix: &str, n: usize) -> String {
+    let mut t = String::new();
+    for i in 0..n {
+        t.push_str(&format!("{prefix}{i} = {prefix}{}\n", i + 1));
+    }
+    t.push_str(&format!("{prefix}{n} = 1\n"));
+    t
+}
+
+/// A chain alternating between two open files.
+#[test]
+fn chain_across_two_open_files() {
+    let dir = temp_dir("two");
+    let (a, b) = (dir.join("a.pp"), dir.join("b.pp"));
+    let (mut ta, mut tb) = (String::new(), String::new());
+    for i in (1..=CHAIN).rev() {
+        let line = format!("l{i} = l{}\n", i - 1);
+        if i % 2 == 0 {
+            ta.push_str(&line)
+        } else {
+            tb.push_str(&line)
+        }
+    }
+    ta.push_str("l0 = 1\nalone = 2\n");
+    std::fs::write(&a, &ta).unwrap();
+    std::fs::write(&b, &tb).unwrap();
+    std::fs::write(dir.join("c.pp"), "r = 3\n").unwrap();
+    let mut host = open_and_check(&dir, &[&a, &b]);
+    type_into(&mut host, &a, &ta.replace("alone = 2", "alone = 27"));
+    ask(&host, &b, &dir, false);
+    type_into(&mut host, &a, &ta.replace("l0 = 1", "l0 = \"s\""));
+    ask(&host, &a, &dir, false);
+    type_into(&mut host, &a, &ta.replace("alone = 2", "alone = 28"));
+    ask(&host, &b, &dir, true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An open chain reversed by one keystroke (no closed file reads it), then into a cycle
+/// and back, a pulumi and package block beside it.
+#[test]
+fn chain_reversed_and_cycled_in_an_open_file() {
+    let dir = temp_dir("rev");
+    let a = dir.join("a.pp");
+    let extra = "pulumi {\n  requiredVersionRange = \">=3\"\n}\npackage p {\n  baseProviderName = \"x\"\n}\nalone = 2\n";
+    let f = format!("{}{extra}", forward("x", CHAIN));
+    std::fs::write(&a, &f).unwrap();
+    std::fs::write(dir.join("c.pp"), "r = 3\n").unwrap();
+    let mut host = open_and_check(&dir, &[&a]);
+    let steps = [
+        format!("{}{extra}", backward("x", CHAIN)),
+        format!("{}{extra}", forward("x", CHAIN)),
+        format!(
+            "{}{extra}",
+            forward("x", CHAIN).replace("x0 = 1", &format!("x0 = x{CHAIN}"))
+        ),
+        format!("{}{extra}", forward("x", CHAIN)),
+        format!(
+            "{}{extra}",
+            forward("x", CHAIN).replace("x0 = 1", "x0 = \"s\"")
+        ),
+    ];
+    for (i, s) in steps.iter().enumerate() {
+        type_into(&mut host, &a, s);
+        ask(&host, &a, &dir, i == steps.len() - 1);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A chain in an open file whose top a closed file reads; keystrokes deep in the chain
+/// changing and keeping its type.
+#[test]
+fn chain_top_read_by_closed_file() {
+    let dir = temp_dir("top");
+    let a = dir.join("a.pp");
+    let f = format!("{}alone = 2\n", forward("x", CHAIN));
+    std::fs::write(&a, &f).unwrap();
+    std::fs::write(dir.join("c.pp"), format!("r = x{CHAIN}\n")).unwrap();
+    let mut host = open_and_check(&dir, &[&a]);
+    type_into(&mut host, &a, &f.replace("alone = 2", "alone = 3"));
+    ask(&host, &a, &dir, false);
+    type_into(&mut host, &a, &f.replace("x0 = 1", "x0 = 2"));
+    ask(&host, &dir.join("c.pp"), &dir, false);
+    ask(&host, &a, &dir, false);
+    type_into(&mut host, &a, &f.replace("x0 = 1", "x0 = \"s\""));
+    ask(&host, &a, &dir, true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A chain in an open file whose program's other open file is the edited one; a closed
+/// file reads the chain's top, the chain alternates through a closed file.
+#[test]
+fn chain_through_closed_file_between_open_files() {
+    let dir = temp_dir("through");
+    let a = dir.join("a.pp");
+    let n = 2000;
+    let (mut ta, mut tc) = (String::new(), String::new());
+    for i in (1..=n).rev() {
+        let line = format!("l{i} = l{}\n", i - 1);
+        if i % 2 == 0 {
+            ta.push_str(&line)
+        } else {
+            tc.push_str(&line)
+        }
+    }
+    ta.push_str("l0 = 1\nalone = 2\n");
+    std::fs::write(&a, &ta).unwrap();
+    std::fs::write(dir.join("c.pp"), &tc).unwrap();
+    let mut host = open_and_check(&dir, &[&a]);
+    type_into(&mut host, &a, &ta.replace("alone = 2", "alone = 27"));
+    ask(&host, &a, &dir, false);
+    type_into(&mut host, &a, &ta.replace("alone = 2", "alone = 28"));
+    ask(&host, &a, &dir, true);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -390,34 +390,44 @@ fn dependency_order<'db>(
 ) -> Vec<Node<'db>> {
     // Whether a node's file is open, asked once per file (an input read takes a lock).
     let mut open_files: FxHashMap<ProgramFile<'db>, bool> = FxHashMap::default();
-    let mut done = |node: Node<'db>| {
+    let done = |node: Node<'db>| {
         settled == Settled::ClosedFiles
             && !*open_files
                 .entry(node.file(db))
                 .or_insert_with_key(|file| file.file(db).open(db))
     };
+    post_order(nodes, |node| node_references(db, node).as_slice(), done)
+}
+
+/// The nodes reached from `starts` through `uses`, each after the nodes it uses (cycles
+/// broken arbitrarily), leaving out (and not following) those `done` says are done: an
+/// iterative depth-first search, since chains of references can be long. Each node's uses
+/// are asked for once.
+fn post_order<'db>(
+    starts: &[Node<'db>],
+    mut uses: impl FnMut(Node<'db>) -> &'db [Node<'db>],
+    mut done: impl FnMut(Node<'db>) -> bool,
+) -> Vec<Node<'db>> {
     // 1: on the stack, 2: done.
     let mut state: FxHashMap<Node<'db>, u8> = FxHashMap::default();
-    state.reserve(nodes.len());
-    let mut order = Vec::with_capacity(nodes.len());
-    // Each node on the stack with its references (asked once, not once per edge) and the
-    // next one to follow.
+    state.reserve(starts.len());
+    let mut order = Vec::with_capacity(starts.len());
     let mut stack: Vec<(Node<'db>, &'db [Node<'db>], usize)> = Vec::new();
-    for &start in nodes {
+    for &start in starts {
         if state.contains_key(&start) || done(start) {
             continue;
         }
-        stack.push((start, node_references(db, start), 0));
         state.insert(start, 1);
-        while let Some((v, refs, next)) = stack.last_mut() {
-            if let Some(&target) = refs.get(*next) {
+        stack.push((start, uses(start), 0));
+        while let Some((v, targets, next)) = stack.last_mut() {
+            if let Some(&target) = targets.get(*next) {
                 *next += 1;
                 if let std::collections::hash_map::Entry::Vacant(entry) = state.entry(target) {
                     if done(target) {
                         entry.insert(2);
                     } else {
                         entry.insert(1);
-                        stack.push((target, node_references(db, target), 0));
+                        stack.push((target, uses(target), 0));
                     }
                 }
                 continue;
@@ -508,33 +518,7 @@ fn open_order_from<'db>(db: &'db dyn pcl_db::Db, starts: &[Node<'db>]) -> Vec<No
             .get(&node)
             .map_or(&[], |&i| graph.uses(i as usize))
     };
-    // 1: on the stack, 2: done.
-    let mut state: FxHashMap<Node<'db>, u8> = FxHashMap::default();
-    state.reserve(starts.len());
-    let mut order = Vec::with_capacity(starts.len());
-    let mut stack: Vec<(Node<'db>, &'db [Node<'db>], usize)> = Vec::new();
-    for &start in starts {
-        if state.contains_key(&start) {
-            continue;
-        }
-        state.insert(start, 1);
-        stack.push((start, uses(start), 0));
-        while let Some((v, targets, next)) = stack.last_mut() {
-            if let Some(&t) = targets.get(*next) {
-                *next += 1;
-                if let std::collections::hash_map::Entry::Vacant(entry) = state.entry(t) {
-                    entry.insert(1);
-                    stack.push((t, uses(t), 0));
-                }
-                continue;
-            }
-            let v = *v;
-            stack.pop();
-            state.insert(v, 2);
-            order.push(v);
-        }
-    }
-    order
+    post_order(starts, uses, |_| false)
 }
 
 /// The nodes of open files that each node of an open file uses, found from the file's
