@@ -139,6 +139,14 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     if part_body.children().len() == 0 && !at_file_start {
         return None;
     }
+    // Whether a `{` is closed anywhere later in the file decides how its block recovers (an
+    // unclosed block ends where the indentation says), so the segment must leave every brace
+    // outside it matched as before: the old segment balanced, as the new one (which parsed
+    // without errors) is. An old segment with a `{` of its own left open took a later `}`
+    // that the new one leaves to an unclosed block above it.
+    if !braces_balanced(&children[first..=last]) || !braces_balanced(&part_root) {
+        return None;
+    }
     let part_pre = &part_root[..part_body_index];
     let part_post = &part_root[part_body_index + 1..];
     if !at_file_end {
@@ -283,6 +291,26 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
         green,
         errors: errors.into(),
     })
+}
+
+/// Whether the `{` and `}` tokens of `elements` pair up among themselves: never more closed
+/// than opened, and as many of each.
+fn braces_balanced(elements: &[Element]) -> bool {
+    fn walk(element: &Element, depth: &mut i64) -> bool {
+        match element {
+            NodeOrToken::Token(token) => {
+                match PclLanguage::kind_from_raw(token.kind()) {
+                    L_BRACE => *depth += 1,
+                    R_BRACE => *depth -= 1,
+                    _ => {}
+                }
+                *depth >= 0
+            }
+            NodeOrToken::Node(node) => node.children().all(|child| walk(&child.to_owned(), depth)),
+        }
+    }
+    let mut depth = 0;
+    elements.iter().all(|e| walk(e, &mut depth)) && depth == 0
 }
 
 fn len(text: &str) -> u32 {

@@ -213,6 +213,62 @@ fn reparse_equals_a_fresh_parse_on_the_hcl_corpus() {
     assert!(total > 1000);
 }
 
+/// Chains of edits, as typing makes them: each edit applies to the text the last one left,
+/// broken or not, and each reparse starts from the last tree (the reparse's, when it took
+/// the shortcut), as an editor's host keeps it. Edits of a valid file start from balanced
+/// braces; a chain reaches texts where an item's brace is left open, which decides how an
+/// earlier unclosed block recovers.
+#[test]
+fn chains_of_edits_reparse_as_a_fresh_parse() {
+    let root = pcl_test_support::workspace_root();
+    let mut files = Vec::new();
+    files_below(&root.join("test_data"), &["pp", "hcl", "tf"], &mut files);
+    files_below(&root.join("examples"), &["pp"], &mut files);
+    let mut rng = Rng(23);
+    let mut failures = pcl_test_support::Failures::new();
+    for path in files.iter().step_by(3) {
+        let Ok(mut text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let name = path.display().to_string();
+        failures.check(&name, || {
+            let mut tree = parse(&text);
+            for step in 0..40 {
+                let (what, new) = edits(&text, &mut rng, 1).remove(0);
+                let fresh = parse(&new);
+                if let Some(incremental) = reparse(&tree, &text, &new) {
+                    assert!(
+                        incremental == fresh,
+                        "{name}: step {step}, {what}: the reparse differs from a fresh parse\n--- old ---\n{text}\n--- new ---\n{new}"
+                    );
+                }
+                text = new;
+                tree = fresh;
+            }
+            Vec::new()
+        });
+    }
+    failures.finish("files");
+}
+
+/// An edit that closes a `{` the old text left open inside the edited item: the old item
+/// took a later `}`, so an unclosed block above it recovered by indentation; after the edit
+/// that `}` closes the block above, which then holds everything up to it (found by the
+/// differential test of the semantic layer, on a corpus program after 34 random edits).
+#[test]
+fn closing_a_brace_the_old_item_left_open_reaches_an_unclosed_block_above() {
+    let old = "\trolesource sg \"t\" {\n\ttags = {\n\t\t{\n\t\t},\n\t\t{\n\t\t}\n}\nresource role \"t\" {\n\tpolicy = toJSON({\n        \"Statement\": [\n            {\n                \"Principal\": {\n              },\n            }\n        ]\n)\n}\nresource attachment \"t\" {\n}\n\t\tsresource other \"t\" {\n}\nresource ec2 \"t\" {\n\tpolicy = toJSON({\n        \"Statement\": [\n            {\n                \"Principal\": {\n                }\n\t\t}]\n            }\n    })\n}\n";
+    let new = old.replacen("        ]\n)\n}", "        ]\n    })\n}", 1);
+    assert_ne!(old, new);
+    let fresh = parse(&new);
+    if let Some(incremental) = reparse(&parse(old), old, &new) {
+        assert!(
+            incremental == fresh,
+            "the reparse differs from a fresh parse"
+        );
+    }
+}
+
 /// Typing in a valid file (a digit into a number, a letter into a name or a string, a new
 /// line, a whole new attribute) takes the shortcut, and the new tree shares every other
 /// top-level item with the old one.
