@@ -9,8 +9,11 @@
 //! end), parse alone to exactly what a parse of the whole new text gives there, *provided* they
 //! parse without any error: an error's recovery could reach past them in the whole text (an
 //! unclosed `{` swallows everything after it). Anything unusual falls back to a full parse
-//! (`None`), which is always right. Two facts span items and are redone: duplicate attribute
-//! names of the top-level body (E0025, with its note), and errors elsewhere only move.
+//! (`None`), which is always right. One fact spans items and must not change: whether each
+//! `{` is closed anywhere later in the file (an unclosed block recovers by indentation), so
+//! the old and the new lines must each pair their braces among themselves. Two are redone:
+//! duplicate attribute names of the top-level body (E0025, with its note), and errors
+//! elsewhere only move.
 //!
 //! `crates/pcl-syntax/tests/reparse.rs` checks the result against a fresh parse, tree and
 //! errors, on every kind of edit of real files.
