@@ -9,9 +9,11 @@
 //! end), parse alone to exactly what a parse of the whole new text gives there, *provided* they
 //! parse without any error: an error's recovery could reach past them in the whole text (an
 //! unclosed `{` swallows everything after it). Anything unusual falls back to a full parse
-//! (`None`), which is always right. One fact spans items and must not change: whether each
+//! (`None`), which is always right. Two facts span items and must not change: whether each
 //! `{` is closed anywhere later in the file (an unclosed block recovers by indentation), so
-//! the old and the new lines must each pair their braces among themselves. Two are redone:
+//! the old and the new lines must each pair their braces among themselves; and where an item
+//! whose recovery ran to the end of the file ends, so lines after the last item of a broken
+//! file parse again whole. Two are redone:
 //! duplicate attribute names of the top-level body (E0025, with its note), and errors
 //! elsewhere only move.
 //!
@@ -103,6 +105,13 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     };
     while last + 1 < children.len() && kind_of(&children[last]) != NEWLINE {
         last += 1;
+    }
+    // An item whose recovery ran to the end of the file (an unclosed `[` or `(`, a heredoc
+    // without its end) ends before the trailing newlines, and text typed after it belongs to
+    // it in a whole parse: lines after the last item of a broken file parse again whole.
+    let blank = |c: &Element| kind_of(c) == NEWLINE || kind_of(c).is_trivia();
+    if !old.errors.is_empty() && children[first..].iter().all(blank) {
+        return None;
     }
     let at_file_start = first == 0;
     let at_file_end = last + 1 == children.len();

@@ -269,6 +269,28 @@ fn closing_a_brace_the_old_item_left_open_reaches_an_unclosed_block_above() {
     }
 }
 
+/// Lines typed after the last item of a file whose last item ran to its end (an unclosed `[`):
+/// in a whole parse the item takes them too (found by the host's differential test, on a
+/// corpus program after 264 random edits).
+#[test]
+fn lines_typed_after_an_item_that_ran_to_the_end_belong_to_it() {
+    for (old, new) in [
+        ("x = [1,\n\n", "x = [1,\n\ny = 2\n"),
+        ("x = [1,\n\n\n", "x = [1,\n\nresource r \"t:m:T\" {\n}\n\n"),
+        ("a = 1\nx = f(1,\n\n", "a = 1\nx = f(1,\n\nb = 2\n"),
+    ] {
+        let fresh = parse(new);
+        if let Some(incremental) = reparse(&parse(old), old, new) {
+            assert!(
+                incremental == fresh,
+                "{new:?}: the reparse differs from a fresh parse\nreparse:\n{}\nfresh:\n{}",
+                pcl_syntax::debug_tree(&incremental.syntax(), &[]),
+                pcl_syntax::debug_tree(&fresh.syntax(), &[])
+            );
+        }
+    }
+}
+
 /// Typing in a valid file (a digit into a number, a letter into a name or a string, a new
 /// line, a whole new attribute) takes the shortcut, and the new tree shares every other
 /// top-level item with the old one.

@@ -1,0 +1,186 @@
+//! The host as an editor drives it, against a fresh one, on real programs: each corpus
+//! program is copied to a directory, loaded, one of its files opened, and edited at random
+//! (the edits of the `edit_script` fuzz target: deletions, snippets that break or complete
+//! syntax, pieces copied; some undone), files opened and closed and others changed on disk
+//! along the way. After every change, every file's diagnostics, and the open files' asked one
+//! by one, must be what a host that loads the same files from disk reports. This drives what
+//! the semantic layer's differential test does not: the host's publication rounds, what it
+//! takes as settled after a keystroke, the walk of the open files and the reparse of each
+//! keystroke from the last tree.
+//!
+//! `PCL_HOST_DIFF_EDITS` sets the number of changes per program (default 6), and
+//! `PCL_HOST_DIFF_SEED` the random seed; `docs/testing.md` records long runs.
+
+use std::path::{Path, PathBuf};
+
+use pcl_ide::{AnalysisHost, Change};
+use pcl_test_support::Failures;
+
+/// xorshift64*: deterministic and dependency-free.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn setting(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn host(dir: &Path, schemas: &Path) -> AnalysisHost {
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(vec![schemas.to_path_buf()]);
+    host.load_program(dir);
+    host
+}
+
+/// Every file's diagnostics, rendered; and the open files' asked one by one must be the same.
+fn observe(host: &AnalysisHost, open: &[PathBuf]) -> String {
+    let analysis = host.analysis();
+    let all = analysis.workspace_diagnostics().unwrap();
+    for file in open {
+        let each = analysis.diagnostics(file).unwrap();
+        let listed = all.iter().find(|(path, _)| path == file).map(|(_, d)| d);
+        assert_eq!(Some(&each), listed, "{} asked on its own", file.display());
+    }
+    format!("{all:#?}")
+}
+
+fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
+    let dir = std::env::temp_dir().join(format!(
+        "pcl-host-diff-{}-{}",
+        std::process::id(),
+        source.file_name().unwrap().to_string_lossy()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(source)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pp"))
+        .collect();
+    entries.sort();
+    for path in entries {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let copy = dir.join(path.file_name().unwrap());
+        std::fs::write(&copy, &text).unwrap();
+        files.push((copy, text));
+    }
+    if files.is_empty() {
+        return;
+    }
+    let mut rng = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
+    let mut host = host(&dir, schemas);
+    let mut open = vec![false; files.len()];
+    open[0] = true;
+    let mut change = Change::new();
+    change.set_file_text(files[0].0.clone(), files[0].1.clone());
+    host.apply_change(change);
+    let mut undo: Option<(usize, String)> = None;
+    for step in 0..changes {
+        let mut change = Change::new();
+        let what;
+        if rng.below(8) == 0 {
+            // Open or close a file (an open file closes with its text saved).
+            let i = rng.below(files.len());
+            open[i] = !open[i];
+            if open[i] {
+                change.set_file_text(files[i].0.clone(), files[i].1.clone());
+            } else {
+                change.close_file(files[i].0.clone());
+            }
+            what = format!("{} {}", if open[i] { "open" } else { "close" }, i);
+        } else {
+            let edit = match undo.take() {
+                Some(previous) if rng.below(4) == 0 => Err(previous),
+                _ => {
+                    let bytes: Vec<u8> = (0..4).map(|_| rng.next() as u8).collect();
+                    let decoded = pcl_invariants::edits::decode_script(&bytes);
+                    Ok(decoded.into_iter().next())
+                }
+            };
+            let changed = match edit {
+                Err((i, previous)) => {
+                    files[i].1 = previous;
+                    Some(i)
+                }
+                Ok(Some(edit)) => {
+                    let changed = pcl_invariants::edits::apply(&mut files, &edit);
+                    undo = changed.clone();
+                    changed.map(|(i, _)| i)
+                }
+                Ok(None) => None,
+            };
+            let Some(i) = changed else { continue };
+            std::fs::write(&files[i].0, &files[i].1).unwrap();
+            if open[i] {
+                change.set_file_text(files[i].0.clone(), files[i].1.clone());
+            } else {
+                change.file_changed_on_disk(files[i].0.clone());
+            }
+            what = format!(
+                "edit of file {i} ({})",
+                if open[i] { "open" } else { "closed" }
+            );
+        }
+        host.apply_change(change);
+        let open_files: Vec<PathBuf> = files
+            .iter()
+            .zip(&open)
+            .filter(|(_, o)| **o)
+            .map(|((p, _), _)| p.clone())
+            .collect();
+        let incremental = observe(&host, &open_files);
+        let fresh = observe(&self::host(&dir, schemas), &[]);
+        assert!(
+            incremental == fresh,
+            "{name}: step {step} (seed {seed}): {what}: the host differs from a fresh one\n{}",
+            files
+                .iter()
+                .map(|(p, t)| format!("--- {} ---\n{t}", p.display()))
+                .collect::<String>()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn corpus_programs_edited_as_in_an_editor_report_what_a_fresh_host_reports() {
+    let Some(root) = pcl_test_support::corpus("corpus/pulumi/programs") else {
+        return;
+    };
+    let changes = setting("PCL_HOST_DIFF_EDITS", 6) as usize;
+    let seed = setting("PCL_HOST_DIFF_SEED", 1);
+    let schemas = root.join("../schemas/codegen-old");
+    let mut dirs = Vec::new();
+    for set in ["codegen-new", "codegen-old"] {
+        for entry in std::fs::read_dir(root.join(set)).expect("corpus set") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            }
+        }
+    }
+    dirs.sort();
+    let mut failures = Failures::new();
+    for (i, dir) in dirs.iter().enumerate() {
+        let name = dir.display().to_string();
+        failures.check(&name, || {
+            run(&name, dir, &schemas, changes, seed + 1000 + i as u64);
+            Vec::new()
+        });
+    }
+    failures.finish("corpus programs");
+}
