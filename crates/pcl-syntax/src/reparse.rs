@@ -108,10 +108,16 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     }
     // An item whose recovery ran to the end of the file (an unclosed `[` or `(`, a heredoc
     // without its end) ends before the trailing newlines, and text typed after it belongs to
-    // it in a whole parse: lines after the last item of a broken file parse again whole.
+    // it in a whole parse: lines after the last item parse again whole when that item has
+    // an error, in it or after it (an item without one ended where its syntax says).
     let blank = |c: &Element| kind_of(c) == NEWLINE || kind_of(c).is_trivia();
-    if !old.errors.is_empty() && children[first..].iter().all(blank) {
-        return None;
+    if children[first..].iter().all(blank) {
+        if let Some(item) = children[..first].iter().rposition(|c| !blank(c)) {
+            let start = starts[item];
+            if old.errors.iter().any(|e| u32::from(e.range.end()) >= start) {
+                return None;
+            }
+        }
     }
     let at_file_start = first == 0;
     let at_file_end = last + 1 == children.len();
