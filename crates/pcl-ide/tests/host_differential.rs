@@ -14,22 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use pcl_ide::{AnalysisHost, Change};
-use pcl_test_support::Failures;
-
-/// xorshift64*: deterministic and dependency-free.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use pcl_test_support::{Failures, Rng};
 
 fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -106,7 +91,7 @@ fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
             let edit = match undo.take() {
                 Some(previous) if rng.below(4) == 0 => Err(previous),
                 _ => {
-                    let bytes: Vec<u8> = (0..4).map(|_| rng.next() as u8).collect();
+                    let bytes: Vec<u8> = (0..4).map(|_| rng.next_u64() as u8).collect();
                     let decoded = pcl_invariants::edits::decode_script(&bytes);
                     Ok(decoded.into_iter().next())
                 }

@@ -19,22 +19,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use pcl_db::{Program, RootDatabase};
-use pcl_test_support::Failures;
-
-/// xorshift64*: deterministic and dependency-free.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use pcl_test_support::{Failures, Rng};
 
 /// Snippets that break or complete syntax, or change what names mean.
 use pcl_invariants::edits::SNIPPETS;

@@ -6,7 +6,8 @@
 //! with a message; under `CI=true` a missing corpus is a failure, because CI always has it.
 //! And one way to run data-driven tests ([`run_fixtures`]): one test per fixture, so that every
 //! failing fixture is reported, not only the first; and one way for a test over a whole corpus
-//! to report every failing file ([`Failures`]).
+//! to report every failing file ([`Failures`]); and the random generator of the tests that
+//! make random edits ([`Rng`]).
 
 use std::path::{Path, PathBuf};
 
@@ -355,5 +356,23 @@ pub mod measure {
         samples.sort();
         let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
         samples.get(i).map_or(0.0, |d| d.as_secs_f64() * 1e3)
+    }
+}
+
+/// A deterministic random generator for tests that make random edits (xorshift64*): the
+/// same seed gives the same edits on every machine, with no dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
