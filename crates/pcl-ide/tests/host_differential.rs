@@ -149,16 +149,7 @@ fn corpus_programs_edited_as_in_an_editor_report_what_a_fresh_host_reports() {
     let changes = setting("PCL_HOST_DIFF_EDITS", 6) as usize;
     let seed = setting("PCL_HOST_DIFF_SEED", 1);
     let schemas = root.join("../schemas/codegen-old");
-    let mut dirs = Vec::new();
-    for set in ["codegen-new", "codegen-old"] {
-        for entry in std::fs::read_dir(root.join(set)).expect("corpus set") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            }
-        }
-    }
-    dirs.sort();
+    let dirs = pcl_test_support::edited_corpus_programs(&root);
     let mut failures = Failures::new();
     for (i, dir) in dirs.iter().enumerate() {
         let name = dir.display().to_string();

@@ -255,16 +255,7 @@ fn corpus_incremental_equals_fresh() {
     };
     let (edits, seed) = settings();
     let schemas = [root.join("../schemas/codegen-old")];
-    let mut dirs = Vec::new();
-    for set in ["codegen-new", "codegen-old"] {
-        for entry in fs::read_dir(root.join(set)).expect("corpus set") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            }
-        }
-    }
-    dirs.sort();
+    let dirs = pcl_test_support::edited_corpus_programs(&root);
     // Every program that fails, not only the first.
     let mut failures = Failures::new();
     for (i, dir) in dirs.iter().enumerate() {

@@ -376,3 +376,19 @@ impl Rng {
         (self.next_u64() % n.max(1) as u64) as usize
     }
 }
+
+/// The program directories of the Pulumi corpus that the differential tests edit (the
+/// `codegen-new` and `codegen-old` sets of `root`, `corpus/pulumi/programs`), sorted.
+pub fn edited_corpus_programs(root: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for set in ["codegen-new", "codegen-old"] {
+        for entry in std::fs::read_dir(root.join(set)).expect("corpus set") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            }
+        }
+    }
+    dirs.sort();
+    dirs
+}
