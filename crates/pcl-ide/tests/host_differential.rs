@@ -1,5 +1,6 @@
 //! The host as an editor drives it, against a fresh one, on real programs: each corpus
-//! program is copied to a directory, loaded, one of its files opened, and edited at random
+//! program is copied to a directory (with its components), loaded, one of its files opened,
+//! and edited at random
 //! (the edits of the `edit_script` fuzz target: deletions, snippets that break or complete
 //! syntax, pieces copied; some undone), files opened and closed and others changed on disk
 //! along the way. After every change, every file's diagnostics, and the open files' asked one
@@ -50,20 +51,12 @@ fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    // The program's files, then those of the directories below it (its components): edited,
+    // opened and closed like the others.
     let mut files: Vec<(PathBuf, String)> = Vec::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(source)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pp"))
-        .collect();
-    entries.sort();
-    for path in entries {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let copy = dir.join(path.file_name().unwrap());
-        std::fs::write(&copy, &text).unwrap();
-        files.push((copy, text));
-    }
-    if files.is_empty() {
+    copy_pp_files(source, &dir, &mut files);
+    if files.is_empty() || files[0].0.parent() != Some(dir.as_path()) {
+        let _ = std::fs::remove_dir_all(&dir);
         return;
     }
     let mut rng = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
@@ -73,6 +66,26 @@ fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
     let mut change = Change::new();
     change.set_file_text(files[0].0.clone(), files[0].1.clone());
     host.apply_change(change);
+    // The directories of the programs loaded (the program and its components): a host keeps
+    // a program it loaded until it is loaded again, whatever the edits do to the component
+    // blocks that named it, so the fresh host loads them all too.
+    let mut roots: Vec<PathBuf> = host
+        .analysis()
+        .files()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f.parent().map(Path::to_path_buf))
+        .filter(|root| *root != dir)
+        .collect();
+    roots.sort();
+    roots.dedup();
+    let fresh_host = || {
+        let mut fresh = self::host(&dir, schemas);
+        for root in &roots {
+            fresh.load_program(root);
+        }
+        fresh
+    };
     let mut undo: Option<(usize, String)> = None;
     for step in 0..changes {
         let mut change = Change::new();
@@ -128,7 +141,7 @@ fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
             .map(|((p, _), _)| p.clone())
             .collect();
         let incremental = observe(&host, &open_files);
-        let fresh = observe(&self::host(&dir, schemas), &[]);
+        let fresh = observe(&fresh_host(), &[]);
         assert!(
             incremental == fresh,
             "{name}: step {step} (seed {seed}): {what}: the host differs from a fresh one\n{}",
@@ -139,6 +152,30 @@ fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Copies the `.pp` files of `from` into `to`, then those of each directory below, in path
+/// order, adding each copy and its text to `files`.
+fn copy_pp_files(from: &Path, to: &Path, files: &mut Vec<(PathBuf, String)>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(from)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pp"))
+    {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let copy = to.join(path.file_name().unwrap());
+        std::fs::write(&copy, &text).unwrap();
+        files.push((copy, text));
+    }
+    for path in entries.iter().filter(|p| p.is_dir()) {
+        let below = to.join(path.file_name().unwrap());
+        std::fs::create_dir_all(&below).unwrap();
+        copy_pp_files(path, &below, files);
+    }
 }
 
 #[test]
