@@ -65,7 +65,7 @@ impl ProgramReport {
 /// long, costs no stack).
 pub fn check_program(db: &dyn pcl_db::Db, program: Program) -> ProgramReport {
     let scope = program_scope(db, program);
-    for node in dependency_order(db, &scope.nodes, Settled::Nothing) {
+    for node in dependency_order(db, &scope.nodes) {
         infer_node(db, node);
         node_type(db, node);
     }
@@ -285,7 +285,7 @@ fn plan_waves(db: &pcl_db::RootDatabase, program: Program) -> Waves<'_> {
                 node_references(db, node);
             }
         });
-    let order = dependency_order(db, nodes, Settled::Nothing);
+    let order = dependency_order(db, nodes);
     let index: FxHashMap<Node<'_>, usize> =
         nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     // The wave of a node: one more than the latest wave among the nodes it uses (a node
@@ -381,32 +381,18 @@ pub enum Settled {
 }
 
 /// Nodes in an order where every node comes after the nodes it refers to (cycles broken
-/// arbitrarily), by an iterative depth-first search; the nodes `settled` says are done are
-/// left out, and not walked.
-fn dependency_order<'db>(
-    db: &'db dyn pcl_db::Db,
-    nodes: &[Node<'db>],
-    settled: Settled,
-) -> Vec<Node<'db>> {
-    // Whether a node's file is open, asked once per file (an input read takes a lock).
-    let mut open_files: FxHashMap<ProgramFile<'db>, bool> = FxHashMap::default();
-    let done = |node: Node<'db>| {
-        settled == Settled::ClosedFiles
-            && !*open_files
-                .entry(node.file(db))
-                .or_insert_with_key(|file| file.file(db).open(db))
-    };
-    post_order(nodes, |node| node_references(db, node).as_slice(), done)
+/// arbitrarily), by an iterative depth-first search.
+fn dependency_order<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>]) -> Vec<Node<'db>> {
+    reached_in_post_order(nodes, |node| node_references(db, node).as_slice())
 }
 
 /// The nodes reached from `starts` through `uses`, each after the nodes it uses (cycles
-/// broken arbitrarily), leaving out (and not following) those `done` says are done: an
-/// iterative depth-first search, since chains of references can be long. Each node's uses
-/// are asked for once.
-fn post_order<'db>(
+/// broken arbitrarily): an iterative depth-first search, since chains of references can be
+/// long, that asks each node for its uses once and only when it reaches it (unlike
+/// `graph::post_order`, which orders a whole graph given by index and fails on a cycle).
+fn reached_in_post_order<'db>(
     starts: &[Node<'db>],
     mut uses: impl FnMut(Node<'db>) -> &'db [Node<'db>],
-    mut done: impl FnMut(Node<'db>) -> bool,
 ) -> Vec<Node<'db>> {
     // 1: on the stack, 2: done.
     let mut state: FxHashMap<Node<'db>, u8> = FxHashMap::default();
@@ -414,7 +400,7 @@ fn post_order<'db>(
     let mut order = Vec::with_capacity(starts.len());
     let mut stack: Vec<(Node<'db>, &'db [Node<'db>], usize)> = Vec::new();
     for &start in starts {
-        if state.contains_key(&start) || done(start) {
+        if state.contains_key(&start) {
             continue;
         }
         state.insert(start, 1);
@@ -423,12 +409,8 @@ fn post_order<'db>(
             if let Some(&target) = targets.get(*next) {
                 *next += 1;
                 if let std::collections::hash_map::Entry::Vacant(entry) = state.entry(target) {
-                    if done(target) {
-                        entry.insert(2);
-                    } else {
-                        entry.insert(1);
-                        stack.push((target, uses(target), 0));
-                    }
+                    entry.insert(1);
+                    stack.push((target, uses(target), 0));
                 }
                 continue;
             }
@@ -476,7 +458,7 @@ pub fn infer_nodes_with<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>], settl
         }
         return;
     }
-    for node in dependency_order(db, nodes, settled) {
+    for node in dependency_order(db, nodes) {
         infer_node(db, node);
         node_type(db, node);
     }
@@ -518,7 +500,7 @@ fn open_order_from<'db>(db: &'db dyn pcl_db::Db, starts: &[Node<'db>]) -> Vec<No
             .get(&node)
             .map_or(&[], |&i| graph.uses(i as usize))
     };
-    post_order(starts, uses, |_| false)
+    reached_in_post_order(starts, uses)
 }
 
 /// The nodes of open files that each node of an open file uses, found from the file's
