@@ -83,6 +83,11 @@ pub struct AnalysisHost {
     /// Whether schemas were configured (directories or files); loading a program from disk
     /// first configures the default search path, as `pcl check` does.
     schemas_configured: bool,
+    /// Directories that component blocks name and that the host tried to load as programs
+    /// after an edit named them (`load_named_components`); not tried again until a file
+    /// changes on disk, so that a block naming a directory that does not exist costs no
+    /// `stat` per keystroke.
+    components_tried: FxHashSet<PathBuf>,
     /// Changes that may have invalidated results beyond the open files (see
     /// [`Generations`]).
     generations: std::sync::Arc<Generations>,
@@ -136,6 +141,7 @@ impl AnalysisHost {
             memory_programs: FxHashMap::default(),
             schema_dirs_given: Vec::new(),
             schemas_configured: false,
+            components_tried: FxHashSet::default(),
             // No program has been inferred in order yet.
             generations: std::sync::Arc::new(Generations {
                 wide: 1.into(),
@@ -203,6 +209,43 @@ impl AnalysisHost {
             });
         self.apply(change);
         self.publish(only_keystrokes);
+        if self.load_named_components() {
+            self.publish(false);
+        }
+    }
+
+    /// Loads, with `pcl check`'s loader, the programs of the directories that component
+    /// blocks name and that no loaded program is at: a block typed in an editor finds its
+    /// component as `pcl check` would (loading a program loads its components, but a block
+    /// typed later named a directory nobody had loaded: a false "no component program").
+    /// The programs a host loaded stay loaded when the blocks naming them go, as every
+    /// program it loaded does. Returns whether a program was loaded. Reads what the open
+    /// files published, so it runs after the publication.
+    fn load_named_components(&mut self) -> bool {
+        let programs: Vec<pcl_db::Program> = pcl_db::workspace(&self.db)
+            .programs(&self.db)
+            .iter()
+            .map(|(_, program)| *program)
+            .collect();
+        let mut wanted: Vec<PathBuf> = Vec::new();
+        for program in programs {
+            for dir in pcl_sema::component::component_dirs(&self.db, program) {
+                if pcl_sema::component::program_at(&self.db, &dir).is_none()
+                    && !self.components_tried.contains(&dir)
+                {
+                    wanted.push(dir);
+                }
+            }
+        }
+        let mut loaded = false;
+        for dir in wanted {
+            self.components_tried.insert(dir.clone());
+            if dir.is_dir() {
+                self.load(&dir);
+                loaded |= pcl_sema::component::program_at(&self.db, &dir).is_some();
+            }
+        }
+        loaded
     }
 
     fn apply(&mut self, change: Change) {
@@ -245,7 +288,11 @@ impl AnalysisHost {
                         }
                     }
                 }
-                FileChange::OnDisk => self.on_disk(&path, &mut relist),
+                FileChange::OnDisk => {
+                    // A directory a component block names may hold a program now.
+                    self.components_tried.clear();
+                    self.on_disk(&path, &mut relist);
+                }
             }
         }
         for dir in relist {

@@ -104,6 +104,75 @@ fn programs_load_from_disk_with_their_components() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A component block typed in an editor finds its program on disk, as `pcl check` finds it:
+/// loading a program loads the components its blocks name, but a block typed later named a
+/// directory nobody had loaded (a false "no component program" until the file was saved).
+#[test]
+fn a_component_block_typed_in_a_buffer_loads_its_program() {
+    let dir = temp_dir("typed-component");
+    std::fs::write(dir.join("main.pp"), "x = 1\n").unwrap();
+    std::fs::create_dir(dir.join("comp")).unwrap();
+    std::fs::write(
+        dir.join("comp/main.pp"),
+        "config size int {\n}\noutput result {\n  value = size * 2\n}\n",
+    )
+    .unwrap();
+    let mut host = AnalysisHost::new();
+    assert!(host.load_program(&dir).is_empty());
+    assert_eq!(host.analysis().files().unwrap(), vec![dir.join("main.pp")]);
+
+    let main = dir.join("main.pp");
+    let typed = "x = 1\ncomponent c \"./comp\" {\n  size = 2\n}\ny = c.result\n";
+    let mut change = Change::new();
+    change.set_file_text(main.clone(), typed.to_string());
+    host.apply_change(change);
+    assert_eq!(codes(&host, &main), Vec::<String>::new());
+    assert_eq!(
+        host.analysis().files().unwrap(),
+        vec![dir.join("comp/main.pp"), main.clone()]
+    );
+    let hover = host
+        .analysis()
+        .hover(&pcl_ide::FilePosition {
+            file: main.clone(),
+            offset: (typed.find("y =").unwrap() as u32).into(),
+        })
+        .unwrap()
+        .unwrap();
+    assert!(
+        hover.markdown.contains("y: output(int)"),
+        "{}",
+        hover.markdown
+    );
+
+    // A directory that does not exist yet: the block is an error until a program appears
+    // there (the file watcher reports its first file).
+    let mut change = Change::new();
+    change.set_file_text(main.clone(), typed.replace("./comp", "./later"));
+    host.apply_change(change);
+    assert_eq!(
+        codes(&host, &main),
+        vec![format!(
+            "E0510 no component program at `./later` (`{}`): the directory must exist and hold \
+             `.pp` files",
+            dir.join("later").display()
+        )]
+    );
+    std::fs::create_dir(dir.join("later")).unwrap();
+    std::fs::write(
+        dir.join("later/main.pp"),
+        "output result {\n  value = \"done\"\n}\n",
+    )
+    .unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("later/main.pp"));
+    host.apply_change(change);
+    let codes_now = codes(&host, &main);
+    assert_eq!(codes_now.len(), 1, "{codes_now:?}");
+    assert!(codes_now[0].contains("size"), "{codes_now:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_buffer_outside_any_loaded_program_is_checked() {
     let dir = temp_dir("adopt");

@@ -66,20 +66,20 @@ fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
     let mut change = Change::new();
     change.set_file_text(files[0].0.clone(), files[0].1.clone());
     host.apply_change(change);
-    // The directories of the programs loaded (the program and its components): a host keeps
-    // a program it loaded until it is loaded again, whatever the edits do to the component
-    // blocks that named it, so the fresh host loads them all too.
-    let mut roots: Vec<PathBuf> = host
-        .analysis()
-        .files()
-        .unwrap()
-        .iter()
-        .filter_map(|f| f.parent().map(Path::to_path_buf))
-        .filter(|root| *root != dir)
-        .collect();
-    roots.sort();
-    roots.dedup();
-    let fresh_host = || {
+    // The directories of the programs the host has loaded (the program, its components, and
+    // those of component blocks typed since): a host keeps a program it loaded whatever the
+    // edits do to the component blocks that named it, so the fresh host loads them all too.
+    let fresh_host = |host: &AnalysisHost| {
+        let mut roots: Vec<PathBuf> = host
+            .analysis()
+            .files()
+            .unwrap()
+            .iter()
+            .filter_map(|f| f.parent().map(Path::to_path_buf))
+            .filter(|root| *root != dir)
+            .collect();
+        roots.sort();
+        roots.dedup();
         let mut fresh = self::host(&dir, schemas);
         for root in &roots {
             fresh.load_program(root);
@@ -141,7 +141,7 @@ fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
             .map(|((p, _), _)| p.clone())
             .collect();
         let incremental = observe(&host, &open_files);
-        let fresh = observe(&fresh_host(), &[]);
+        let fresh = observe(&fresh_host(&host), &[]);
         assert!(
             incremental == fresh,
             "{name}: step {step} (seed {seed}): {what}: the host differs from a fresh one\n{}",
