@@ -60,6 +60,12 @@ pub fn check_syntax(text: &str) -> pcl_syntax::Parse {
         parse.errors(),
         "the errors without a tree are not the parse's errors"
     );
+    if let Some(difference) = pcl_syntax::flat_tree_difference(text) {
+        panic!("the flat tree is not rowan's tree: {difference}");
+    }
+    if let Some(difference) = pcl_hir::flat_lowering_difference(text) {
+        panic!("lowering from the flat tree differs: {difference}");
+    }
     parse
 }
 

@@ -8,14 +8,54 @@
 //! that recovery put inside an `ERROR` node do not count, so what follows them is not taken for
 //! the part they introduce either (`1 + + 2` has no right operand).
 //!
-//! Every node type here, and every enum over node types ([`Expr`], [`BodyItem`],
-//! [`TemplateSequence`]), implements rowan's [`AstNode`], so a source map can hold an
-//! [`AstPtr`] to any of them and get the typed node back from the tree.
+//! The views are generic over the tree ([`TreeNode`]): rowan's lossless tree by default (the
+//! editor's), or the flat tree that batch lowering builds and drops ([`crate::flat`]), so which
+//! child plays which part has one home. Every node type here, and every enum over node types
+//! ([`Expr`], [`BodyItem`], [`TemplateSequence`]), implements [`AstNode`]; over rowan's tree
+//! also rowan's `AstNode`, so a source map can hold an [`AstPtr`] to any of them and get the
+//! typed node back from the tree.
 
-pub use rowan::ast::AstNode;
+use rowan::NodeOrToken;
 
+use crate::tree::{TreeNode, TreeToken};
 use crate::TemplateLiterals;
-use crate::{PclLanguage, SyntaxElement, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use crate::{PclLanguage, SyntaxKind, SyntaxKind::*, SyntaxNode};
+
+/// A typed view of a node of kind [`AstNode::can_cast`], over the tree `Self::Node`.
+pub trait AstNode: Sized {
+    type Node: TreeNode;
+
+    fn can_cast(kind: SyntaxKind) -> bool;
+    fn cast(node: Self::Node) -> Option<Self>;
+    fn syntax(&self) -> &Self::Node;
+}
+
+/// A child of a node: a node or a token.
+type Element<N> = NodeOrToken<N, <N as TreeNode>::Token>;
+
+/// The token type of the tree `N`.
+type Token<N> = <N as TreeNode>::Token;
+
+/// Implements rowan's `AstNode` for a view over rowan's tree, from the view's own [`AstNode`].
+macro_rules! rowan_ast_node {
+    ($name:ident) => {
+        impl rowan::ast::AstNode for $name<SyntaxNode> {
+            type Language = PclLanguage;
+
+            fn can_cast(kind: SyntaxKind) -> bool {
+                <Self as AstNode>::can_cast(kind)
+            }
+
+            fn cast(node: SyntaxNode) -> Option<Self> {
+                <Self as AstNode>::cast(node)
+            }
+
+            fn syntax(&self) -> &SyntaxNode {
+                <Self as AstNode>::syntax(self)
+            }
+        }
+    };
+}
 
 /// A pointer to a typed node that outlives the tree: its kind and range. `ptr.to_node(&root)`
 /// gives the node back from the same tree.
@@ -25,7 +65,7 @@ pub type AstPtr<N> = rowan::ast::AstPtr<N>;
 pub type SyntaxNodePtr = rowan::ast::SyntaxNodePtr<PclLanguage>;
 
 /// A pointer to a typed node (`AstPtr::new(node)`), for source maps.
-pub fn ptr<N: AstNode<Language = PclLanguage>>(node: &N) -> AstPtr<N> {
+pub fn ptr<N: rowan::ast::AstNode<Language = PclLanguage>>(node: &N) -> AstPtr<N> {
     AstPtr::new(node)
 }
 
@@ -33,55 +73,57 @@ macro_rules! ast_node {
     ($(#[$doc:meta])* $name:ident, $kind:ident) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub struct $name(SyntaxNode);
+        pub struct $name<N = SyntaxNode>(N);
 
-        impl AstNode for $name {
-            type Language = PclLanguage;
+        impl<N: TreeNode> AstNode for $name<N> {
+            type Node = N;
 
             fn can_cast(kind: SyntaxKind) -> bool {
                 kind == $kind
             }
 
-            fn cast(node: SyntaxNode) -> Option<Self> {
+            fn cast(node: N) -> Option<Self> {
                 (node.kind() == $kind).then(|| $name(node))
             }
 
-            fn syntax(&self) -> &SyntaxNode {
+            fn syntax(&self) -> &N {
                 &self.0
             }
         }
+
+        rowan_ast_node!($name);
     };
 }
 
-fn child<N: AstNode<Language = PclLanguage>>(node: &SyntaxNode) -> Option<N> {
-    node.children().find_map(N::cast)
+fn child<N: TreeNode, A: AstNode<Node = N>>(node: &N) -> Option<A> {
+    node.children().find_map(A::cast)
 }
 
-fn children<N: AstNode<Language = PclLanguage>>(node: &SyntaxNode) -> impl Iterator<Item = N> {
-    node.children().filter_map(N::cast)
+fn children<N: TreeNode, A: AstNode<Node = N>>(node: &N) -> impl Iterator<Item = A> {
+    node.children().filter_map(A::cast)
 }
 
-fn token(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
+fn token<N: TreeNode>(node: &N, kind: SyntaxKind) -> Option<Token<N>> {
     node.children_with_tokens()
         .filter_map(|e| e.into_token())
         .find(|t| t.kind() == kind)
 }
 
-fn tokens(node: &SyntaxNode, kind: SyntaxKind) -> impl Iterator<Item = SyntaxToken> {
+fn tokens<N: TreeNode>(node: &N, kind: SyntaxKind) -> impl Iterator<Item = Token<N>> {
     node.children_with_tokens()
         .filter_map(|e| e.into_token())
         .filter(move |t| t.kind() == kind)
 }
 
 /// Whether `element` is a direct token of one of `kinds`.
-fn is_token(element: &SyntaxElement, kinds: &[SyntaxKind]) -> bool {
+fn is_token<N: TreeNode>(element: &Element<N>, kinds: &[SyntaxKind]) -> bool {
     element
         .as_token()
         .is_some_and(|t| kinds.contains(&t.kind()))
 }
 
 /// Whether `element` is a template directive of `keyword` (`IF_KW`, `ELSE_KW`, ...).
-fn is_directive(element: &SyntaxElement, keyword: SyntaxKind) -> bool {
+fn is_directive<N: TreeNode>(element: &Element<N>, keyword: SyntaxKind) -> bool {
     element.as_node().is_some_and(|n| {
         n.kind() == TEMPLATE_DIRECTIVE
             && TemplateDirective(n.clone())
@@ -93,11 +135,11 @@ fn is_directive(element: &SyntaxElement, keyword: SyntaxKind) -> bool {
 /// The direct children of `node` strictly between the first one that `after` accepts and the
 /// first one after it that `until` accepts (the end, if none). With `after` given but matching
 /// nothing, there are none: the part it introduces is missing.
-fn between(
-    node: &SyntaxNode,
-    after: Option<&dyn Fn(&SyntaxElement) -> bool>,
-    until: &dyn Fn(&SyntaxElement) -> bool,
-) -> Vec<SyntaxElement> {
+fn between<N: TreeNode>(
+    node: &N,
+    after: Option<&dyn Fn(&Element<N>) -> bool>,
+    until: &dyn Fn(&Element<N>) -> bool,
+) -> Vec<Element<N>> {
     let mut elements = node.children_with_tokens();
     if let Some(after) = after {
         if !elements.by_ref().any(|e| after(&e)) {
@@ -108,37 +150,37 @@ fn between(
 }
 
 /// The first `N` among `elements`.
-fn first_node<N: AstNode<Language = PclLanguage>>(elements: Vec<SyntaxElement>) -> Option<N> {
+fn first_node<N: TreeNode, A: AstNode<Node = N>>(elements: Vec<Element<N>>) -> Option<A> {
     elements
         .into_iter()
-        .find_map(|e| e.into_node().and_then(N::cast))
+        .find_map(|e| e.into_node().and_then(A::cast))
 }
 
 /// The first `N` child after the first direct token of one of `after`, and before the next
 /// token of one of `until`. Lazy: stops at the first match (accessors run for every node
 /// lowered, so no element list is built).
-fn child_between<N: AstNode<Language = PclLanguage>>(
-    node: &SyntaxNode,
+fn child_between<N: TreeNode, A: AstNode<Node = N>>(
+    node: &N,
     after: &[SyntaxKind],
     until: &[SyntaxKind],
-) -> Option<N> {
+) -> Option<A> {
     let mut elements = node.children_with_tokens();
-    if !elements.by_ref().any(|e| is_token(&e, after)) {
+    if !elements.by_ref().any(|e| is_token::<N>(&e, after)) {
         return None;
     }
     first_before(elements, until)
 }
 
 /// The first `N` among `elements`, before a token of one of `until`.
-fn first_before<N: AstNode<Language = PclLanguage>>(
-    elements: impl Iterator<Item = SyntaxElement>,
+fn first_before<N: TreeNode, A: AstNode<Node = N>>(
+    elements: impl Iterator<Item = Element<N>>,
     until: &[SyntaxKind],
-) -> Option<N> {
+) -> Option<A> {
     for element in elements {
-        if is_token(&element, until) {
+        if is_token::<N>(&element, until) {
             return None;
         }
-        if let Some(found) = element.into_node().and_then(N::cast) {
+        if let Some(found) = element.into_node().and_then(A::cast) {
             return Some(found);
         }
     }
@@ -146,33 +188,27 @@ fn first_before<N: AstNode<Language = PclLanguage>>(
 }
 
 /// The first `N` child before the first direct token of one of `until`.
-fn child_before<N: AstNode<Language = PclLanguage>>(
-    node: &SyntaxNode,
-    until: &[SyntaxKind],
-) -> Option<N> {
+fn child_before<N: TreeNode, A: AstNode<Node = N>>(node: &N, until: &[SyntaxKind]) -> Option<A> {
     first_before(node.children_with_tokens(), until)
 }
 
 /// The first `N` child after the first direct token of one of `after`.
-fn child_after<N: AstNode<Language = PclLanguage>>(
-    node: &SyntaxNode,
-    after: &[SyntaxKind],
-) -> Option<N> {
+fn child_after<N: TreeNode, A: AstNode<Node = N>>(node: &N, after: &[SyntaxKind]) -> Option<A> {
     child_between(node, after, &[])
 }
 
 /// `(key, value)` variables of a for-expression or for-directive header: the identifiers before
 /// `in`, the key before the `,` and the value after it (a lone identifier is the value).
-fn for_variables(node: &SyntaxNode) -> (Option<SyntaxToken>, Option<SyntaxToken>) {
-    let header = between(node, None, &|e| is_token(e, &[IN_KW]));
-    let ident = |elements: &[SyntaxElement]| {
+fn for_variables<N: TreeNode>(node: &N) -> (Option<Token<N>>, Option<Token<N>>) {
+    let header = between(node, None, &|e| is_token::<N>(e, &[IN_KW]));
+    let ident = |elements: &[Element<N>]| {
         elements
             .iter()
             .filter_map(|e| e.as_token())
             .find(|t| t.kind() == IDENT)
             .cloned()
     };
-    match header.iter().position(|e| is_token(e, &[COMMA])) {
+    match header.iter().position(|e| is_token::<N>(e, &[COMMA])) {
         Some(comma) => (ident(&header[..comma]), ident(&header[comma + 1..])),
         None => (None, ident(&header)),
     }
@@ -199,32 +235,35 @@ ast_node!(
     BlockLabel, BLOCK_LABEL
 );
 
-impl SourceFile {
-    /// Wraps a root node. Trees built by [`crate::parse`] always have a `SOURCE_FILE` root.
-    pub fn cast_root(node: SyntaxNode) -> SourceFile {
+impl<N: TreeNode> SourceFile<N> {
+    /// Wraps a root node. Trees built by [`crate::parse`] and [`crate::parse_flat`] always
+    /// have a `SOURCE_FILE` root.
+    pub fn cast_root(node: N) -> SourceFile<N> {
         SourceFile(node)
     }
 
-    pub fn body(&self) -> Option<Body> {
+    pub fn body(&self) -> Option<Body<N>> {
         child(&self.0)
     }
 }
 
 /// An item of a body.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum BodyItem {
-    Attribute(Attribute),
-    Block(Block),
+pub enum BodyItem<N: TreeNode = SyntaxNode> {
+    Attribute(Attribute<N>),
+    Block(Block<N>),
 }
 
-impl AstNode for BodyItem {
-    type Language = PclLanguage;
+rowan_ast_node!(BodyItem);
+
+impl<N: TreeNode> AstNode for BodyItem<N> {
+    type Node = N;
 
     fn can_cast(kind: SyntaxKind) -> bool {
         matches!(kind, ATTRIBUTE | BLOCK)
     }
 
-    fn cast(node: SyntaxNode) -> Option<Self> {
+    fn cast(node: N) -> Option<Self> {
         Some(match node.kind() {
             ATTRIBUTE => BodyItem::Attribute(Attribute(node)),
             BLOCK => BodyItem::Block(Block(node)),
@@ -232,7 +271,7 @@ impl AstNode for BodyItem {
         })
     }
 
-    fn syntax(&self) -> &SyntaxNode {
+    fn syntax(&self) -> &N {
         match self {
             BodyItem::Attribute(a) => &a.0,
             BodyItem::Block(b) => &b.0,
@@ -240,69 +279,69 @@ impl AstNode for BodyItem {
     }
 }
 
-impl Body {
-    pub fn items(&self) -> impl Iterator<Item = BodyItem> {
+impl<N: TreeNode> Body<N> {
+    pub fn items(&self) -> impl Iterator<Item = BodyItem<N>> {
         children(&self.0)
     }
 
-    pub fn attributes(&self) -> impl Iterator<Item = Attribute> {
+    pub fn attributes(&self) -> impl Iterator<Item = Attribute<N>> {
         children(&self.0)
     }
 
-    pub fn blocks(&self) -> impl Iterator<Item = Block> {
+    pub fn blocks(&self) -> impl Iterator<Item = Block<N>> {
         children(&self.0)
     }
 }
 
-impl Attribute {
+impl<N: TreeNode> Attribute<N> {
     /// The name, before `=`.
-    pub fn name(&self) -> Option<SyntaxToken> {
+    pub fn name(&self) -> Option<Token<N>> {
         token(&self.0, IDENT)
     }
 
-    pub fn eq_token(&self) -> Option<SyntaxToken> {
+    pub fn eq_token(&self) -> Option<Token<N>> {
         token(&self.0, EQ)
     }
 
     /// The value, after `=`.
-    pub fn expr(&self) -> Option<Expr> {
+    pub fn expr(&self) -> Option<Expr<N>> {
         child_after(&self.0, &[EQ])
     }
 }
 
-impl Block {
+impl<N: TreeNode> Block<N> {
     /// The block type: `resource` in `resource x "t" {}`.
-    pub fn type_name(&self) -> Option<SyntaxToken> {
+    pub fn type_name(&self) -> Option<Token<N>> {
         token(&self.0, IDENT)
     }
 
     /// The labels, before `{`.
-    pub fn labels(&self) -> impl Iterator<Item = BlockLabel> {
+    pub fn labels(&self) -> impl Iterator<Item = BlockLabel<N>> {
         between(&self.0, None, &|e| is_token(e, &[L_BRACE]))
             .into_iter()
             .filter_map(|e| e.into_node().and_then(BlockLabel::cast))
     }
 
     /// The body, after `{`.
-    pub fn body(&self) -> Option<Body> {
+    pub fn body(&self) -> Option<Body<N>> {
         child_after(&self.0, &[L_BRACE])
     }
 
-    pub fn l_brace(&self) -> Option<SyntaxToken> {
+    pub fn l_brace(&self) -> Option<Token<N>> {
         token(&self.0, L_BRACE)
     }
 
-    pub fn r_brace(&self) -> Option<SyntaxToken> {
+    pub fn r_brace(&self) -> Option<Token<N>> {
         token(&self.0, R_BRACE)
     }
 }
 
-impl BlockLabel {
-    pub fn ident(&self) -> Option<SyntaxToken> {
+impl<N: TreeNode> BlockLabel<N> {
+    pub fn ident(&self) -> Option<Token<N>> {
         token(&self.0, IDENT)
     }
 
-    pub fn template(&self) -> Option<TemplateExpr> {
+    pub fn template(&self) -> Option<TemplateExpr<N>> {
         child(&self.0)
     }
 
@@ -318,27 +357,29 @@ impl BlockLabel {
 
 /// Any expression.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Expr {
-    Literal(LiteralExpr),
-    Variable(VariableExpr),
-    FunctionCall(FunctionCall),
-    Paren(ParenExpr),
-    Tuple(TupleExpr),
-    Object(ObjectExpr),
-    For(ForExpr),
-    Conditional(ConditionalExpr),
-    Binary(BinaryExpr),
-    Unary(UnaryExpr),
-    GetAttr(GetAttrExpr),
-    Index(IndexExpr),
-    LegacyIndex(LegacyIndexExpr),
-    Splat(SplatExpr),
-    Template(TemplateExpr),
-    Heredoc(HeredocExpr),
+pub enum Expr<N: TreeNode = SyntaxNode> {
+    Literal(LiteralExpr<N>),
+    Variable(VariableExpr<N>),
+    FunctionCall(FunctionCall<N>),
+    Paren(ParenExpr<N>),
+    Tuple(TupleExpr<N>),
+    Object(ObjectExpr<N>),
+    For(ForExpr<N>),
+    Conditional(ConditionalExpr<N>),
+    Binary(BinaryExpr<N>),
+    Unary(UnaryExpr<N>),
+    GetAttr(GetAttrExpr<N>),
+    Index(IndexExpr<N>),
+    LegacyIndex(LegacyIndexExpr<N>),
+    Splat(SplatExpr<N>),
+    Template(TemplateExpr<N>),
+    Heredoc(HeredocExpr<N>),
 }
 
-impl AstNode for Expr {
-    type Language = PclLanguage;
+rowan_ast_node!(Expr);
+
+impl<N: TreeNode> AstNode for Expr<N> {
+    type Node = N;
 
     fn can_cast(kind: SyntaxKind) -> bool {
         matches!(
@@ -362,7 +403,7 @@ impl AstNode for Expr {
         )
     }
 
-    fn cast(node: SyntaxNode) -> Option<Self> {
+    fn cast(node: N) -> Option<Self> {
         Some(match node.kind() {
             LITERAL_EXPR => Expr::Literal(LiteralExpr(node)),
             VARIABLE_EXPR => Expr::Variable(VariableExpr(node)),
@@ -384,7 +425,7 @@ impl AstNode for Expr {
         })
     }
 
-    fn syntax(&self) -> &SyntaxNode {
+    fn syntax(&self) -> &N {
         match self {
             Expr::Literal(e) => &e.0,
             Expr::Variable(e) => &e.0,
@@ -478,8 +519,8 @@ pub enum LiteralKind {
     Null,
 }
 
-impl LiteralExpr {
-    pub fn token(&self) -> Option<SyntaxToken> {
+impl<N: TreeNode> LiteralExpr<N> {
+    pub fn token(&self) -> Option<Token<N>> {
         self.0.first_token()
     }
 
@@ -495,13 +536,13 @@ impl LiteralExpr {
     }
 }
 
-impl VariableExpr {
-    pub fn name(&self) -> Option<SyntaxToken> {
+impl<N: TreeNode> VariableExpr<N> {
+    pub fn name(&self) -> Option<Token<N>> {
         token(&self.0, IDENT)
     }
 }
 
-impl FunctionCall {
+impl<N: TreeNode> FunctionCall<N> {
     /// The name, namespaces joined with `::` (`provider::aws::arn_parse`).
     pub fn name(&self) -> String {
         tokens(&self.0, IDENT)
@@ -510,19 +551,19 @@ impl FunctionCall {
             .join("::")
     }
 
-    pub fn name_tokens(&self) -> impl Iterator<Item = SyntaxToken> {
+    pub fn name_tokens(&self) -> impl Iterator<Item = Token<N>> {
         tokens(&self.0, IDENT)
     }
 
-    pub fn arg_list(&self) -> Option<ArgList> {
+    pub fn arg_list(&self) -> Option<ArgList<N>> {
         child(&self.0)
     }
 
     /// The arguments that are there, in order (see [`ArgList::slots`] for their positions).
-    pub fn args(&self) -> impl Iterator<Item = Expr> {
+    pub fn args(&self) -> impl Iterator<Item = Expr<N>> {
         self.arg_list()
             .into_iter()
-            .flat_map(|list| children::<Expr>(&list.0).collect::<Vec<_>>())
+            .flat_map(|list| children::<N, Expr<N>>(&list.0).collect::<Vec<_>>())
     }
 
     /// Whether the last argument is expanded with `...`.
@@ -532,26 +573,26 @@ impl FunctionCall {
     }
 }
 
-impl ArgList {
+impl<N: TreeNode> ArgList<N> {
     /// One entry per argument position, delimited by the `,`s: `f(,1)` has a missing first
     /// argument and `1` second; a trailing comma (`f(1,)`) opens no position.
-    pub fn slots(&self) -> Vec<Option<Expr>> {
+    pub fn slots(&self) -> Vec<Option<Expr<N>>> {
         let mut slots = Vec::new();
-        let mut current: Option<Option<Expr>> = None;
+        let mut current: Option<Option<Expr<N>>> = None;
         for element in self.0.children_with_tokens() {
             match element {
-                rowan::NodeOrToken::Token(t) if t.kind() == COMMA => {
+                NodeOrToken::Token(t) if t.kind() == COMMA => {
                     slots.push(current.take().flatten());
                     current = Some(None);
                 }
-                rowan::NodeOrToken::Token(t) if t.kind() == R_PAREN => break,
-                rowan::NodeOrToken::Node(n) => {
+                NodeOrToken::Token(t) if t.kind() == R_PAREN => break,
+                NodeOrToken::Node(n) => {
                     let slot = current.get_or_insert(None);
                     if slot.is_none() {
                         *slot = Expr::cast(n);
                     }
                 }
-                rowan::NodeOrToken::Token(_) => {}
+                NodeOrToken::Token(_) => {}
             }
         }
         // Text after the last comma is a position only if something is there.
@@ -562,39 +603,39 @@ impl ArgList {
     }
 }
 
-impl ParenExpr {
+impl<N: TreeNode> ParenExpr<N> {
     /// The expression after `(`.
-    pub fn expr(&self) -> Option<Expr> {
+    pub fn expr(&self) -> Option<Expr<N>> {
         child_between(&self.0, &[L_PAREN], &[R_PAREN])
     }
 }
 
-impl TupleExpr {
-    pub fn elements(&self) -> impl Iterator<Item = Expr> {
+impl<N: TreeNode> TupleExpr<N> {
+    pub fn elements(&self) -> impl Iterator<Item = Expr<N>> {
         children(&self.0)
     }
 }
 
-impl ObjectExpr {
-    pub fn items(&self) -> impl Iterator<Item = ObjectItem> {
+impl<N: TreeNode> ObjectExpr<N> {
+    pub fn items(&self) -> impl Iterator<Item = ObjectItem<N>> {
         children(&self.0)
     }
 }
 
-impl ObjectItem {
+impl<N: TreeNode> ObjectItem<N> {
     /// The key, before `=` or `:`.
-    pub fn key(&self) -> Option<ObjectKey> {
+    pub fn key(&self) -> Option<ObjectKey<N>> {
         child_before(&self.0, &[EQ, COLON])
     }
 
     /// The value, after `=` or `:`.
-    pub fn value(&self) -> Option<Expr> {
+    pub fn value(&self) -> Option<Expr<N>> {
         child_after(&self.0, &[EQ, COLON])
     }
 }
 
-impl ObjectKey {
-    pub fn expr(&self) -> Option<Expr> {
+impl<N: TreeNode> ObjectKey<N> {
+    pub fn expr(&self) -> Option<Expr<N>> {
         child(&self.0)
     }
 
@@ -613,8 +654,8 @@ impl ObjectKey {
     }
 }
 
-impl ForExpr {
-    pub fn intro(&self) -> Option<ForIntro> {
+impl<N: TreeNode> ForExpr<N> {
+    pub fn intro(&self) -> Option<ForIntro<N>> {
         child(&self.0)
     }
 
@@ -624,14 +665,14 @@ impl ForExpr {
     }
 
     /// `k` in `{for ... : k => v}`: the expression before `=>` (none without `=>`).
-    pub fn key_expr(&self) -> Option<Expr> {
+    pub fn key_expr(&self) -> Option<Expr<N>> {
         token(&self.0, FAT_ARROW)?;
         child_before(&self.0, &[FAT_ARROW])
     }
 
     /// The element value (`v` in both `[for ...: v]` and `{for ...: k => v}`): the expression
     /// after `=>`, or without `=>` the one after the header.
-    pub fn value_expr(&self) -> Option<Expr> {
+    pub fn value_expr(&self) -> Option<Expr<N>> {
         if token(&self.0, FAT_ARROW).is_some() {
             child_after(&self.0, &[FAT_ARROW])
         } else {
@@ -643,49 +684,49 @@ impl ForExpr {
         token(&self.0, ELLIPSIS).is_some()
     }
 
-    pub fn cond(&self) -> Option<ForCond> {
+    pub fn cond(&self) -> Option<ForCond<N>> {
         child(&self.0)
     }
 
     /// The filter, after `if`.
-    pub fn condition(&self) -> Option<Expr> {
+    pub fn condition(&self) -> Option<Expr<N>> {
         self.cond()?.expr()
     }
 }
 
-impl ForIntro {
+impl<N: TreeNode> ForIntro<N> {
     /// `(key variable, value variable)`: the names before `in`, the key before the `,` and the
     /// value after it; a lone name is the value variable (`for k, in m` has a key and no value).
-    pub fn variables(&self) -> (Option<SyntaxToken>, Option<SyntaxToken>) {
+    pub fn variables(&self) -> (Option<Token<N>>, Option<Token<N>>) {
         for_variables(&self.0)
     }
 
     /// The collection, after `in` (before the `:`).
-    pub fn collection(&self) -> Option<Expr> {
+    pub fn collection(&self) -> Option<Expr<N>> {
         child_between(&self.0, &[IN_KW], &[COLON])
     }
 }
 
-impl ForCond {
+impl<N: TreeNode> ForCond<N> {
     /// The condition, after `if`.
-    pub fn expr(&self) -> Option<Expr> {
+    pub fn expr(&self) -> Option<Expr<N>> {
         child_after(&self.0, &[IF_KW])
     }
 }
 
-impl ConditionalExpr {
+impl<N: TreeNode> ConditionalExpr<N> {
     /// The condition, before `?`.
-    pub fn condition(&self) -> Option<Expr> {
+    pub fn condition(&self) -> Option<Expr<N>> {
         child_before(&self.0, &[QUESTION])
     }
 
     /// The value when true, between `?` and `:`.
-    pub fn then_expr(&self) -> Option<Expr> {
+    pub fn then_expr(&self) -> Option<Expr<N>> {
         child_between(&self.0, &[QUESTION], &[COLON])
     }
 
     /// The value when false, after `:`.
-    pub fn else_expr(&self) -> Option<Expr> {
+    pub fn else_expr(&self) -> Option<Expr<N>> {
         child_after(&self.0, &[COLON])
     }
 }
@@ -734,18 +775,18 @@ const BINARY_OPS: &[SyntaxKind] = &[
     PIPE2, AMP2, EQ2, NEQ, LT, LTEQ, GT, GTEQ, PLUS, MINUS, STAR, SLASH, PERCENT,
 ];
 
-impl BinaryExpr {
+impl<N: TreeNode> BinaryExpr<N> {
     /// The left operand, before the operator.
-    pub fn lhs(&self) -> Option<Expr> {
+    pub fn lhs(&self) -> Option<Expr<N>> {
         child_before(&self.0, BINARY_OPS)
     }
 
     /// The right operand, after the operator.
-    pub fn rhs(&self) -> Option<Expr> {
+    pub fn rhs(&self) -> Option<Expr<N>> {
         child_after(&self.0, BINARY_OPS)
     }
 
-    pub fn op_token(&self) -> Option<SyntaxToken> {
+    pub fn op_token(&self) -> Option<Token<N>> {
         self.0
             .children_with_tokens()
             .filter_map(|e| e.into_token())
@@ -783,7 +824,7 @@ pub enum UnaryOp {
     Not,
 }
 
-impl UnaryExpr {
+impl<N: TreeNode> UnaryExpr<N> {
     pub fn op(&self) -> Option<UnaryOp> {
         match self.0.first_token()?.kind() {
             MINUS => Some(UnaryOp::Neg),
@@ -793,58 +834,58 @@ impl UnaryExpr {
     }
 
     /// The operand, after the operator.
-    pub fn operand(&self) -> Option<Expr> {
+    pub fn operand(&self) -> Option<Expr<N>> {
         child_after(&self.0, &[MINUS, BANG])
     }
 }
 
 /// The first token of `kind` after the first direct token of `after`.
-fn token_after(node: &SyntaxNode, after: SyntaxKind, kind: SyntaxKind) -> Option<SyntaxToken> {
-    between(node, Some(&|e| is_token(e, &[after])), &|_| false)
+fn token_after<N: TreeNode>(node: &N, after: SyntaxKind, kind: SyntaxKind) -> Option<Token<N>> {
+    between(node, Some(&|e| is_token::<N>(e, &[after])), &|_| false)
         .into_iter()
         .filter_map(|e| e.into_token())
         .find(|t| t.kind() == kind)
 }
 
-impl GetAttrExpr {
+impl<N: TreeNode> GetAttrExpr<N> {
     /// The receiver, before `.`.
-    pub fn receiver(&self) -> Option<Expr> {
+    pub fn receiver(&self) -> Option<Expr<N>> {
         child_before(&self.0, &[DOT])
     }
 
     /// The attribute name, after `.`.
-    pub fn name(&self) -> Option<SyntaxToken> {
+    pub fn name(&self) -> Option<Token<N>> {
         token_after(&self.0, DOT, IDENT)
     }
 }
 
-impl IndexExpr {
+impl<N: TreeNode> IndexExpr<N> {
     /// The receiver, before `[`.
-    pub fn receiver(&self) -> Option<Expr> {
+    pub fn receiver(&self) -> Option<Expr<N>> {
         child_before(&self.0, &[L_BRACK])
     }
 
     /// The index, between `[` and `]`.
-    pub fn index(&self) -> Option<Expr> {
+    pub fn index(&self) -> Option<Expr<N>> {
         child_between(&self.0, &[L_BRACK], &[R_BRACK])
     }
 }
 
-impl LegacyIndexExpr {
+impl<N: TreeNode> LegacyIndexExpr<N> {
     /// The receiver, before `.`.
-    pub fn receiver(&self) -> Option<Expr> {
+    pub fn receiver(&self) -> Option<Expr<N>> {
         child_before(&self.0, &[DOT])
     }
 
     /// The index, after `.`.
-    pub fn index(&self) -> Option<SyntaxToken> {
+    pub fn index(&self) -> Option<Token<N>> {
         token_after(&self.0, DOT, NUMBER)
     }
 }
 
-impl SplatExpr {
+impl<N: TreeNode> SplatExpr<N> {
     /// The receiver, before `.*` or `[*]`.
-    pub fn receiver(&self) -> Option<Expr> {
+    pub fn receiver(&self) -> Option<Expr<N>> {
         child_before(&self.0, &[DOT, L_BRACK])
     }
 
@@ -860,14 +901,14 @@ impl SplatExpr {
 /// map points at the other parts through [`TemplateSequence`] (which is an `AstNode`), and at a
 /// literal through the template holding it and the literal's range.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum TemplatePart {
-    Literal(SyntaxToken),
-    Interpolation(TemplateInterpolation),
-    If(TemplateIf),
-    For(TemplateFor),
+pub enum TemplatePart<N: TreeNode = SyntaxNode> {
+    Literal(Token<N>),
+    Interpolation(TemplateInterpolation<N>),
+    If(TemplateIf<N>),
+    For(TemplateFor<N>),
 }
 
-impl TemplatePart {
+impl<N: TreeNode> TemplatePart<N> {
     /// The part's range in the file.
     pub fn text_range(&self) -> crate::TextRange {
         match self {
@@ -879,7 +920,7 @@ impl TemplatePart {
     }
 
     /// The part as a node, unless it is a literal.
-    pub fn sequence(&self) -> Option<TemplateSequence> {
+    pub fn sequence(&self) -> Option<TemplateSequence<N>> {
         Some(match self {
             TemplatePart::Literal(_) => return None,
             TemplatePart::Interpolation(n) => TemplateSequence::Interpolation(n.clone()),
@@ -891,20 +932,22 @@ impl TemplatePart {
 
 /// The parts of a template that are nodes: `${ }` interpolations and `%{ }` directives.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum TemplateSequence {
-    Interpolation(TemplateInterpolation),
-    If(TemplateIf),
-    For(TemplateFor),
+pub enum TemplateSequence<N: TreeNode = SyntaxNode> {
+    Interpolation(TemplateInterpolation<N>),
+    If(TemplateIf<N>),
+    For(TemplateFor<N>),
 }
 
-impl AstNode for TemplateSequence {
-    type Language = PclLanguage;
+rowan_ast_node!(TemplateSequence);
+
+impl<N: TreeNode> AstNode for TemplateSequence<N> {
+    type Node = N;
 
     fn can_cast(kind: SyntaxKind) -> bool {
         matches!(kind, TEMPLATE_INTERPOLATION | TEMPLATE_IF | TEMPLATE_FOR)
     }
 
-    fn cast(node: SyntaxNode) -> Option<Self> {
+    fn cast(node: N) -> Option<Self> {
         Some(match node.kind() {
             TEMPLATE_INTERPOLATION => TemplateSequence::Interpolation(TemplateInterpolation(node)),
             TEMPLATE_IF => TemplateSequence::If(TemplateIf(node)),
@@ -913,7 +956,7 @@ impl AstNode for TemplateSequence {
         })
     }
 
-    fn syntax(&self) -> &SyntaxNode {
+    fn syntax(&self) -> &N {
         match self {
             TemplateSequence::Interpolation(n) => &n.0,
             TemplateSequence::If(n) => &n.0,
@@ -922,8 +965,8 @@ impl AstNode for TemplateSequence {
     }
 }
 
-impl From<TemplateSequence> for TemplatePart {
-    fn from(sequence: TemplateSequence) -> TemplatePart {
+impl<N: TreeNode> From<TemplateSequence<N>> for TemplatePart<N> {
+    fn from(sequence: TemplateSequence<N>) -> TemplatePart<N> {
         match sequence {
             TemplateSequence::Interpolation(n) => TemplatePart::Interpolation(n),
             TemplateSequence::If(n) => TemplatePart::If(n),
@@ -932,18 +975,16 @@ impl From<TemplateSequence> for TemplatePart {
     }
 }
 
-fn template_parts(node: &SyntaxNode) -> impl Iterator<Item = TemplatePart> {
+fn template_parts<N: TreeNode>(node: &N) -> impl Iterator<Item = TemplatePart<N>> {
     node.children_with_tokens().filter_map(|e| match e {
-        rowan::NodeOrToken::Token(t) if t.kind() == TEMPLATE_LITERAL => {
-            Some(TemplatePart::Literal(t))
-        }
-        rowan::NodeOrToken::Node(n) => TemplateSequence::cast(n).map(TemplatePart::from),
+        NodeOrToken::Token(t) if t.kind() == TEMPLATE_LITERAL => Some(TemplatePart::Literal(t)),
+        NodeOrToken::Node(n) => TemplateSequence::cast(n).map(TemplatePart::from),
         _ => None,
     })
 }
 
-impl TemplateExpr {
-    pub fn parts(&self) -> impl Iterator<Item = TemplatePart> {
+impl<N: TreeNode> TemplateExpr<N> {
+    pub fn parts(&self) -> impl Iterator<Item = TemplatePart<N>> {
         template_parts(&self.0)
     }
 
@@ -963,8 +1004,8 @@ impl TemplateExpr {
     }
 }
 
-impl HeredocExpr {
-    pub fn parts(&self) -> impl Iterator<Item = TemplatePart> {
+impl<N: TreeNode> HeredocExpr<N> {
+    pub fn parts(&self) -> impl Iterator<Item = TemplatePart<N>> {
         template_parts(&self.0)
     }
 
@@ -1005,16 +1046,16 @@ impl HeredocExpr {
     }
 }
 
-impl TemplateInterpolation {
+impl<N: TreeNode> TemplateInterpolation<N> {
     /// The expression, between `${` and `}`.
-    pub fn expr(&self) -> Option<Expr> {
+    pub fn expr(&self) -> Option<Expr<N>> {
         child_between(&self.0, &[TEMPLATE_INTERP], &[TEMPLATE_SEQ_END])
     }
 }
 
-impl TemplateDirective {
+impl<N: TreeNode> TemplateDirective<N> {
     /// The directive keyword token (`if`, `else`, `endif`, `for`, `endfor`).
-    pub fn keyword(&self) -> Option<SyntaxToken> {
+    pub fn keyword(&self) -> Option<Token<N>> {
         self.0
             .children_with_tokens()
             .filter_map(|e| e.into_token())
@@ -1022,78 +1063,80 @@ impl TemplateDirective {
     }
 
     /// The expression of an `if` (after `if`) or `for` directive (after `in`).
-    pub fn expr(&self) -> Option<Expr> {
+    pub fn expr(&self) -> Option<Expr<N>> {
         child_between(&self.0, &[IF_KW, IN_KW], &[TEMPLATE_SEQ_END])
     }
 }
 
 /// The template directive of `keyword` among the direct children of `node`.
-fn directive(node: &SyntaxNode, keyword: SyntaxKind) -> Option<TemplateDirective> {
+fn directive<N: TreeNode>(node: &N, keyword: SyntaxKind) -> Option<TemplateDirective<N>> {
     node.children_with_tokens()
-        .find(|e| is_directive(e, keyword))
+        .find(|e| is_directive::<N>(e, keyword))
         .and_then(|e| e.into_node())
         .map(TemplateDirective)
 }
 
 /// The template body right after the directive of `keyword`, before the next directive.
-fn body_after(node: &SyntaxNode, keyword: SyntaxKind) -> Option<TemplateBody> {
-    first_node(between(node, Some(&|e| is_directive(e, keyword)), &|e| {
-        e.as_node().is_some_and(|n| n.kind() == TEMPLATE_DIRECTIVE)
-    }))
+fn body_after<N: TreeNode>(node: &N, keyword: SyntaxKind) -> Option<TemplateBody<N>> {
+    first_node(between(
+        node,
+        Some(&|e| is_directive::<N>(e, keyword)),
+        &|e| e.as_node().is_some_and(|n| n.kind() == TEMPLATE_DIRECTIVE),
+    ))
 }
 
-impl TemplateBody {
-    pub fn parts(&self) -> impl Iterator<Item = TemplatePart> {
+impl<N: TreeNode> TemplateBody<N> {
+    pub fn parts(&self) -> impl Iterator<Item = TemplatePart<N>> {
         template_parts(&self.0)
     }
 }
 
-impl TemplateIf {
+impl<N: TreeNode> TemplateIf<N> {
     /// `%{ if cond }`.
-    pub fn if_directive(&self) -> Option<TemplateDirective> {
+    pub fn if_directive(&self) -> Option<TemplateDirective<N>> {
         directive(&self.0, IF_KW)
     }
 
     /// `%{ else }`, if any.
-    pub fn else_directive(&self) -> Option<TemplateDirective> {
+    pub fn else_directive(&self) -> Option<TemplateDirective<N>> {
         directive(&self.0, ELSE_KW)
     }
 
     /// `%{ endif }` (missing in broken input).
-    pub fn endif_directive(&self) -> Option<TemplateDirective> {
+    pub fn endif_directive(&self) -> Option<TemplateDirective<N>> {
         directive(&self.0, ENDIF_KW)
     }
 
     /// The condition of the `if` directive.
-    pub fn condition(&self) -> Option<Expr> {
+    pub fn condition(&self) -> Option<Expr<N>> {
         self.if_directive()?.expr()
     }
 
     /// The body after `%{ if }`.
-    pub fn then_body(&self) -> Option<TemplateBody> {
+    pub fn then_body(&self) -> Option<TemplateBody<N>> {
         body_after(&self.0, IF_KW)
     }
 
     /// The body after `%{ else }`.
-    pub fn else_body(&self) -> Option<TemplateBody> {
+    pub fn else_body(&self) -> Option<TemplateBody<N>> {
         body_after(&self.0, ELSE_KW)
     }
 }
 
-impl TemplateFor {
+impl<N: TreeNode> TemplateFor<N> {
     /// `%{ for k, v in collection }`.
-    pub fn for_directive(&self) -> Option<TemplateDirective> {
+    pub fn for_directive(&self) -> Option<TemplateDirective<N>> {
         directive(&self.0, FOR_KW)
     }
 
     /// `%{ endfor }` (missing in broken input).
-    pub fn endfor_directive(&self) -> Option<TemplateDirective> {
+    pub fn endfor_directive(&self) -> Option<TemplateDirective<N>> {
         directive(&self.0, ENDFOR_KW)
     }
 
     /// `(key variable, value variable)` of the `for` directive, as for
     /// [`ForIntro::variables`].
-    pub fn variables(&self) -> (Option<SyntaxToken>, Option<SyntaxToken>) {
+    pub fn variables(&self) -> (Option<Token<N>>, Option<Token<N>>) {
         match self.for_directive() {
             Some(directive) => for_variables(&directive.0),
             None => (None, None),
@@ -1101,12 +1144,12 @@ impl TemplateFor {
     }
 
     /// The collection, after `in`.
-    pub fn collection(&self) -> Option<Expr> {
+    pub fn collection(&self) -> Option<Expr<N>> {
         self.for_directive()?.expr()
     }
 
     /// The body after `%{ for }`.
-    pub fn body(&self) -> Option<TemplateBody> {
+    pub fn body(&self) -> Option<TemplateBody<N>> {
         body_after(&self.0, FOR_KW)
     }
 }

@@ -31,16 +31,18 @@ pub(crate) fn build_tree(
         ]
         .into_boxed_slice(),
     };
-    replay(lexed, output, errors, builder).finish()
+    replay_into(lexed, output, errors, builder).finish()
 }
 
 /// The validation errors of the events, without building a tree: exactly what [`build_tree`]
 /// adds to `errors` (one pass drives both; `tests/tree_free.rs` compares them on every input).
 pub(crate) fn validate(lexed: &Lexed<'_>, output: &Output, errors: &mut Vec<SyntaxError>) {
-    replay(lexed, output, errors, NoTree);
+    replay_into(lexed, output, errors, NoTree);
 }
 
-fn replay<'a, T: Tree<'a>>(
+/// Replays the events into `tree`, validating on the way (the one pass of every tree builder:
+/// rowan's, none, and the flat tree's).
+pub(crate) fn replay_into<'a, T: Tree<'a>>(
     lexed: &'a Lexed<'a>,
     output: &Output,
     errors: &mut Vec<SyntaxError>,
@@ -64,8 +66,8 @@ fn replay<'a, T: Tree<'a>>(
     sink.builder
 }
 
-/// What the replay builds: a green tree, or nothing.
-trait Tree<'t> {
+/// What the replay builds: a green tree, a flat tree, or nothing.
+pub(crate) trait Tree<'t> {
     fn token(&mut self, kind: SyntaxKind, text: &'t str);
     fn start_node(&mut self, kind: SyntaxKind);
     fn finish_node(&mut self);

@@ -7,8 +7,10 @@
 pub mod ast;
 mod build;
 mod dump;
+pub mod flat;
 mod reparse;
 mod template;
+pub mod tree;
 mod validate;
 
 use std::sync::Arc;
@@ -17,8 +19,10 @@ pub use pcl_parser::{SyntaxErrorKind, SyntaxKind};
 pub use rowan::{TextRange, TextSize};
 
 pub use dump::{debug_tree, json_tree};
+pub use flat::{flat_tree_difference, parse_flat, FlatNode, FlatParse, FlatToken, FlatTree};
 pub use reparse::reparse;
 pub use template::{LiteralPiece, TemplateLiterals};
+pub use tree::{TreeNode, TreeToken};
 
 /// The rowan language tag of PCL trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -132,7 +136,7 @@ impl Parse {
     }
 
     pub fn tree(&self) -> ast::SourceFile {
-        ast::SourceFile::cast_root(self.syntax())
+        ast::SourceFile::<SyntaxNode>::cast_root(self.syntax())
     }
 
     pub fn errors(&self) -> &[SyntaxError] {

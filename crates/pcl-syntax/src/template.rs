@@ -10,7 +10,10 @@
 //! `literal_value` concatenates an all-literal template.
 
 use crate::ast::unescape_quoted;
-use crate::{SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange};
+use rowan::NodeOrToken;
+
+use crate::tree::{TreeNode, TreeToken};
+use crate::{SyntaxKind::*, TextRange};
 
 /// The literal tokens of one template (a `TEMPLATE_EXPR` or `HEREDOC_EXPR`), in source order,
 /// each with its value; see the module documentation for the rules.
@@ -40,7 +43,7 @@ impl TemplateLiterals {
 
     /// The value of the literal `token` of this template (`None` for a token of another
     /// template, e.g. one nested in an interpolation).
-    pub fn value_of(&self, token: &SyntaxToken) -> Option<&str> {
+    pub fn value_of(&self, token: &impl TreeToken) -> Option<&str> {
         let range = token.text_range();
         let at = self
             .pieces
@@ -74,7 +77,11 @@ enum Element {
 
 /// The literals of the template `node`; `heredoc` selects the heredoc escapes, `flush` the `<<-`
 /// indentation rule.
-pub(crate) fn template_literals(node: &SyntaxNode, heredoc: bool, flush: bool) -> TemplateLiterals {
+pub(crate) fn template_literals<N: TreeNode>(
+    node: &N,
+    heredoc: bool,
+    flush: bool,
+) -> TemplateLiterals {
     let mut pieces = Vec::new();
     let mut elements = Vec::new();
     collect(node, heredoc, &mut pieces, &mut elements);
@@ -116,15 +123,15 @@ pub(crate) fn template_literals(node: &SyntaxNode, heredoc: bool, flush: bool) -
 
 /// Walks the template's own elements: into `%{ if }`/`%{ for }` and their bodies (their nesting
 /// is bounded by the parser's depth limit), not into interpolations, whose templates are their own.
-fn collect(
-    node: &SyntaxNode,
+fn collect<N: TreeNode>(
+    node: &N,
     heredoc: bool,
     pieces: &mut Vec<LiteralPiece>,
     elements: &mut Vec<Element>,
 ) {
     for element in node.children_with_tokens() {
         match element {
-            rowan::NodeOrToken::Token(token) if token.kind() == TEMPLATE_LITERAL => {
+            NodeOrToken::Token(token) if token.kind() == TEMPLATE_LITERAL => {
                 let (value, valid) = if heredoc {
                     (unescape_heredoc(token.text()), true)
                 } else {
@@ -140,12 +147,12 @@ fn collect(
                     valid,
                 });
             }
-            rowan::NodeOrToken::Node(n)
+            NodeOrToken::Node(n)
                 if matches!(n.kind(), TEMPLATE_IF | TEMPLATE_FOR | TEMPLATE_BODY) =>
             {
                 collect(&n, heredoc, pieces, elements)
             }
-            rowan::NodeOrToken::Node(n)
+            NodeOrToken::Node(n)
                 if matches!(n.kind(), TEMPLATE_INTERPOLATION | TEMPLATE_DIRECTIVE) =>
             {
                 let (trim_before, trim_after) = strip_markers(&n);
@@ -160,7 +167,7 @@ fn collect(
 }
 
 /// `${~`/`%{~` and `~}` of one interpolation or directive.
-fn strip_markers(node: &SyntaxNode) -> (bool, bool) {
+fn strip_markers<N: TreeNode>(node: &N) -> (bool, bool) {
     let mut before = false;
     let mut after = false;
     for token in node.children_with_tokens().filter_map(|e| e.into_token()) {

@@ -1,7 +1,8 @@
 //! Conformance with hclsyntax v2.24 on the shared corpora: every file parses losslessly, files
 //! hclsyntax accepts give no syntax error, files it rejects give at least one. Known, reviewed
 //! disagreements are listed in `test_data/parser/conformance-exceptions.tsv` with the reason.
-//! `pcl_syntax::syntax_errors` (no tree) gives exactly `parse`'s errors on every file.
+//! `pcl_syntax::syntax_errors` (no tree) gives exactly `parse`'s errors on every file, and
+//! `pcl_syntax::parse_flat` the same tree.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -67,6 +68,10 @@ fn check_file(
     // The tree-free path (`pcl parse` without `--tree`) reports exactly the same errors.
     if pcl_syntax::syntax_errors(&text) != parse.errors() {
         return Some(format!("{key}: syntax_errors differs from parse's errors"));
+    }
+    // The flat tree (lowering of files nobody has open) is the same tree.
+    if let Some(difference) = pcl_syntax::flat_tree_difference(&text) {
+        return Some(format!("{key}: {difference}"));
     }
     let we_reject = parse.has_errors() || encoding_error;
     let go_rejects = verdict == "err";

@@ -3,7 +3,7 @@
 
 use pcl_syntax::ast;
 use pcl_syntax::ast::AstNode;
-use pcl_syntax::{SyntaxToken, TextRange};
+use pcl_syntax::{TextRange, TreeNode, TreeToken};
 
 use crate::body::*;
 use crate::item::NodeKind;
@@ -13,7 +13,7 @@ use crate::options::ResourceOption;
 use super::{range_of, Lowerer};
 
 impl Lowerer<'_> {
-    pub(super) fn lower_node_body(&mut self, kind: NodeKind, body: &ast::Body) {
+    pub(super) fn lower_node_body<N: TreeNode>(&mut self, kind: NodeKind, body: &ast::Body<N>) {
         // `range` is in scope in the body of a ranged resource, read or component, and in a
         // component's options; not in a resource's options (as in the reference).
         let ranged = matches!(
@@ -72,10 +72,10 @@ impl Lowerer<'_> {
         }
     }
 
-    fn lower_attr(
+    fn lower_attr<N: TreeNode>(
         &mut self,
-        attr: &ast::Attribute,
-        name: &SyntaxToken,
+        attr: &ast::Attribute<N>,
+        name: &N::Token,
         block: Option<BlockId>,
     ) -> AttrId {
         let value = self.lower_opt(attr.expr(), range_of(attr));
@@ -87,7 +87,7 @@ impl Lowerer<'_> {
         })
     }
 
-    fn lower_nested_block(&mut self, block: &ast::Block, parent: Option<BlockId>) {
+    fn lower_nested_block<N: TreeNode>(&mut self, block: &ast::Block<N>, parent: Option<BlockId>) {
         let Some(type_token) = block.type_name() else {
             return;
         };

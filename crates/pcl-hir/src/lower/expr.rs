@@ -5,7 +5,7 @@
 use pcl_diagnostics::{Code, Diagnostic};
 use pcl_syntax::ast;
 use pcl_syntax::ast::AstNode;
-use pcl_syntax::{SyntaxToken, TextRange};
+use pcl_syntax::{TextRange, TreeNode, TreeToken};
 use pcl_types::ConstValue;
 
 use crate::body::*;
@@ -14,7 +14,7 @@ use crate::name::Name;
 use super::{range_of, Lowerer};
 
 impl Lowerer<'_> {
-    pub(super) fn lower_expr(&mut self, expr: &ast::Expr) -> ExprId {
+    pub(super) fn lower_expr<N: TreeNode>(&mut self, expr: &ast::Expr<N>) -> ExprId {
         let range = expr.syntax().text_range();
         match expr {
             ast::Expr::Literal(lit) => {
@@ -134,7 +134,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn lower_object_key(&mut self, key: &ast::ObjectKey) -> ExprId {
+    fn lower_object_key<N: TreeNode>(&mut self, key: &ast::ObjectKey<N>) -> ExprId {
         let range = range_of(key);
         match key.expr() {
             // A bare identifier is the string it spells (`(k) = v` forces an expression).
@@ -149,9 +149,9 @@ impl Lowerer<'_> {
         }
     }
 
-    fn lower_call(&mut self, call: &ast::FunctionCall, range: TextRange) -> ExprId {
+    fn lower_call<N: TreeNode>(&mut self, call: &ast::FunctionCall<N>, range: TextRange) -> ExprId {
         let name = call.name();
-        let args: Vec<ast::Expr> = call.args().collect();
+        let args: Vec<ast::Expr<N>> = call.args().collect();
         let mut lowered = Vec::with_capacity(args.len());
         for (i, arg) in args.iter().enumerate() {
             // `recover(value, recovery)`: `error` is in scope in the recovery.
@@ -179,7 +179,7 @@ impl Lowerer<'_> {
         )
     }
 
-    fn lower_for(&mut self, for_expr: &ast::ForExpr, range: TextRange) -> ExprId {
+    fn lower_for<N: TreeNode>(&mut self, for_expr: &ast::ForExpr<N>, range: TextRange) -> ExprId {
         let intro = for_expr.intro();
         let collection = self.lower_opt(intro.as_ref().and_then(|i| i.collection()), range);
         let (key_token, value_token) = intro.as_ref().map_or((None, None), |i| i.variables());
@@ -204,10 +204,10 @@ impl Lowerer<'_> {
     }
 
     /// Binds and pushes a `for`'s variables; reports a key and value of the same name.
-    pub(super) fn bind_for_variables(
+    pub(super) fn bind_for_variables<T: TreeToken>(
         &mut self,
-        key: Option<SyntaxToken>,
-        value: Option<SyntaxToken>,
+        key: Option<T>,
+        value: Option<T>,
         range: TextRange,
     ) -> (Option<BindingId>, BindingId) {
         let key_var = key
@@ -252,14 +252,14 @@ impl Lowerer<'_> {
 
     /// `a.b[0]`, `a[*].b`, `a.*.b`: HCL applies the steps after a splat to each element
     /// (attributes only after `.*`; attributes and indexes after `[*]`).
-    fn lower_postfix_chain(&mut self, expr: &ast::Expr) -> ExprId {
-        enum Step {
-            Attr(Option<SyntaxToken>),
-            Index(Option<ast::Expr>),
-            LegacyIndex(Option<SyntaxToken>),
+    fn lower_postfix_chain<N: TreeNode>(&mut self, expr: &ast::Expr<N>) -> ExprId {
+        enum Step<N: TreeNode> {
+            Attr(Option<N::Token>),
+            Index(Option<ast::Expr<N>>),
+            LegacyIndex(Option<N::Token>),
             Splat { full: bool },
         }
-        let mut steps: Vec<(Step, TextRange)> = Vec::new();
+        let mut steps: Vec<(Step<N>, TextRange)> = Vec::new();
         let mut current = Some(expr.clone());
         let root = loop {
             match current {
@@ -332,10 +332,10 @@ impl Lowerer<'_> {
         value
     }
 
-    fn step_attr(
+    fn step_attr<T: TreeToken>(
         &mut self,
         receiver: ExprId,
-        name: Option<&SyntaxToken>,
+        name: Option<&T>,
         range: TextRange,
     ) -> ExprId {
         match name {
@@ -350,10 +350,10 @@ impl Lowerer<'_> {
         }
     }
 
-    fn step_index(
+    fn step_index<N: TreeNode>(
         &mut self,
         receiver: ExprId,
-        index: Option<&ast::Expr>,
+        index: Option<&ast::Expr<N>>,
         range: TextRange,
     ) -> ExprId {
         let index = match index {
@@ -363,10 +363,10 @@ impl Lowerer<'_> {
         self.alloc(Expr::Index { receiver, index }, range)
     }
 
-    fn step_legacy_index(
+    fn step_legacy_index<T: TreeToken>(
         &mut self,
         receiver: ExprId,
-        index: Option<&SyntaxToken>,
+        index: Option<&T>,
         range: TextRange,
     ) -> ExprId {
         let index =

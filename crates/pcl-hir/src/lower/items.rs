@@ -5,6 +5,7 @@
 use pcl_diagnostics::{suggest, Code, Diagnostic};
 use pcl_syntax::ast;
 use pcl_syntax::{TextRange, TextSize};
+use pcl_syntax::{TreeNode, TreeToken};
 use pcl_types::ConstValue;
 
 use crate::body::*;
@@ -23,8 +24,8 @@ pub(super) struct LoweredNode {
     pub(super) source_map: NodeSourceMap,
 }
 
-pub(super) fn lower_local(
-    attr: &ast::Attribute,
+pub(super) fn lower_local<N: TreeNode>(
+    attr: &ast::Attribute<N>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<LoweredNode> {
     let name_token = attr.name()?;
@@ -129,8 +130,8 @@ pub fn known_attributes(
     })
 }
 
-pub(super) fn lower_block(
-    block: &ast::Block,
+pub(super) fn lower_block<N: TreeNode>(
+    block: &ast::Block<N>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<LoweredNode> {
     let type_token = block.type_name()?;
@@ -155,7 +156,7 @@ pub(super) fn lower_block(
         diagnostics.push(diagnostic);
         return None;
     };
-    let labels: Vec<ast::BlockLabel> = block.labels().collect();
+    let labels: Vec<ast::BlockLabel<N>> = block.labels().collect();
     let label_ranges: Vec<TextRange> = labels.iter().map(range_of).collect();
     // Interned: a token or type label is shared by every node that names it, and a name
     // label by the node's name.
@@ -235,11 +236,11 @@ pub(super) fn lower_block(
 
 impl Lowerer<'_> {
     /// Structural checks of a node's attributes and nested blocks.
-    fn check_node_attributes(
+    fn check_node_attributes<N: TreeNode>(
         &mut self,
         kind: NodeKind,
         hook_kind: Option<&str>,
-        block: &ast::Block,
+        block: &ast::Block<N>,
     ) {
         let known = known_attributes(kind, hook_kind);
         let attrs: Vec<(AttrId, Attr)> = self
@@ -419,7 +420,7 @@ impl Lowerer<'_> {
 
     /// A config or output type label (`"list(string)"`, or a bare `string`): parsed as an
     /// expression, whose ranges are mapped back into the label.
-    fn lower_type_label(&mut self, label: &ast::BlockLabel, text: &str) -> ExprId {
+    fn lower_type_label<N: TreeNode>(&mut self, label: &ast::BlockLabel<N>, text: &str) -> ExprId {
         const PREFIX: &str = "t = ";
         let label_range = range_of(label);
         let content_start = if label.ident().is_some() {

@@ -31,20 +31,31 @@ use crate::name::Name;
 use items::{lower_block, lower_local};
 
 pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> LoweredFile<'db> {
-    // A file open in an editor is parsed through the `parse` query, whose tree the editor's
-    // requests share. Other files are parsed here and their trees dropped when done: salsa
-    // evicts least-recently-used trees only between revisions, so memoizing the tree of every
-    // file would keep them all alive through a large check (about 40% of its memory).
     let file = pf.file(db);
-    let owned;
-    let parse = if file.open(db) {
-        pcl_db::parse(db, file)
-    } else {
-        owned = pcl_syntax::parse(file.text(db));
-        &owned
-    };
     let mut nodes = Vec::new();
-    // Syntax errors first: the edge reads them from here.
+    let mut seen: rustc_hash::FxHashMap<(NodeKind, Name), u32> = Default::default();
+    if !file.open(db) {
+        // A file nobody has open is parsed into a flat tree, lowered and dropped: building
+        // and freeing rowan's tree was 45% of a check, and nothing else reads it (salsa
+        // evicts least-recently-used trees only between revisions, so memoizing the tree of
+        // every file would keep them all alive through a large check, 40% of its memory).
+        let parse = pcl_syntax::parse_flat(file.text(db));
+        // Syntax errors first: the edge reads them from here.
+        let mut diagnostics = parse.diagnostics();
+        let root = ast::SourceFile::cast_root(parse.tree.root());
+        for item in root.body().iter().flat_map(|body| body.items()) {
+            let lowered = lower_item(&item);
+            diagnostics.extend(lowered.diagnostics);
+            if let Some(node) = lowered.node {
+                let start = range_of(&item).start();
+                nodes.push(new_node(db, pf, &mut seen, &node, start));
+            }
+        }
+        return LoweredFile { nodes, diagnostics };
+    }
+    // A file open in an editor is parsed through the `parse` query, whose tree the editor's
+    // requests share (reparsed from the last tree after an edit).
+    let parse = pcl_db::parse(db, file);
     let mut diagnostics = parse.diagnostics();
     let Some(body) = parse.tree().body() else {
         return LoweredFile { nodes, diagnostics };
@@ -54,13 +65,10 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
     // item is lowered again, and the others only move (their positions, if the text before
     // them changed length). Items lower independently of each other, so this is exactly
     // what lowering them again would give.
-    let cache = file
-        .open(db)
-        .then(|| db.file_caches())
-        .flatten()
+    let cache = db
+        .file_caches()
         .map(|caches| (caches, caches.get::<ItemCache>(file)));
     let mut next_cache = cache.as_ref().map(|_| ItemCache::default());
-    let mut seen: rustc_hash::FxHashMap<(NodeKind, Name), u32> = Default::default();
     for item in body.items() {
         let syntax = item.syntax();
         let start = syntax.text_range().start();
@@ -73,41 +81,18 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         let mut lowered = match cached {
             Some(old) => old.moved_to(start),
             None => {
-                let mut item_diagnostics = Vec::new();
-                let node = match &item {
-                    ast::BodyItem::Attribute(attr) => lower_local(attr, &mut item_diagnostics),
-                    ast::BodyItem::Block(block) => lower_block(block, &mut item_diagnostics),
-                };
+                let lowered = lower_item(&item);
                 CachedItem {
                     green: green.into_owned(),
                     start,
-                    node: node.map(|node| {
-                        Arc::new(LoweredItem {
-                            kind: node.kind,
-                            name: node.name,
-                            signature: node.signature,
-                            body: Arc::new(node.body),
-                            source_map: node.source_map,
-                        })
-                    }),
-                    diagnostics: Arc::new(item_diagnostics),
+                    node: lowered.node.map(Arc::new),
+                    diagnostics: Arc::new(lowered.diagnostics),
                 }
             }
         };
         diagnostics.extend(lowered.diagnostics.iter().cloned());
         if let Some(node) = &lowered.node {
-            let occurrence = seen.entry((node.kind, node.name.clone())).or_insert(0);
-            let handle = Node::new(
-                db,
-                pf,
-                node.kind,
-                node.name.clone(),
-                *occurrence,
-                node.signature.clone(),
-                node.body.clone(),
-                node.source_map.moved_to(lowered.start),
-            );
-            *occurrence += 1;
+            let handle = new_node(db, pf, &mut seen, node, lowered.start);
             // A body (or ranges) equal to the node's keeps the old allocation; the cache
             // keeps that one too, so that the next edit compares pointers, not bodies (every
             // body lowered again when the file opened was compared in full on every keystroke).
@@ -135,6 +120,93 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
     LoweredFile { nodes, diagnostics }
 }
 
+/// One top-level item lowered, from either tree: its node (none for an item that defines
+/// none) with ranges relative to the item's start, and its diagnostics.
+#[derive(Debug, PartialEq)]
+pub(crate) struct ItemLowering {
+    node: Option<LoweredItem>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn lower_item<N: pcl_syntax::TreeNode>(item: &ast::BodyItem<N>) -> ItemLowering {
+    let mut diagnostics = Vec::new();
+    let node = match item {
+        ast::BodyItem::Attribute(attr) => lower_local(attr, &mut diagnostics),
+        ast::BodyItem::Block(block) => lower_block(block, &mut diagnostics),
+    };
+    ItemLowering {
+        node: node.map(|node| LoweredItem {
+            kind: node.kind,
+            name: node.name,
+            signature: node.signature,
+            body: Arc::new(node.body),
+            source_map: node.source_map,
+        }),
+        diagnostics,
+    }
+}
+
+/// Where lowering `text` from the flat tree (as files nobody has open are lowered) differs
+/// from lowering it from rowan's tree (as open files are): the syntax errors, then each
+/// top-level item's range, node (kind, name, signature, body, source map) and diagnostics.
+/// `None` when they are the same. For the differential tests and the fuzz targets.
+pub fn flat_lowering_difference(text: &str) -> Option<String> {
+    let parse = pcl_syntax::parse(text);
+    let flat = pcl_syntax::parse_flat(text);
+    if parse.errors() != flat.errors.as_slice() {
+        return Some("the syntax errors differ".to_string());
+    }
+    let from_rowan: Vec<(TextRange, ItemLowering)> = parse
+        .tree()
+        .body()
+        .iter()
+        .flat_map(|body| body.items())
+        .map(|item| (range_of(&item), lower_item(&item)))
+        .collect();
+    let from_flat: Vec<(TextRange, ItemLowering)> = ast::SourceFile::cast_root(flat.tree.root())
+        .body()
+        .iter()
+        .flat_map(|body| body.items())
+        .map(|item| (range_of(&item), lower_item(&item)))
+        .collect();
+    if from_rowan.len() != from_flat.len() {
+        return Some(format!(
+            "{} items from rowan's tree, {} from the flat tree",
+            from_rowan.len(),
+            from_flat.len()
+        ));
+    }
+    from_rowan
+        .iter()
+        .zip(&from_flat)
+        .find(|(a, b)| a != b)
+        .map(|(a, b)| format!("the item at {:?} lowers to\n{a:#?}\nfrom rowan's tree and to\n{b:#?}\nfrom the flat tree", a.0))
+}
+
+/// The node of a lowered item at `start`: the occurrence-th definition of its kind and name
+/// in the file.
+fn new_node<'db>(
+    db: &'db dyn pcl_db::Db,
+    pf: ProgramFile<'db>,
+    seen: &mut rustc_hash::FxHashMap<(NodeKind, Name), u32>,
+    node: &LoweredItem,
+    start: TextSize,
+) -> Node<'db> {
+    let occurrence = seen.entry((node.kind, node.name.clone())).or_insert(0);
+    let handle = Node::new(
+        db,
+        pf,
+        node.kind,
+        node.name.clone(),
+        *occurrence,
+        node.signature.clone(),
+        node.body.clone(),
+        node.source_map.moved_to(start),
+    );
+    *occurrence += 1;
+    handle
+}
+
 /// The lowering of each top-level item of an open file, by the address of its green node.
 #[derive(Default)]
 struct ItemCache {
@@ -151,7 +223,7 @@ struct CachedItem {
     diagnostics: Arc<Vec<Diagnostic>>,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq)]
 struct LoweredItem {
     kind: NodeKind,
     name: Name,
@@ -183,8 +255,8 @@ impl CachedItem {
     }
 }
 
-fn range_of(node: &impl AstNode<Language = pcl_syntax::PclLanguage>) -> TextRange {
-    node.syntax().text_range()
+fn range_of(node: &impl AstNode) -> TextRange {
+    pcl_syntax::TreeNode::text_range(node.syntax())
 }
 
 /// Builds one body: the expression arena, bindings in scope, and the source map.
@@ -258,7 +330,11 @@ impl<'d> Lowerer<'d> {
             .map_or(Resolution::Root, |(_, b)| Resolution::Local(*b))
     }
 
-    fn lower_opt(&mut self, expr: Option<ast::Expr>, fallback: TextRange) -> ExprId {
+    fn lower_opt<N: pcl_syntax::TreeNode>(
+        &mut self,
+        expr: Option<ast::Expr<N>>,
+        fallback: TextRange,
+    ) -> ExprId {
         match expr {
             Some(expr) => self.lower_expr(&expr),
             None => self.alloc(Expr::Missing, TextRange::empty(fallback.end())),

@@ -3,6 +3,7 @@
 //! are melded, and interpolations and directives (with their `for` scopes) lowered.
 
 use pcl_syntax::ast;
+use pcl_syntax::TreeNode;
 use pcl_syntax::{TemplateLiterals, TextRange};
 use pcl_types::ConstValue;
 
@@ -14,9 +15,9 @@ impl Lowerer<'_> {
     /// The parts of one template body, with the values `literals` gives its literal tokens
     /// (escapes, strip markers and heredoc indentation are pcl-syntax's rules); adjacent
     /// literals are melded and empty ones dropped.
-    pub(super) fn lower_template_parts(
+    pub(super) fn lower_template_parts<N: TreeNode>(
         &mut self,
-        parts: impl Iterator<Item = ast::TemplatePart>,
+        parts: impl Iterator<Item = ast::TemplatePart<N>>,
         literals: &TemplateLiterals,
     ) -> Vec<TemplatePart> {
         let mut out: Vec<TemplatePart> = Vec::new();

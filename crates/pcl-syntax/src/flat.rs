@@ -1,0 +1,401 @@
+//! A flat syntax tree: the same nodes and tokens as the lossless rowan tree of [`crate::parse`],
+//! in three vectors, for a reader that walks the tree once and drops it (lowering a file
+//! nobody has open, as `pcl check` does). Building and dropping rowan's tree was 45% of a
+//! check: it shares tokens through a table, allocates every node and token on its own, and
+//! frees them one by one; this one appends to vectors. The typed AST ([`crate::ast`]) reads
+//! both, so which child plays which part has one home; `tests/flat_tree.rs` and the fuzz
+//! targets check that the two trees are the same tree.
+
+use rowan::NodeOrToken;
+
+use crate::tree::{TreeNode, TreeToken};
+use crate::{SyntaxError, SyntaxKind, TextRange, TextSize};
+
+/// The tree of one text: build it with [`parse_flat`], read it through [`FlatTree::root`].
+pub struct FlatTree<'t> {
+    text: &'t str,
+    nodes: Vec<NodeData>,
+    tokens: Vec<TokenData>,
+    /// Each node's children, one run per node: a node's index, or a token's with `TOKEN` set.
+    edges: Vec<u32>,
+    root: u32,
+}
+
+#[derive(Clone, Copy)]
+struct NodeData {
+    kind: SyntaxKind,
+    start: u32,
+    end: u32,
+    first_edge: u32,
+    edge_count: u32,
+}
+
+#[derive(Clone, Copy)]
+struct TokenData {
+    kind: SyntaxKind,
+    start: u32,
+    end: u32,
+}
+
+const TOKEN: u32 = 1 << 31;
+
+/// A parse into a flat tree: the tree and the errors, exactly those of [`crate::parse`].
+pub struct FlatParse<'t> {
+    pub tree: FlatTree<'t>,
+    pub errors: Vec<SyntaxError>,
+}
+
+impl FlatParse<'_> {
+    /// The errors as diagnostics of the shared model, in the same order.
+    pub fn diagnostics(&self) -> Vec<pcl_diagnostics::Diagnostic> {
+        self.errors.iter().map(SyntaxError::to_diagnostic).collect()
+    }
+}
+
+/// Parses `text` into a flat tree: the nodes, tokens and errors of [`crate::parse`], without
+/// rowan's allocations. Never fails.
+pub fn parse_flat(text: &str) -> FlatParse<'_> {
+    let lexed = pcl_parser::Lexed::new(text);
+    let output = pcl_parser::parse_source_file(&lexed);
+    let mut errors = crate::lex_and_parse_errors(&lexed, &output);
+    let builder = FlatBuilder {
+        text,
+        // About one token per 4 bytes and one node per 3 tokens in real files.
+        nodes: Vec::with_capacity(text.len() / 12),
+        tokens: Vec::with_capacity(text.len() / 4),
+        edges: Vec::with_capacity(text.len() / 3),
+        pending: Vec::with_capacity(64),
+        parents: Vec::with_capacity(32),
+        offset: 0,
+    };
+    let tree = crate::build::replay_into(&lexed, &output, &mut errors, builder).finish();
+    FlatParse {
+        tree,
+        errors: crate::sorted(errors),
+    }
+}
+
+struct FlatBuilder<'t> {
+    text: &'t str,
+    nodes: Vec<NodeData>,
+    tokens: Vec<TokenData>,
+    edges: Vec<u32>,
+    /// Children of the open nodes, innermost last.
+    pending: Vec<u32>,
+    /// Open nodes: kind, where their children start in `pending`, and their start.
+    parents: Vec<(SyntaxKind, usize, u32)>,
+    offset: u32,
+}
+
+impl<'x> crate::build::Tree<'x> for FlatBuilder<'_> {
+    fn token(&mut self, kind: SyntaxKind, text: &'x str) {
+        let start = self.offset;
+        self.offset += text.len() as u32;
+        self.pending.push(self.tokens.len() as u32 | TOKEN);
+        self.tokens.push(TokenData {
+            kind,
+            start,
+            end: self.offset,
+        });
+    }
+
+    fn start_node(&mut self, kind: SyntaxKind) {
+        self.parents.push((kind, self.pending.len(), self.offset));
+    }
+
+    fn finish_node(&mut self) {
+        let Some((kind, first, start)) = self.parents.pop() else {
+            return;
+        };
+        let first_edge = self.edges.len() as u32;
+        self.edges.extend(self.pending.drain(first..));
+        self.pending.push(self.nodes.len() as u32);
+        self.nodes.push(NodeData {
+            kind,
+            start,
+            end: self.offset,
+            first_edge,
+            edge_count: self.edges.len() as u32 - first_edge,
+        });
+    }
+}
+
+impl<'t> FlatBuilder<'t> {
+    fn finish(mut self) -> FlatTree<'t> {
+        // The event stream always has exactly one root; a grammar bug would leave more, which
+        // a root of their own keeps (as rowan's builder does).
+        let root = match self.pending.as_slice() {
+            [only] if only & TOKEN == 0 => *only,
+            _ => {
+                use crate::build::Tree;
+                self.parents.clear();
+                self.parents.push((SyntaxKind::SOURCE_FILE, 0, 0));
+                self.finish_node();
+                self.nodes.len() as u32 - 1
+            }
+        };
+        FlatTree {
+            text: self.text,
+            nodes: self.nodes,
+            tokens: self.tokens,
+            edges: self.edges,
+            root,
+        }
+    }
+}
+
+impl<'t> FlatTree<'t> {
+    /// The `SOURCE_FILE` node.
+    pub fn root(&self) -> FlatNode<'_> {
+        FlatNode {
+            tree: self,
+            id: self.root,
+        }
+    }
+
+    /// The text the tree covers.
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
+    /// How many nodes and tokens the tree holds.
+    pub fn len(&self) -> usize {
+        self.nodes.len() + self.tokens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A node of a [`FlatTree`]: a reference to the tree and an index.
+#[derive(Clone, Copy)]
+pub struct FlatNode<'a> {
+    tree: &'a FlatTree<'a>,
+    id: u32,
+}
+
+/// A token of a [`FlatTree`].
+#[derive(Clone, Copy)]
+pub struct FlatToken<'a> {
+    tree: &'a FlatTree<'a>,
+    id: u32,
+}
+
+impl PartialEq for FlatNode<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id && std::ptr::eq(self.tree, other.tree)
+    }
+}
+
+impl Eq for FlatNode<'_> {}
+
+impl std::hash::Hash for FlatNode<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+    }
+}
+
+impl PartialEq for FlatToken<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id && std::ptr::eq(self.tree, other.tree)
+    }
+}
+
+impl Eq for FlatToken<'_> {}
+
+impl std::hash::Hash for FlatToken<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+    }
+}
+
+impl std::fmt::Debug for FlatNode<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}@{:?}", self.kind(), self.text_range())
+    }
+}
+
+impl std::fmt::Debug for FlatToken<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:?}@{:?} {:?}",
+            self.kind(),
+            self.text_range(),
+            self.text()
+        )
+    }
+}
+
+impl<'a> FlatNode<'a> {
+    fn data(&self) -> NodeData {
+        self.tree.nodes[self.id as usize]
+    }
+
+    fn edges(&self) -> std::slice::Iter<'a, u32> {
+        let data = self.data();
+        let start = data.first_edge as usize;
+        self.tree.edges[start..start + data.edge_count as usize].iter()
+    }
+
+    fn element(tree: &'a FlatTree<'a>, edge: u32) -> NodeOrToken<FlatNode<'a>, FlatToken<'a>> {
+        if edge & TOKEN == 0 {
+            NodeOrToken::Node(FlatNode { tree, id: edge })
+        } else {
+            NodeOrToken::Token(FlatToken {
+                tree,
+                id: edge & !TOKEN,
+            })
+        }
+    }
+}
+
+/// The child nodes of a [`FlatNode`].
+pub struct FlatChildren<'a> {
+    tree: &'a FlatTree<'a>,
+    edges: std::slice::Iter<'a, u32>,
+}
+
+impl<'a> Iterator for FlatChildren<'a> {
+    type Item = FlatNode<'a>;
+
+    fn next(&mut self) -> Option<FlatNode<'a>> {
+        self.edges
+            .by_ref()
+            .find(|&&edge| edge & TOKEN == 0)
+            .map(|&id| FlatNode {
+                tree: self.tree,
+                id,
+            })
+    }
+}
+
+/// The child nodes and tokens of a [`FlatNode`].
+pub struct FlatElements<'a> {
+    tree: &'a FlatTree<'a>,
+    edges: std::slice::Iter<'a, u32>,
+}
+
+impl<'a> Iterator for FlatElements<'a> {
+    type Item = NodeOrToken<FlatNode<'a>, FlatToken<'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let &edge = self.edges.next()?;
+        Some(FlatNode::element(self.tree, edge))
+    }
+}
+
+impl<'a> TreeNode for FlatNode<'a> {
+    type Token = FlatToken<'a>;
+    type Children = FlatChildren<'a>;
+    type Elements = FlatElements<'a>;
+
+    fn kind(&self) -> SyntaxKind {
+        self.data().kind
+    }
+
+    fn text_range(&self) -> TextRange {
+        let data = self.data();
+        TextRange::new(TextSize::from(data.start), TextSize::from(data.end))
+    }
+
+    fn children(&self) -> FlatChildren<'a> {
+        FlatChildren {
+            tree: self.tree,
+            edges: self.edges(),
+        }
+    }
+
+    fn children_with_tokens(&self) -> FlatElements<'a> {
+        FlatElements {
+            tree: self.tree,
+            edges: self.edges(),
+        }
+    }
+
+    fn first_token(&self) -> Option<FlatToken<'a>> {
+        let mut node = *self;
+        loop {
+            let &first = node.edges().next()?;
+            match FlatNode::element(self.tree, first) {
+                NodeOrToken::Token(token) => return Some(token),
+                NodeOrToken::Node(child) => node = child,
+            }
+        }
+    }
+}
+
+impl FlatToken<'_> {
+    fn data(&self) -> TokenData {
+        self.tree.tokens[self.id as usize]
+    }
+}
+
+impl TreeToken for FlatToken<'_> {
+    fn kind(&self) -> SyntaxKind {
+        self.data().kind
+    }
+
+    fn text(&self) -> &str {
+        let data = self.data();
+        &self.tree.text[data.start as usize..data.end as usize]
+    }
+
+    fn text_range(&self) -> TextRange {
+        let data = self.data();
+        TextRange::new(TextSize::from(data.start), TextSize::from(data.end))
+    }
+}
+
+/// Where the flat tree of `text` differs from rowan's tree of it (kinds, ranges, token texts,
+/// the order of children) or from its errors; `None` when they are the same tree. For the
+/// tests and fuzz targets that hold the flat tree to its promise.
+pub fn flat_tree_difference(text: &str) -> Option<String> {
+    let parse = crate::parse(text);
+    let flat = parse_flat(text);
+    if parse.errors() != flat.errors.as_slice() {
+        return Some(format!(
+            "errors differ: {:?} against {:?}",
+            parse.errors(),
+            flat.errors
+        ));
+    }
+    // Iterative: a tree is as deep as the parser's nesting limit allows.
+    let mut pending = vec![(
+        NodeOrToken::Node(parse.syntax()),
+        NodeOrToken::Node(flat.tree.root()),
+    )];
+    while let Some(pair) = pending.pop() {
+        match pair {
+            (NodeOrToken::Node(r), NodeOrToken::Node(f)) => {
+                if r.kind() != f.kind() || r.text_range() != TreeNode::text_range(&f) {
+                    return Some(format!("node {r:?} is {f:?} in the flat tree"));
+                }
+                let ours: Vec<_> = TreeNode::children_with_tokens(&f).collect();
+                let theirs: Vec<_> = r.children_with_tokens().collect();
+                if ours.len() != theirs.len() {
+                    return Some(format!(
+                        "node {r:?} has {} children, {} in the flat tree",
+                        theirs.len(),
+                        ours.len()
+                    ));
+                }
+                if TreeNode::first_token(&r).map(|t| t.text_range())
+                    != f.first_token().map(|t| t.text_range())
+                {
+                    return Some(format!("the first token of {r:?} differs"));
+                }
+                pending.extend(theirs.into_iter().zip(ours).rev());
+            }
+            (NodeOrToken::Token(r), NodeOrToken::Token(f)) => {
+                if r.kind() != f.kind() || r.text_range() != f.text_range() || r.text() != f.text()
+                {
+                    return Some(format!("token {r:?} is {f:?} in the flat tree"));
+                }
+            }
+            (r, f) => return Some(format!("{r:?} is {f:?} in the flat tree")),
+        }
+    }
+    None
+}
