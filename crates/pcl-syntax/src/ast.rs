@@ -33,6 +33,9 @@ pub trait AstNode: Sized {
 /// A child of a node: a node or a token.
 type Element<N> = NodeOrToken<N, <N as TreeNode>::Token>;
 
+/// A test of a child.
+type ElementTest<'a, N> = dyn Fn(&Element<N>) -> bool + 'a;
+
 /// The token type of the tree `N`.
 type Token<N> = <N as TreeNode>::Token;
 
@@ -137,8 +140,8 @@ fn is_directive<N: TreeNode>(element: &Element<N>, keyword: SyntaxKind) -> bool 
 /// nothing, there are none: the part it introduces is missing.
 fn between<N: TreeNode>(
     node: &N,
-    after: Option<&dyn Fn(&Element<N>) -> bool>,
-    until: &dyn Fn(&Element<N>) -> bool,
+    after: Option<&ElementTest<'_, N>>,
+    until: &ElementTest<'_, N>,
 ) -> Vec<Element<N>> {
     let mut elements = node.children_with_tokens();
     if let Some(after) = after {

@@ -55,15 +55,53 @@ impl FlatParse<'_> {
 /// Parses `text` into a flat tree: the nodes, tokens and errors of [`crate::parse`], without
 /// rowan's allocations. Never fails.
 pub fn parse_flat(text: &str) -> FlatParse<'_> {
+    parse_flat_into(text, FlatBuffers::default())
+}
+
+/// The vectors of a flat tree, empty, kept to build the next one: a reader that parses file
+/// after file (lowering, on each thread) reuses them instead of asking the allocator for a
+/// few megabytes per file, which it would free again at once.
+#[derive(Default)]
+pub struct FlatBuffers {
+    nodes: Vec<NodeData>,
+    tokens: Vec<TokenData>,
+    edges: Vec<u32>,
+}
+
+impl FlatTree<'_> {
+    /// The tree's vectors, emptied, for [`parse_flat_into`].
+    pub fn into_buffers(self) -> FlatBuffers {
+        let (mut nodes, mut tokens, mut edges) = (self.nodes, self.tokens, self.edges);
+        nodes.clear();
+        tokens.clear();
+        edges.clear();
+        FlatBuffers {
+            nodes,
+            tokens,
+            edges,
+        }
+    }
+}
+
+/// [`parse_flat`], building the tree in `buffers`.
+pub fn parse_flat_into(text: &str, buffers: FlatBuffers) -> FlatParse<'_> {
     let lexed = pcl_parser::Lexed::new(text);
     let output = pcl_parser::parse_source_file(&lexed);
     let mut errors = crate::lex_and_parse_errors(&lexed, &output);
+    let FlatBuffers {
+        mut nodes,
+        mut tokens,
+        mut edges,
+    } = buffers;
+    // About one token per 4 bytes and one node per 3 tokens in real files.
+    nodes.reserve(text.len() / 12);
+    tokens.reserve(text.len() / 4);
+    edges.reserve(text.len() / 3);
     let builder = FlatBuilder {
         text,
-        // About one token per 4 bytes and one node per 3 tokens in real files.
-        nodes: Vec::with_capacity(text.len() / 12),
-        tokens: Vec::with_capacity(text.len() / 4),
-        edges: Vec::with_capacity(text.len() / 3),
+        nodes,
+        tokens,
+        edges,
         pending: Vec::with_capacity(64),
         parents: Vec::with_capacity(32),
         offset: 0,

@@ -19,7 +19,10 @@ pub use pcl_parser::{SyntaxErrorKind, SyntaxKind};
 pub use rowan::{TextRange, TextSize};
 
 pub use dump::{debug_tree, json_tree};
-pub use flat::{flat_tree_difference, parse_flat, FlatNode, FlatParse, FlatToken, FlatTree};
+pub use flat::{
+    flat_tree_difference, parse_flat, parse_flat_into, FlatBuffers, FlatNode, FlatParse, FlatToken,
+    FlatTree,
+};
 pub use reparse::reparse;
 pub use template::{LiteralPiece, TemplateLiterals};
 pub use tree::{TreeNode, TreeToken};

@@ -39,7 +39,11 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         // and freeing rowan's tree was 45% of a check, and nothing else reads it (salsa
         // evicts least-recently-used trees only between revisions, so memoizing the tree of
         // every file would keep them all alive through a large check, 40% of its memory).
-        let parse = pcl_syntax::parse_flat(file.text(db));
+        // Each thread keeps the vectors of its last tree for the next file.
+        thread_local! {
+            static BUFFERS: std::cell::Cell<pcl_syntax::FlatBuffers> = Default::default();
+        }
+        let parse = pcl_syntax::parse_flat_into(file.text(db), BUFFERS.take());
         // Syntax errors first: the edge reads them from here.
         let mut diagnostics = parse.diagnostics();
         let root = ast::SourceFile::cast_root(parse.tree.root());
@@ -51,6 +55,7 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
                 nodes.push(new_node(db, pf, &mut seen, &node, start));
             }
         }
+        BUFFERS.set(parse.tree.into_buffers());
         return LoweredFile { nodes, diagnostics };
     }
     // A file open in an editor is parsed through the `parse` query, whose tree the editor's
