@@ -1,8 +1,10 @@
 //! The lossless syntax tree of PCL (HCL native syntax) and its typed AST.
 //!
-//! This crate owns the rowan side: it replays the parser's events into a green tree that holds
-//! every byte of the input (trivia included), collects lexer, parser and validation errors into a
-//! [`Parse`], and offers typed accessors ([`ast`]) and stable text/JSON dumps for tests and tools.
+//! This crate owns the trees: it replays the parser's events into a rowan green tree that holds
+//! every byte of the input (trivia included), or into the same tree as flat vectors for readers
+//! that walk it once ([`flat`]), collects lexer, parser and validation errors into a [`Parse`],
+//! and offers typed accessors over either tree ([`ast`], [`tree`]) and stable text/JSON dumps
+//! for tests and tools.
 
 pub mod ast;
 mod build;
