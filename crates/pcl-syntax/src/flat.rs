@@ -39,6 +39,11 @@ struct TokenData {
 
 const TOKEN: u32 = 1 << 31;
 
+/// The longest text a flat tree holds: a token's index must leave the `TOKEN` bit free (a text
+/// has at most one token per byte, and one more). Longer texts (the library takes any text
+/// below 4 GiB) are parsed into rowan's tree.
+pub const MAX_FLAT_LEN: usize = (TOKEN - 2) as usize;
+
 /// A parse into a flat tree: the tree and the errors, exactly those of [`crate::parse`].
 pub struct FlatParse<'t> {
     pub tree: FlatTree<'t>,
@@ -53,7 +58,7 @@ impl FlatParse<'_> {
 }
 
 /// Parses `text` into a flat tree: the nodes, tokens and errors of [`crate::parse`], without
-/// rowan's allocations. Never fails.
+/// rowan's allocations. Never fails; `text` must be at most [`MAX_FLAT_LEN`] bytes long.
 pub fn parse_flat(text: &str) -> FlatParse<'_> {
     parse_flat_into(text, FlatBuffers::default())
 }
@@ -84,7 +89,16 @@ impl FlatTree<'_> {
 }
 
 /// [`parse_flat`], building the tree in `buffers`.
+///
+/// # Panics
+///
+/// When `text` is longer than [`MAX_FLAT_LEN`]: callers that may see such a text parse it
+/// with [`crate::parse`].
 pub fn parse_flat_into(text: &str, buffers: FlatBuffers) -> FlatParse<'_> {
+    assert!(
+        text.len() <= MAX_FLAT_LEN,
+        "a flat tree holds at most {MAX_FLAT_LEN} bytes"
+    );
     let lexed = pcl_parser::Lexed::new(text);
     let output = pcl_parser::parse_source_file(&lexed);
     let mut errors = crate::lex_and_parse_errors(&lexed, &output);

@@ -34,7 +34,7 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
     let file = pf.file(db);
     let mut nodes = Vec::new();
     let mut seen: rustc_hash::FxHashMap<(NodeKind, Name), u32> = Default::default();
-    if !file.open(db) {
+    if !file.open(db) && file.text(db).len() <= pcl_syntax::flat::MAX_FLAT_LEN {
         // A file nobody has open is parsed into a flat tree, lowered and dropped: building
         // and freeing rowan's tree was 45% of a check, and nothing else reads it (salsa
         // evicts least-recently-used trees only between revisions, so memoizing the tree of
@@ -59,8 +59,15 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         return LoweredFile { nodes, diagnostics };
     }
     // A file open in an editor is parsed through the `parse` query, whose tree the editor's
-    // requests share (reparsed from the last tree after an edit).
-    let parse = pcl_db::parse(db, file);
+    // requests share (reparsed from the last tree after an edit); a text too long for a flat
+    // tree (2 GiB; the tools refuse files above 64 MiB) is parsed here.
+    let owned;
+    let parse = if file.open(db) {
+        pcl_db::parse(db, file)
+    } else {
+        owned = pcl_syntax::parse(file.text(db));
+        &owned
+    };
     let mut diagnostics = parse.diagnostics();
     let Some(body) = parse.tree().body() else {
         return LoweredFile { nodes, diagnostics };
@@ -70,8 +77,10 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
     // item is lowered again, and the others only move (their positions, if the text before
     // them changed length). Items lower independently of each other, so this is exactly
     // what lowering them again would give.
-    let cache = db
-        .file_caches()
+    let cache = file
+        .open(db)
+        .then(|| db.file_caches())
+        .flatten()
         .map(|caches| (caches, caches.get::<ItemCache>(file)));
     let mut next_cache = cache.as_ref().map(|_| ItemCache::default());
     for item in body.items() {
