@@ -24,6 +24,6 @@ pub use item::{
     file_node_map, file_nodes, lower_file, node_of, program_scope, FileNodeMap, LoweredFile, Node,
     NodeKey, NodeKind, NodeSourceMap, ProgramFile, ProgramScope, Signature,
 };
-pub use lower::{flat_lowering_difference, known_attributes};
+pub use lower::{flat_lowering_difference, known_attributes, release_lowering_buffers};
 pub use name::Name;
 pub use options::ResourceOption;

@@ -366,6 +366,10 @@ pub fn lower_program_parallel(db: &pcl_db::RootDatabase, program: Program) {
     files.par_iter().for_each_with(db.clone(), |db, &file| {
         pcl_hir::file_nodes(db, ProgramFile::new(db, program, file));
     });
+    // The vectors each thread kept for its next file's tree go, now that no file is left
+    // (a few megabytes per thread, through the rest of the check).
+    rayon::broadcast(|_| pcl_hir::release_lowering_buffers());
+    pcl_hir::release_lowering_buffers();
 }
 
 /// What [`infer_nodes_with`] may take as done, and so not walk.

@@ -39,10 +39,6 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         // and freeing rowan's tree was 45% of a check, and nothing else reads it (salsa
         // evicts least-recently-used trees only between revisions, so memoizing the tree of
         // every file would keep them all alive through a large check, 40% of its memory).
-        // Each thread keeps the vectors of its last tree for the next file.
-        thread_local! {
-            static BUFFERS: std::cell::Cell<pcl_syntax::FlatBuffers> = Default::default();
-        }
         let parse = pcl_syntax::parse_flat_into(file.text(db), BUFFERS.take());
         // Syntax errors first: the edge reads them from here.
         let mut diagnostics = parse.diagnostics();
@@ -219,6 +215,17 @@ fn new_node<'db>(
     );
     *occurrence += 1;
     handle
+}
+
+thread_local! {
+    /// The vectors of this thread's last flat tree, for its next file.
+    static BUFFERS: std::cell::Cell<pcl_syntax::FlatBuffers> = Default::default();
+}
+
+/// Frees the vectors the calling thread kept for the flat tree of its next file: for hosts
+/// that lowered many files and have none left to lower (`pcl check` after its lowering).
+pub fn release_lowering_buffers() {
+    let _ = BUFFERS.try_with(|buffers| buffers.take());
 }
 
 /// The lowering of each top-level item of an open file, by the address of its green node.
