@@ -83,10 +83,13 @@ pub struct AnalysisHost {
     /// Whether schemas were configured (directories or files); loading a program from disk
     /// first configures the default search path, as `pcl check` does.
     schemas_configured: bool,
-    /// Directories that component blocks name and that the host tried to load as programs
-    /// after an edit named them (`load_named_components`); not tried again until a file
-    /// changes on disk, so that a block naming a directory that does not exist costs no
-    /// `stat` per keystroke.
+    /// Programs loaded because a component block named their directory
+    /// (`sync_named_components`), by root: dropped once no block names them (unless a buffer
+    /// of theirs is open), so that they are what `pcl check` would load for the text as it is.
+    component_programs: FxHashSet<PathBuf>,
+    /// Directories that component blocks name and that hold no program the host could load;
+    /// not tried again until a file changes on disk, so that a block naming a directory that
+    /// does not exist costs no `stat` per keystroke.
     components_tried: FxHashSet<PathBuf>,
     /// Changes that may have invalidated results beyond the open files (see
     /// [`Generations`]).
@@ -141,6 +144,7 @@ impl AnalysisHost {
             memory_programs: FxHashMap::default(),
             schema_dirs_given: Vec::new(),
             schemas_configured: false,
+            component_programs: FxHashSet::default(),
             components_tried: FxHashSet::default(),
             // No program has been inferred in order yet.
             generations: std::sync::Arc::new(Generations {
@@ -209,43 +213,86 @@ impl AnalysisHost {
             });
         self.apply(change);
         self.publish(only_keystrokes);
-        if self.load_named_components() {
+        if self.sync_named_components() {
             self.publish(false);
         }
     }
 
-    /// Loads, with `pcl check`'s loader, the programs of the directories that component
-    /// blocks name and that no loaded program is at: a block typed in an editor finds its
-    /// component as `pcl check` would (loading a program loads its components, but a block
-    /// typed later named a directory nobody had loaded: a false "no component program").
-    /// The programs a host loaded stay loaded when the blocks naming them go, as every
-    /// program it loaded does. Returns whether a program was loaded. Reads what the open
-    /// files published, so it runs after the publication.
-    fn load_named_components(&mut self) -> bool {
-        let programs: Vec<pcl_db::Program> = pcl_db::workspace(&self.db)
+    /// Makes the programs loaded for component blocks those the blocks name now: loads, as
+    /// `pcl check`'s loader loads components, the directories that blocks name and that no
+    /// loaded program is at (a block typed in an editor finds its component as `pcl check`
+    /// would, not a false "no component program" until the file is saved), and drops the
+    /// programs loaded that way that no block names any more (typing `"../comps/a"` passes
+    /// through `..` and `../comps`). Programs loaded otherwise stay. Returns whether programs
+    /// changed. Reads what the open files published, so it runs after the publication.
+    fn sync_named_components(&mut self) -> bool {
+        let mut changed = false;
+        let mut named = self.named_component_dirs();
+        loop {
+            let stale: Vec<PathBuf> = self
+                .component_programs
+                .iter()
+                .filter(|root| !named.contains(*root))
+                .cloned()
+                .collect();
+            if stale.is_empty() {
+                break;
+            }
+            for root in stale {
+                self.component_programs.remove(&root);
+                if self
+                    .buffers
+                    .keys()
+                    .any(|p| p.parent() == Some(root.as_path()))
+                {
+                    // A buffer of it is open: it stays, as a program the host was asked for.
+                    self.disk_programs.insert(root);
+                    continue;
+                }
+                self.db.remove_program(&root);
+                changed = true;
+            }
+            // What the programs left name.
+            named = self.named_component_dirs();
+        }
+        let wanted: Vec<PathBuf> = named
+            .into_iter()
+            .filter(|dir| {
+                !self.components_tried.contains(dir)
+                    && pcl_sema::component::program_at(&self.db, dir).is_none()
+            })
+            .collect();
+        if wanted.is_empty() {
+            return changed;
+        }
+        self.load_components(&wanted);
+        for dir in wanted {
+            if pcl_sema::component::program_at(&self.db, &dir).is_none() {
+                self.components_tried.insert(dir);
+            }
+        }
+        true
+    }
+
+    /// The directories the component blocks of every program name.
+    fn named_component_dirs(&self) -> FxHashSet<PathBuf> {
+        pcl_db::workspace(&self.db)
             .programs(&self.db)
             .iter()
-            .map(|(_, program)| *program)
-            .collect();
-        let mut wanted: Vec<PathBuf> = Vec::new();
-        for program in programs {
-            for dir in pcl_sema::component::component_dirs(&self.db, program) {
-                if pcl_sema::component::program_at(&self.db, &dir).is_none()
-                    && !self.components_tried.contains(&dir)
-                {
-                    wanted.push(dir);
-                }
+            .flat_map(|(_, program)| pcl_sema::component::component_dirs(&self.db, *program))
+            .collect()
+    }
+
+    /// Loads (or reads again) `dirs` as component programs, with their components.
+    fn load_components(&mut self, dirs: &[PathBuf]) {
+        let loaded = pcl_project::Loader::new().load_components(&mut self.db, dirs);
+        for program in &loaded.programs {
+            let root = program.root(&self.db).clone();
+            if !self.disk_programs.contains(&root) {
+                self.component_programs.insert(root.clone());
             }
+            self.keep_buffers(&root);
         }
-        let mut loaded = false;
-        for dir in wanted {
-            self.components_tried.insert(dir.clone());
-            if dir.is_dir() {
-                self.load(&dir);
-                loaded |= pcl_sema::component::program_at(&self.db, &dir).is_some();
-            }
-        }
-        loaded
     }
 
     fn apply(&mut self, change: Change) {
@@ -319,9 +366,15 @@ impl AnalysisHost {
             self.rescan_schemas();
         }
         let loaded = pcl_project::Loader::new().load(&mut self.db, dir);
-        for program in &loaded.programs {
+        // The program asked for stays; its components stay while blocks name them.
+        for (i, program) in loaded.programs.iter().enumerate() {
             let root = program.root(&self.db).clone();
-            self.disk_programs.insert(root.clone());
+            if i == 0 {
+                self.component_programs.remove(&root);
+                self.disk_programs.insert(root.clone());
+            } else if !self.disk_programs.contains(&root) {
+                self.component_programs.insert(root.clone());
+            }
             self.keep_buffers(&root);
         }
         loaded.errors.into_iter().chain(loaded.warnings).collect()
@@ -477,6 +530,11 @@ impl AnalysisHost {
     /// created in a directory no program was loaded from starts one); a program in memory
     /// keeps only the files that are still open.
     fn relist(&mut self, root: &Path) {
+        if self.component_programs.contains(root) {
+            // Read as `pcl check` reads a component (its `Pulumi.yaml` does not count).
+            self.load_components(&[root.to_path_buf()]);
+            return;
+        }
         if let Some(files) = self.memory_programs.get(root) {
             let keep: Vec<PathBuf> = files
                 .iter()

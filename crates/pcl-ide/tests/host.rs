@@ -173,6 +173,87 @@ fn a_component_block_typed_in_a_buffer_loads_its_program() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The programs loaded for component blocks are those the blocks name as the text is, loaded
+/// as `pcl check` loads components: typing a path does not leave the directories it passed
+/// through loaded, a component directory's `Pulumi.yaml` is not followed, a symbolic link to a
+/// program loaded already is another name for it, and a program whose block went stays only
+/// while a buffer of it is open.
+#[test]
+fn programs_loaded_for_component_blocks_follow_the_blocks() {
+    let dir = temp_dir("component-sync");
+    for sub in ["app", "comps/a/src"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    std::fs::write(dir.join("main.pp"), "broken = = 1\n").unwrap();
+    std::fs::write(dir.join("app/main.pp"), "x = 1\n").unwrap();
+    std::fs::write(dir.join("comps/main.pp"), "other = 1\n").unwrap();
+    std::fs::write(
+        dir.join("comps/a/main.pp"),
+        "config size int {\n}\noutput result {\n  value = size * 2\n}\n",
+    )
+    .unwrap();
+    // `pcl check` does not read a component's Pulumi.yaml.
+    std::fs::write(dir.join("comps/a/Pulumi.yaml"), "name: a\nmain: src/\n").unwrap();
+    std::fs::write(dir.join("comps/a/src/main.pp"), "unrelated = 1\n").unwrap();
+    std::os::unix::fs::symlink(dir.join("comps/a"), dir.join("link")).unwrap();
+    let mut host = AnalysisHost::new();
+    assert!(host.load_program(&dir.join("app")).is_empty());
+    let main = dir.join("app/main.pp");
+    let files = |host: &AnalysisHost| -> Vec<String> {
+        host.analysis()
+            .files()
+            .unwrap()
+            .iter()
+            .map(|f| f.strip_prefix(&dir).unwrap().display().to_string())
+            .collect()
+    };
+
+    // Typed a character at a time: `..` and `../comps` were named on the way.
+    let block = "component c \"../comps/a\" {\n  size = 2\n}\n";
+    let open = block.find('"').unwrap() + 1;
+    let close = open + "../comps/a".len();
+    for end in open..=close {
+        let text = format!("x = 1\n{}{}", &block[..end], &block[close..]);
+        let mut change = Change::new();
+        change.set_file_text(main.clone(), text);
+        host.apply_change(change);
+    }
+    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    assert_eq!(codes(&host, &main), Vec::<String>::new());
+
+    // Two blocks, one through a link: one program.
+    let both = format!(
+        "x = 1\n{block}{}",
+        block.replace("c \"../comps/a\"", "d \"../link\"")
+    );
+    let mut change = Change::new();
+    change.set_file_text(main.clone(), both);
+    host.apply_change(change);
+    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    assert_eq!(codes(&host, &main), Vec::<String>::new());
+
+    // The blocks go: so does the program.
+    let mut change = Change::new();
+    change.set_file_text(main.clone(), "x = 1\n".to_string());
+    host.apply_change(change);
+    assert_eq!(files(&host), ["app/main.pp"]);
+
+    // Unless a buffer of it is open.
+    let mut change = Change::new();
+    change.set_file_text(main.clone(), format!("x = 1\n{block}"));
+    host.apply_change(change);
+    let component = dir.join("comps/a/main.pp");
+    let text = std::fs::read_to_string(&component).unwrap();
+    let mut change = Change::new();
+    change.set_file_text(component.clone(), text);
+    host.apply_change(change);
+    let mut change = Change::new();
+    change.set_file_text(main.clone(), "x = 1\n".to_string());
+    host.apply_change(change);
+    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_buffer_outside_any_loaded_program_is_checked() {
     let dir = temp_dir("adopt");

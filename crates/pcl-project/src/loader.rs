@@ -80,7 +80,39 @@ impl Loader {
             // A file that is missing or not a regular file is refused when it is read.
             (path.to_path_buf(), vec![path.to_path_buf()])
         };
-        let mut pending = vec![(root, Some(files))];
+        self.load_pending(db, vec![(root, Some(files))], loaded)
+    }
+
+    /// Loads the programs of component directories, as [`Loader::load`] loads the components
+    /// of a program (a directory's `.pp` files, its `Pulumi.yaml` not read), transitively: for
+    /// hosts whose programs gain a component block. A directory that holds no program is
+    /// skipped (the binder reports it at the block); one that is another name (a symbolic
+    /// link) of a program the database has already becomes an alias of it.
+    ///
+    /// A directory of `dirs` that is a program already is read again (a host's reload).
+    pub fn load_components(&mut self, db: &mut RootDatabase, dirs: &[PathBuf]) -> Loaded {
+        for (root, _) in pcl_db::workspace(db).programs(db).clone() {
+            if !dirs.contains(&root) && self.loaded.insert(root.clone()) {
+                let canonical = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+                self.by_canonical.entry(canonical).or_insert(root);
+            }
+        }
+        let mut loaded = Loaded::default();
+        let pending = dirs.iter().map(|dir| (dir.clone(), None)).collect();
+        if let Err(error) = self.load_pending(db, pending, &mut loaded) {
+            loaded.errors.push(error.to_string());
+        }
+        loaded
+    }
+
+    /// Loads each `(root, files)` of `pending` (`None`: the directory's `.pp` files), then the
+    /// directories its component blocks name.
+    fn load_pending(
+        &mut self,
+        db: &mut RootDatabase,
+        mut pending: Vec<(PathBuf, Option<Vec<PathBuf>>)>,
+        loaded: &mut Loaded,
+    ) -> Result<(), LoadError> {
         while let Some((root, files)) = pending.pop() {
             if self.loaded.contains(&root) {
                 continue;

@@ -3,8 +3,9 @@
 //! nobody has open, as `pcl check` does). Building and dropping rowan's tree was 45% of a
 //! check: it shares tokens through a table, allocates every node and token on its own, and
 //! frees them one by one; this one appends to vectors. The typed AST ([`crate::ast`]) reads
-//! both, so which child plays which part has one home; `tests/flat_tree.rs` and the fuzz
-//! targets check that the two trees are the same tree.
+//! both, so which child plays which part has one home; [`flat_tree_difference`] says where the
+//! two trees differ, and `tests/conformance.rs` (every corpus file), `pcl-hir`'s
+//! `tests/flat_lowering.rs` and the syntax fuzz target check that they never do.
 
 use rowan::NodeOrToken;
 
@@ -39,10 +40,12 @@ struct TokenData {
 
 const TOKEN: u32 = 1 << 31;
 
-/// The longest text a flat tree holds: a token's index must leave the `TOKEN` bit free (a text
-/// has at most one token per byte, and one more). Longer texts (the library takes any text
-/// below 4 GiB) are parsed into rowan's tree.
-pub const MAX_FLAT_LEN: usize = (TOKEN - 2) as usize;
+/// The longest text a flat tree holds (512 MiB): node and token indexes must leave the `TOKEN`
+/// bit free and the runs of children fit `u32` offsets. A text has at most one token per byte
+/// (and one more), and about two nodes per byte at most (`a={,,,` opens two per comma), so
+/// its nodes and tokens number at most about three per byte. Longer texts (the library takes
+/// any text below 4 GiB; the tools refuse files above 64 MiB) are parsed into rowan's tree.
+pub const MAX_FLAT_LEN: usize = 512 << 20;
 
 /// A parse into a flat tree: the tree and the errors, exactly those of [`crate::parse`].
 pub struct FlatParse<'t> {
@@ -71,6 +74,15 @@ pub struct FlatBuffers {
     nodes: Vec<NodeData>,
     tokens: Vec<TokenData>,
     edges: Vec<u32>,
+}
+
+impl FlatBuffers {
+    /// The bytes the vectors hold allocated.
+    pub fn capacity_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<NodeData>()
+            + self.tokens.capacity() * std::mem::size_of::<TokenData>()
+            + self.edges.capacity() * std::mem::size_of::<u32>()
+    }
 }
 
 impl FlatTree<'_> {

@@ -51,7 +51,12 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
                 nodes.push(new_node(db, pf, &mut seen, &node, start));
             }
         }
-        BUFFERS.set(parse.tree.into_buffers());
+        // Kept for the next file unless the file was large: a thread keeps them as long
+        // as it lives.
+        let buffers = parse.tree.into_buffers();
+        if buffers.capacity_bytes() <= MAX_KEPT_BUFFERS {
+            BUFFERS.set(buffers);
+        }
         return LoweredFile { nodes, diagnostics };
     }
     // A file open in an editor is parsed through the `parse` query, whose tree the editor's
@@ -221,6 +226,10 @@ thread_local! {
     /// The vectors of this thread's last flat tree, for its next file.
     static BUFFERS: std::cell::Cell<pcl_syntax::FlatBuffers> = Default::default();
 }
+
+/// The most bytes of flat-tree vectors a thread keeps for its next file (those of a file of
+/// about 2 MB; real files are far smaller).
+const MAX_KEPT_BUFFERS: usize = 16 << 20;
 
 /// Frees the vectors the calling thread kept for the flat tree of its next file: for hosts
 /// that lowered many files and have none left to lower (`pcl check` after its lowering).
