@@ -11,9 +11,11 @@
 //! unclosed `{` swallows everything after it). Anything unusual falls back to a full parse
 //! (`None`), which is always right. Two facts span items and must not change: whether each
 //! `{` is closed anywhere later in the file (an unclosed block recovers by indentation), so
-//! the old and the new lines must each pair their braces among themselves; and where an item
+//! the old and the new lines must each pair their braces among themselves; where an item
 //! whose recovery ran to the end of the file ends, so lines after the last item of a broken
-//! file parse again whole. Two are redone:
+//! file parse again whole; and whether a `/*` above is closed (the lexer looks ahead for its
+//! `*/`), so new lines with a `*/` in a file with an error above them parse again whole. Two
+//! are redone:
 //! duplicate attribute names of the top-level body (E0025, with its note), and errors
 //! elsewhere only move.
 //!
@@ -136,6 +138,16 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
 
     // A byte order mark is whitespace at the start of a file only.
     if !at_file_start && segment.starts_with('\u{feff}') {
+        return None;
+    }
+    // A `/*` is a comment only if a `*/` follows, anywhere: an unclosed one above the segment
+    // (the file has an error before it) lexes otherwise once the segment closes it.
+    if segment.contains("*/")
+        && old
+            .errors
+            .iter()
+            .any(|e| u32::from(e.range.start()) < seg_start)
+    {
         return None;
     }
     let part = crate::parse(segment);

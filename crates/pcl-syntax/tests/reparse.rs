@@ -344,3 +344,29 @@ fn top_level_duplicates_follow_the_edit() {
     assert!(back == old);
     assert!(!back.has_errors());
 }
+
+/// The lexer looks ahead across lines in two places: a `/*` is a comment only if a `*/`
+/// follows somewhere, and a heredoc runs to its marker's line. Text typed after an unclosed
+/// one can close it and change how the lines before the edit lex (found by review).
+#[test]
+fn closing_a_comment_or_heredoc_opened_above_the_edit() {
+    for (old, new) in [
+        ("/*\nb = \"x\"\n", "/*\nb = \"*/x\"\n"),
+        ("/*\nb = 1\nc = 2\n", "/*\nb = 1\nc = 2 */\n"),
+        ("x = <<EOT\na = 1\nb = 2\n", "x = <<EOT\na = 1\nEOT\n"),
+        (
+            "a = 1\nx = <<EOT\nb = 2\n\nc = 3\n",
+            "a = 1\nx = <<EOT\nb = 2\n\nEOT\n",
+        ),
+    ] {
+        let fresh = parse(new);
+        if let Some(incremental) = reparse(&parse(old), old, new) {
+            assert!(
+                incremental == fresh,
+                "{new:?}: the reparse differs from a fresh parse\nreparse: {:?}\nfresh: {:?}",
+                incremental.errors(),
+                fresh.errors()
+            );
+        }
+    }
+}
