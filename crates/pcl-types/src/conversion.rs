@@ -70,6 +70,14 @@ impl Conversion {
         self
     }
 
+    /// [`Conversion::within`] a property: its name is copied only into a reason.
+    fn within_property(mut self, name: &str) -> Conversion {
+        self.reason = self
+            .reason
+            .map(|r| r.within(PathStep::Property(name.into())));
+        self
+    }
+
     /// A root-level "cannot assign" about a part of `dest`/`src` (an output's element, a
     /// literal's underlying type) is restated about the types the caller asked about.
     fn about(mut self, dest: &Type, src: &Type) -> Conversion {
@@ -438,6 +446,26 @@ impl Ctx {
         let mut best: Option<Conversion> = None;
         let mut deepest_failure: Option<Reason> = None;
         for element in elements {
+            // `none` (of every optional type) takes only `null`, `none` and `dynamic`: a value
+            // of another shape fails against it with the plain reason, which is not kept, so it
+            // is not asked (its reason's copies of both types were most of an optional
+            // property's cost).
+            if element.is_none()
+                && matches!(
+                    src.kind(),
+                    TypeKind::Bool
+                        | TypeKind::Int
+                        | TypeKind::Number
+                        | TypeKind::String
+                        | TypeKind::List(_)
+                        | TypeKind::Map(_)
+                        | TypeKind::Set(_)
+                        | TypeKind::Tuple(_)
+                        | TypeKind::Object(_)
+                )
+            {
+                continue;
+            }
             let result = self.convert(element, src);
             if result.kind == ConversionKind::Safe {
                 return result;
@@ -560,10 +588,7 @@ impl Ctx {
             (TypeKind::Map(e), TypeKind::Object(o)) => {
                 let mut acc = Conversion::safe();
                 for (key, u) in &o.properties() {
-                    acc = worst(
-                        acc,
-                        self.convert(e, u).within(PathStep::Property(key.clone())),
-                    );
+                    acc = worst(acc, self.convert(e, u).within_property(key));
                 }
                 acc
             }
@@ -599,7 +624,7 @@ impl Ctx {
                 let mut acc = Conversion::safe();
                 for (key, t) in &d.properties() {
                     let result = match s.property(key) {
-                        Some(u) => self.convert(t, &u).within(PathStep::Property(key.clone())),
+                        Some(u) => self.convert(t, &u).within_property(key),
                         // The common case of schema objects: an optional property left out.
                         None if t.is_dynamic() || t.union_elements().iter().any(Type::is_none) => {
                             continue;
@@ -607,7 +632,7 @@ impl Ctx {
                         None => {
                             let result = self.convert(t, &Type::none());
                             if result.exists() {
-                                result.within(PathStep::Property(key.clone()))
+                                result.within_property(key)
                             } else {
                                 Conversion::none(Reason::new(ReasonKind::MissingProperty {
                                     name: key.clone(),
@@ -626,10 +651,7 @@ impl Ctx {
             (TypeKind::Object(d), TypeKind::Map(u)) => {
                 let mut acc = Conversion::may_fail(dest, src);
                 for (key, t) in &d.properties() {
-                    acc = worst(
-                        acc,
-                        self.convert(t, u).within(PathStep::Property(key.clone())),
-                    );
+                    acc = worst(acc, self.convert(t, u).within_property(key));
                 }
                 acc
             }
