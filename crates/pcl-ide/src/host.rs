@@ -232,7 +232,7 @@ impl AnalysisHost {
             let stale: Vec<PathBuf> = self
                 .component_programs
                 .iter()
-                .filter(|root| !named.contains(*root))
+                .filter(|root| !named.contains(*root) && !self.has_open_buffer(root))
                 .cloned()
                 .collect();
             if stale.is_empty() {
@@ -240,15 +240,6 @@ impl AnalysisHost {
             }
             for root in stale {
                 self.component_programs.remove(&root);
-                if self
-                    .buffers
-                    .keys()
-                    .any(|p| p.parent() == Some(root.as_path()))
-                {
-                    // A buffer of it is open: it stays, as a program the host was asked for.
-                    self.disk_programs.insert(root);
-                    continue;
-                }
                 self.db.remove_program(&root);
                 changed = true;
             }
@@ -274,13 +265,49 @@ impl AnalysisHost {
         true
     }
 
-    /// The directories the component blocks of every program name.
+    /// The directories that component blocks name, followed from the programs to keep: those
+    /// loaded otherwise (asked for, given in memory) and those with an open buffer, then the
+    /// programs their blocks name, transitively (a cycle of components, or a component that
+    /// names its own directory, keeps nothing by itself).
     fn named_component_dirs(&self) -> FxHashSet<PathBuf> {
-        pcl_db::workspace(&self.db)
-            .programs(&self.db)
+        let db = &self.db;
+        let mut pending: Vec<pcl_db::Program> = pcl_db::workspace(db)
+            .programs(db)
             .iter()
-            .flat_map(|(_, program)| pcl_sema::component::component_dirs(&self.db, *program))
-            .collect()
+            .filter(|(root, program)| {
+                program.root(db) == root
+                    && (!self.component_programs.contains(root) || self.has_open_buffer(root))
+            })
+            .map(|(_, program)| *program)
+            .collect();
+        let mut visited: FxHashSet<pcl_db::Program> = FxHashSet::default();
+        let mut named = FxHashSet::default();
+        while let Some(program) = pending.pop() {
+            if !visited.insert(program) {
+                continue;
+            }
+            for dir in pcl_sema::component::component_dirs(db, program) {
+                if let Some(component) = pcl_sema::component::program_at(db, &dir) {
+                    pending.push(component);
+                }
+                named.insert(dir);
+            }
+        }
+        named
+    }
+
+    /// Whether `dir` is (or would be) a program only because component blocks name it: one
+    /// loaded for them, or one they name that was not loaded otherwise.
+    fn is_component_dir(&self, dir: &Path) -> bool {
+        self.component_programs.contains(dir)
+            || (!self.disk_programs.contains(dir)
+                && !self.memory_programs.contains_key(dir)
+                && self.named_component_dirs().contains(dir))
+    }
+
+    /// Whether a buffer of the program at `root` is open.
+    fn has_open_buffer(&self, root: &Path) -> bool {
+        self.buffers.keys().any(|p| p.parent() == Some(root))
     }
 
     /// Loads (or reads again) `dirs` as component programs, with their components.
@@ -462,7 +489,10 @@ impl AnalysisHost {
             self.sync_memory_program(&root);
             return;
         }
-        if dir.is_dir() {
+        if self.is_component_dir(&dir) {
+            // Read as `pcl check` reads a component; the buffer joins it (`keep_buffers`).
+            self.load_components(std::slice::from_ref(&dir));
+        } else if dir.is_dir() {
             self.load(&dir);
         }
         if !self.in_some_program(path) {
@@ -511,7 +541,11 @@ impl AnalysisHost {
         }
         if name == "Pulumi.yaml" || name == "Pulumi.yml" {
             if let Some(dir) = path.parent() {
-                if self.disk_programs.contains(dir) || self.db.program(dir).is_some() {
+                // A component's Pulumi.yaml does not count, as for `pcl check`.
+                let component = self.is_component_dir(dir);
+                if self.disk_programs.contains(dir)
+                    || (self.db.program(dir).is_some() && !component)
+                {
                     let dir = dir.to_path_buf();
                     self.load(&dir);
                 }
@@ -530,11 +564,6 @@ impl AnalysisHost {
     /// created in a directory no program was loaded from starts one); a program in memory
     /// keeps only the files that are still open.
     fn relist(&mut self, root: &Path) {
-        if self.component_programs.contains(root) {
-            // Read as `pcl check` reads a component (its `Pulumi.yaml` does not count).
-            self.load_components(&[root.to_path_buf()]);
-            return;
-        }
         if let Some(files) = self.memory_programs.get(root) {
             let keep: Vec<PathBuf> = files
                 .iter()
@@ -543,6 +572,11 @@ impl AnalysisHost {
                 .collect();
             self.memory_programs.insert(root.to_path_buf(), keep);
             self.sync_memory_program(root);
+            return;
+        }
+        if self.is_component_dir(root) {
+            // Read as `pcl check` reads a component (its `Pulumi.yaml` does not count).
+            self.load_components(&[root.to_path_buf()]);
             return;
         }
         if self.disk_programs.contains(root) || root.is_dir() {

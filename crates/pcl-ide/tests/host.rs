@@ -254,6 +254,93 @@ fn programs_loaded_for_component_blocks_follow_the_blocks() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What a review found in the first version: programs reached through links are reloaded,
+/// a third name of one is no error, a cycle of components keeps nothing loaded by itself, and
+/// a buffer or a `Pulumi.yaml` in a component's directory does not make it a program of its
+/// `main:` directory.
+#[test]
+fn component_programs_through_links_cycles_and_project_files() {
+    let dir = temp_dir("component-review");
+    for sub in ["app", "comps/a/src", "a", "b"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let output =
+        |name: &str| format!("config size int {{\n}}\noutput {name} {{\n  value = size * 2\n}}\n");
+    std::fs::write(dir.join("app/main.pp"), "x = 1\n").unwrap();
+    std::fs::write(dir.join("comps/a/main.pp"), output("result")).unwrap();
+    std::fs::write(dir.join("comps/a/Pulumi.yaml"), "name: a\nmain: src/\n").unwrap();
+    std::fs::write(dir.join("comps/a/src/main.pp"), "unrelated = nope\n").unwrap();
+    for link in ["link", "alink", "blink"] {
+        std::os::unix::fs::symlink(dir.join("comps/a"), dir.join(link)).unwrap();
+    }
+    std::fs::write(dir.join("a/main.pp"), "component b \"../b\" {\n}\n").unwrap();
+    std::fs::write(dir.join("b/main.pp"), "component a \"../a\" {\n}\n").unwrap();
+    let mut host = AnalysisHost::new();
+    assert!(host.load_program(&dir.join("app")).is_empty());
+    let main = dir.join("app/main.pp");
+    let files = |host: &AnalysisHost| -> Vec<String> {
+        host.analysis()
+            .files()
+            .unwrap()
+            .iter()
+            .map(|f| f.strip_prefix(&dir).unwrap().display().to_string())
+            .collect()
+    };
+    let set = |host: &mut AnalysisHost, path: &Path, text: String| {
+        let mut change = Change::new();
+        change.set_file_text(path.to_path_buf(), text);
+        host.apply_change(change);
+    };
+    let block =
+        |name: &str, path: &str| format!("component {name} \"{path}\" {{\n  size = 2\n}}\n");
+
+    // One program under three names; reloaded when its file changes on disk.
+    let mut text = format!("{}y = c.result\n", block("c", "../comps/a"));
+    set(&mut host, &main, text.clone());
+    for (name, link) in [("d", "../alink"), ("e", "../blink")] {
+        text.push_str(&block(name, link));
+        set(&mut host, &main, text.clone());
+    }
+    assert_eq!(codes(&host, &main), Vec::<String>::new());
+    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    std::fs::write(dir.join("comps/a/main.pp"), output("total")).unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("comps/a/main.pp"));
+    host.apply_change(change);
+    let now = codes(&host, &main);
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert!(now[0].contains("result"), "{now:?}");
+
+    // A project file in the component's directory does not count, as for `pcl check`.
+    std::fs::write(dir.join("comps/a/Pulumi.yaml"), "name: a\nmain: src/\n\n").unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("comps/a/Pulumi.yaml"));
+    host.apply_change(change);
+    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    // Nor does a new buffer there: it joins the component.
+    let extra = dir.join("comps/a/extra.pp");
+    set(
+        &mut host,
+        &extra,
+        "output result {\n  value = 1\n}\n".to_string(),
+    );
+    assert_eq!(codes(&host, &main), Vec::<String>::new());
+    assert_eq!(
+        files(&host),
+        ["app/main.pp", "comps/a/extra.pp", "comps/a/main.pp"]
+    );
+    let mut change = Change::new();
+    change.close_file(extra.clone());
+    host.apply_change(change);
+
+    // A cycle of components stays loaded only while a block outside it names it.
+    set(&mut host, &main, block("c", "../a"));
+    assert_eq!(files(&host), ["a/main.pp", "app/main.pp", "b/main.pp"]);
+    set(&mut host, &main, "x = 1\n".to_string());
+    assert_eq!(files(&host), ["app/main.pp"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_buffer_outside_any_loaded_program_is_checked() {
     let dir = temp_dir("adopt");

@@ -91,8 +91,13 @@ impl Loader {
     ///
     /// A directory of `dirs` that is a program already is read again (a host's reload).
     pub fn load_components(&mut self, db: &mut RootDatabase, dirs: &[PathBuf]) -> Loaded {
-        for (root, _) in pcl_db::workspace(db).programs(db).clone() {
-            if !dirs.contains(&root) && self.loaded.insert(root.clone()) {
+        for (root, program) in pcl_db::workspace(db).programs(db).clone() {
+            // Programs by the root they were loaded under; an alias (another name of one)
+            // is not a root, and a directory read again is not loaded yet.
+            if program.root(db) != &root || dirs.contains(&root) {
+                continue;
+            }
+            if self.loaded.insert(root.clone()) {
                 let canonical = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
                 self.by_canonical.entry(canonical).or_insert(root);
             }
