@@ -24,6 +24,35 @@ fn codes(host: &AnalysisHost, file: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The hover text at `offset` of `file`.
+fn hover_at(host: &AnalysisHost, file: &Path, offset: usize) -> String {
+    host.analysis()
+        .hover(&pcl_ide::FilePosition {
+            file: file.to_path_buf(),
+            offset: (offset as u32).into(),
+        })
+        .unwrap()
+        .unwrap()
+        .markdown
+}
+
+/// Every file of every loaded program, relative to `dir`.
+fn loaded_files(host: &AnalysisHost, dir: &Path) -> Vec<String> {
+    host.analysis()
+        .files()
+        .unwrap()
+        .iter()
+        .map(|f| f.strip_prefix(dir).unwrap().display().to_string())
+        .collect()
+}
+
+/// A buffer's text, as an editor sends it.
+fn set_text(host: &mut AnalysisHost, path: &Path, text: String) {
+    let mut change = Change::new();
+    change.set_file_text(path.to_path_buf(), text);
+    host.apply_change(change);
+}
+
 #[test]
 fn programs_load_from_disk_with_their_components() {
     let dir = temp_dir("load");
@@ -51,19 +80,8 @@ fn programs_load_from_disk_with_their_components() {
         ]
     );
     assert!(codes(&host, &dir.join("main.pp")).is_empty());
-    let hover = host
-        .analysis()
-        .hover(&pcl_ide::FilePosition {
-            file: dir.join("other.pp"),
-            offset: 0.into(),
-        })
-        .unwrap()
-        .unwrap();
-    assert!(
-        hover.markdown.contains("x: output(int)"),
-        "{}",
-        hover.markdown
-    );
+    let hover = hover_at(&host, &dir.join("other.pp"), 0);
+    assert!(hover.contains("x: output(int)"), "{hover}");
 
     // A buffer's text wins over the disk; closing it goes back to the disk.
     let mut change = Change::new();
@@ -123,33 +141,18 @@ fn a_component_block_typed_in_a_buffer_loads_its_program() {
 
     let main = dir.join("main.pp");
     let typed = "x = 1\ncomponent c \"./comp\" {\n  size = 2\n}\ny = c.result\n";
-    let mut change = Change::new();
-    change.set_file_text(main.clone(), typed.to_string());
-    host.apply_change(change);
+    set_text(&mut host, &main, typed.to_string());
     assert_eq!(codes(&host, &main), Vec::<String>::new());
     assert_eq!(
         host.analysis().files().unwrap(),
         vec![dir.join("comp/main.pp"), main.clone()]
     );
-    let hover = host
-        .analysis()
-        .hover(&pcl_ide::FilePosition {
-            file: main.clone(),
-            offset: (typed.find("y =").unwrap() as u32).into(),
-        })
-        .unwrap()
-        .unwrap();
-    assert!(
-        hover.markdown.contains("y: output(int)"),
-        "{}",
-        hover.markdown
-    );
+    let hover = hover_at(&host, &main, typed.find("y =").unwrap());
+    assert!(hover.contains("y: output(int)"), "{hover}");
 
     // A directory that does not exist yet: the block is an error until a program appears
     // there (the file watcher reports its first file).
-    let mut change = Change::new();
-    change.set_file_text(main.clone(), typed.replace("./comp", "./later"));
-    host.apply_change(change);
+    set_text(&mut host, &main, typed.replace("./comp", "./later"));
     assert_eq!(
         codes(&host, &main),
         vec![format!(
@@ -199,14 +202,6 @@ fn programs_loaded_for_component_blocks_follow_the_blocks() {
     let mut host = AnalysisHost::new();
     assert!(host.load_program(&dir.join("app")).is_empty());
     let main = dir.join("app/main.pp");
-    let files = |host: &AnalysisHost| -> Vec<String> {
-        host.analysis()
-            .files()
-            .unwrap()
-            .iter()
-            .map(|f| f.strip_prefix(&dir).unwrap().display().to_string())
-            .collect()
-    };
 
     // Typed a character at a time: `..` and `../comps` were named on the way.
     let block = "component c \"../comps/a\" {\n  size = 2\n}\n";
@@ -218,7 +213,10 @@ fn programs_loaded_for_component_blocks_follow_the_blocks() {
         change.set_file_text(main.clone(), text);
         host.apply_change(change);
     }
-    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    assert_eq!(
+        loaded_files(&host, &dir),
+        ["app/main.pp", "comps/a/main.pp"]
+    );
     assert_eq!(codes(&host, &main), Vec::<String>::new());
 
     // Two blocks, one through a link: one program.
@@ -226,31 +224,27 @@ fn programs_loaded_for_component_blocks_follow_the_blocks() {
         "x = 1\n{block}{}",
         block.replace("c \"../comps/a\"", "d \"../link\"")
     );
-    let mut change = Change::new();
-    change.set_file_text(main.clone(), both);
-    host.apply_change(change);
-    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    set_text(&mut host, &main, both);
+    assert_eq!(
+        loaded_files(&host, &dir),
+        ["app/main.pp", "comps/a/main.pp"]
+    );
     assert_eq!(codes(&host, &main), Vec::<String>::new());
 
     // The blocks go: so does the program.
-    let mut change = Change::new();
-    change.set_file_text(main.clone(), "x = 1\n".to_string());
-    host.apply_change(change);
-    assert_eq!(files(&host), ["app/main.pp"]);
+    set_text(&mut host, &main, "x = 1\n".to_string());
+    assert_eq!(loaded_files(&host, &dir), ["app/main.pp"]);
 
     // Unless a buffer of it is open.
-    let mut change = Change::new();
-    change.set_file_text(main.clone(), format!("x = 1\n{block}"));
-    host.apply_change(change);
+    set_text(&mut host, &main, format!("x = 1\n{block}"));
     let component = dir.join("comps/a/main.pp");
     let text = std::fs::read_to_string(&component).unwrap();
-    let mut change = Change::new();
-    change.set_file_text(component.clone(), text);
-    host.apply_change(change);
-    let mut change = Change::new();
-    change.set_file_text(main.clone(), "x = 1\n".to_string());
-    host.apply_change(change);
-    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    set_text(&mut host, &component, text);
+    set_text(&mut host, &main, "x = 1\n".to_string());
+    assert_eq!(
+        loaded_files(&host, &dir),
+        ["app/main.pp", "comps/a/main.pp"]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -278,31 +272,21 @@ fn component_programs_through_links_cycles_and_project_files() {
     let mut host = AnalysisHost::new();
     assert!(host.load_program(&dir.join("app")).is_empty());
     let main = dir.join("app/main.pp");
-    let files = |host: &AnalysisHost| -> Vec<String> {
-        host.analysis()
-            .files()
-            .unwrap()
-            .iter()
-            .map(|f| f.strip_prefix(&dir).unwrap().display().to_string())
-            .collect()
-    };
-    let set = |host: &mut AnalysisHost, path: &Path, text: String| {
-        let mut change = Change::new();
-        change.set_file_text(path.to_path_buf(), text);
-        host.apply_change(change);
-    };
     let block =
         |name: &str, path: &str| format!("component {name} \"{path}\" {{\n  size = 2\n}}\n");
 
     // One program under three names; reloaded when its file changes on disk.
     let mut text = format!("{}y = c.result\n", block("c", "../comps/a"));
-    set(&mut host, &main, text.clone());
+    set_text(&mut host, &main, text.clone());
     for (name, link) in [("d", "../alink"), ("e", "../blink")] {
         text.push_str(&block(name, link));
-        set(&mut host, &main, text.clone());
+        set_text(&mut host, &main, text.clone());
     }
     assert_eq!(codes(&host, &main), Vec::<String>::new());
-    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    assert_eq!(
+        loaded_files(&host, &dir),
+        ["app/main.pp", "comps/a/main.pp"]
+    );
     std::fs::write(dir.join("comps/a/main.pp"), output("total")).unwrap();
     let mut change = Change::new();
     change.file_changed_on_disk(dir.join("comps/a/main.pp"));
@@ -316,17 +300,20 @@ fn component_programs_through_links_cycles_and_project_files() {
     let mut change = Change::new();
     change.file_changed_on_disk(dir.join("comps/a/Pulumi.yaml"));
     host.apply_change(change);
-    assert_eq!(files(&host), ["app/main.pp", "comps/a/main.pp"]);
+    assert_eq!(
+        loaded_files(&host, &dir),
+        ["app/main.pp", "comps/a/main.pp"]
+    );
     // Nor does a new buffer there: it joins the component.
     let extra = dir.join("comps/a/extra.pp");
-    set(
+    set_text(
         &mut host,
         &extra,
         "output result {\n  value = 1\n}\n".to_string(),
     );
     assert_eq!(codes(&host, &main), Vec::<String>::new());
     assert_eq!(
-        files(&host),
+        loaded_files(&host, &dir),
         ["app/main.pp", "comps/a/extra.pp", "comps/a/main.pp"]
     );
     let mut change = Change::new();
@@ -334,10 +321,13 @@ fn component_programs_through_links_cycles_and_project_files() {
     host.apply_change(change);
 
     // A cycle of components stays loaded only while a block outside it names it.
-    set(&mut host, &main, block("c", "../a"));
-    assert_eq!(files(&host), ["a/main.pp", "app/main.pp", "b/main.pp"]);
-    set(&mut host, &main, "x = 1\n".to_string());
-    assert_eq!(files(&host), ["app/main.pp"]);
+    set_text(&mut host, &main, block("c", "../a"));
+    assert_eq!(
+        loaded_files(&host, &dir),
+        ["a/main.pp", "app/main.pp", "b/main.pp"]
+    );
+    set_text(&mut host, &main, "x = 1\n".to_string());
+    assert_eq!(loaded_files(&host, &dir), ["app/main.pp"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
