@@ -24,6 +24,9 @@ fn codes(host: &AnalysisHost, file: &Path) -> Vec<String> {
         .collect()
 }
 
+/// A component program: a config `size`, an output `result`.
+const COMPONENT: &str = "config size int {\n}\noutput result {\n  value = size * 2\n}\n";
+
 /// The hover text at `offset` of `file`.
 fn hover_at(host: &AnalysisHost, file: &Path, offset: usize) -> String {
     host.analysis()
@@ -63,11 +66,7 @@ fn programs_load_from_disk_with_their_components() {
     .unwrap();
     std::fs::write(dir.join("other.pp"), "x = c.result\n").unwrap();
     std::fs::create_dir(dir.join("comp")).unwrap();
-    std::fs::write(
-        dir.join("comp/main.pp"),
-        "config size int {\n}\noutput result {\n  value = size * 2\n}\n",
-    )
-    .unwrap();
+    std::fs::write(dir.join("comp/main.pp"), COMPONENT).unwrap();
     let mut host = AnalysisHost::new();
     assert!(host.load_program(&dir).is_empty());
     let files = host.analysis().files().unwrap();
@@ -130,11 +129,7 @@ fn a_component_block_typed_in_a_buffer_loads_its_program() {
     let dir = temp_dir("typed-component");
     std::fs::write(dir.join("main.pp"), "x = 1\n").unwrap();
     std::fs::create_dir(dir.join("comp")).unwrap();
-    std::fs::write(
-        dir.join("comp/main.pp"),
-        "config size int {\n}\noutput result {\n  value = size * 2\n}\n",
-    )
-    .unwrap();
+    std::fs::write(dir.join("comp/main.pp"), COMPONENT).unwrap();
     let mut host = AnalysisHost::new();
     assert!(host.load_program(&dir).is_empty());
     assert_eq!(host.analysis().files().unwrap(), vec![dir.join("main.pp")]);
@@ -190,11 +185,7 @@ fn programs_loaded_for_component_blocks_follow_the_blocks() {
     std::fs::write(dir.join("main.pp"), "broken = = 1\n").unwrap();
     std::fs::write(dir.join("app/main.pp"), "x = 1\n").unwrap();
     std::fs::write(dir.join("comps/main.pp"), "other = 1\n").unwrap();
-    std::fs::write(
-        dir.join("comps/a/main.pp"),
-        "config size int {\n}\noutput result {\n  value = size * 2\n}\n",
-    )
-    .unwrap();
+    std::fs::write(dir.join("comps/a/main.pp"), COMPONENT).unwrap();
     // `pcl check` does not read a component's Pulumi.yaml.
     std::fs::write(dir.join("comps/a/Pulumi.yaml"), "name: a\nmain: src/\n").unwrap();
     std::fs::write(dir.join("comps/a/src/main.pp"), "unrelated = 1\n").unwrap();
