@@ -146,6 +146,11 @@ fn is_leaf(ty: &Type) -> bool {
 /// The state of one top-level relation query (conversion or unification).
 pub(crate) struct Ctx {
     mode: Mode,
+    /// The conversion's source reaches no deferred object: it is a finite tree, every pair
+    /// below has a smaller source, so no pair can meet itself (a destination's cycle passes
+    /// through an object, whose properties are converted from the source's), and no frame
+    /// needs the stack and assumptions of coinduction, only the memo.
+    acyclic: bool,
     /// The `(dest, src)` pairs being converted, with their depth (outermost 0): a map, so
     /// that finding a pair costs the same at any depth.
     stack: FxHashMap<Pair, usize>,
@@ -172,6 +177,7 @@ impl Ctx {
     pub(crate) fn new(mode: Mode) -> Ctx {
         Ctx {
             mode,
+            acyclic: false,
             stack: FxHashMap::default(),
             assumed: Vec::new(),
             memo: FxHashMap::default(),
@@ -217,6 +223,7 @@ impl Ctx {
         // Every field, so that a new one cannot be forgotten here (it would not compile).
         let Ctx {
             mode: _,
+            acyclic,
             stack,
             assumed,
             memo,
@@ -239,6 +246,7 @@ impl Ctx {
         if !small {
             return false;
         }
+        *acyclic = false;
         stack.clear();
         assumed.clear();
         memo.clear();
@@ -286,6 +294,12 @@ impl Ctx {
             let key = pair(dest, src);
             if let Some(known) = self.memo.get(&key) {
                 return known.clone();
+            }
+            if self.acyclic {
+                let result = self.convert_uncached(dest, src);
+                self.pin(dest, src);
+                self.memo.insert(key, result.clone());
+                return result;
             }
             if let Some((depth, known)) = self.provisional.get(&key) {
                 // Valid while the frame it relies on is on the stack, which it is (entries are
@@ -715,7 +729,10 @@ impl Type {
     /// `dest.conversion_from(src)`: whether and how safely a value of type `src` converts
     /// to `self`, with a reason for `None` and `Unsafe` results.
     pub fn conversion_from(&self, src: &Type) -> Conversion {
-        Ctx::with(Mode::Convert, |cx| cx.convert(self, src))
+        Ctx::with(Mode::Convert, |cx| {
+            cx.acyclic = !src.reaches_deferred();
+            cx.convert(self, src)
+        })
     }
 }
 

@@ -589,6 +589,11 @@ impl Type {
         &self.0
     }
 
+    /// Whether a deferred object is part of this type (a type without one is a finite tree).
+    pub(crate) fn reaches_deferred(&self) -> bool {
+        !self.0.groups().is_empty()
+    }
+
     /// The address of the node: an identity valid while this handle is alive.
     pub(crate) fn addr(&self) -> usize {
         Arc::as_ptr(&self.0) as usize
