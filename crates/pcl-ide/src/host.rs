@@ -240,6 +240,7 @@ impl AnalysisHost {
             }
             for root in stale {
                 self.component_programs.remove(&root);
+                self.memory_programs.remove(&root);
                 self.db.remove_program(&root);
                 changed = true;
             }
@@ -315,7 +316,7 @@ impl AnalysisHost {
         let loaded = pcl_project::Loader::new().load_components(&mut self.db, dirs);
         for program in &loaded.programs {
             let root = program.root(&self.db).clone();
-            if !self.disk_programs.contains(&root) {
+            if !self.disk_programs.contains(&root) && !self.memory_programs.contains_key(&root) {
                 self.component_programs.insert(root.clone());
             }
             self.keep_buffers(&root);
@@ -331,6 +332,8 @@ impl AnalysisHost {
             pcl_project::use_schema_files(&mut self.db, dirs, files);
         }
         for (root, files) in change.programs {
+            // Given in memory: kept, whatever blocks name.
+            self.component_programs.remove(&root);
             self.memory_programs.insert(root.clone(), files);
             self.sync_memory_program(&root);
         }
@@ -399,7 +402,9 @@ impl AnalysisHost {
             if i == 0 {
                 self.component_programs.remove(&root);
                 self.disk_programs.insert(root.clone());
-            } else if !self.disk_programs.contains(&root) {
+            } else if !self.disk_programs.contains(&root)
+                && !self.memory_programs.contains_key(&root)
+            {
                 self.component_programs.insert(root.clone());
             }
             self.keep_buffers(&root);
@@ -489,8 +494,13 @@ impl AnalysisHost {
             self.sync_memory_program(&root);
             return;
         }
-        if self.is_component_dir(&dir) {
-            // Read as `pcl check` reads a component; the buffer joins it (`keep_buffers`).
+        // A directory that blocks name (not through a link to a program loaded under another
+        // name, whose files the buffer does not name) is read as `pcl check` reads a
+        // component; the buffer joins it (`keep_buffers`).
+        let alias = pcl_sema::component::program_at(&self.db, &dir)
+            .is_some_and(|program| program.root(&self.db) != &dir);
+        let component = !alias && self.is_component_dir(&dir);
+        if component {
             self.load_components(std::slice::from_ref(&dir));
         } else if dir.is_dir() {
             self.load(&dir);
@@ -498,7 +508,8 @@ impl AnalysisHost {
         if !self.in_some_program(path) {
             // A directory that does not exist (an unsaved file, an embedder's buffer), or
             // whose Pulumi.yaml points elsewhere: the buffers of the directory form a program
-            // all the same, so that they are checked.
+            // all the same, so that they are checked; in a directory only blocks name, while
+            // they name it.
             let files: Vec<PathBuf> = self
                 .buffers
                 .keys()
@@ -507,6 +518,9 @@ impl AnalysisHost {
                 .collect();
             self.memory_programs.insert(dir.clone(), files);
             self.sync_memory_program(&dir);
+            if component {
+                self.component_programs.insert(dir);
+            }
         }
     }
 

@@ -322,6 +322,86 @@ fn component_programs_through_links_cycles_and_project_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Buffers and programs given in memory in component directories (found by review): a file
+/// opened through a link to a component is checked with it, a program given in memory stays
+/// whatever blocks name, and a buffer in a directory only a block names goes with the block.
+#[test]
+fn buffers_and_memory_programs_in_component_directories() {
+    let dir = temp_dir("component-buffers");
+    for sub in ["app", "comps/a", "b", "c"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    std::fs::write(dir.join("app/main.pp"), "x = 1\n").unwrap();
+    std::fs::write(dir.join("comps/a/main.pp"), "config size int {\n}\n").unwrap();
+    std::fs::write(
+        dir.join("comps/a/out.pp"),
+        "output result {\n  value = size * 2\n}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dir.join("comps/a"), dir.join("link")).unwrap();
+    std::fs::write(dir.join("b/b.pp"), "y = 1\n").unwrap();
+    let mut host = AnalysisHost::new();
+    assert!(host.load_program(&dir.join("app")).is_empty());
+    let main = dir.join("app/main.pp");
+    let block =
+        |name: &str, path: &str| format!("component {name} \"{path}\" {{\n  size = 2\n}}\n");
+
+    // A file opened through the link (the blocks typed one after the other).
+    set_text(&mut host, &main, block("c", "../comps/a"));
+    let text = format!(
+        "{}{}z = d.result\n",
+        block("c", "../comps/a"),
+        block("d", "../link")
+    );
+    set_text(&mut host, &main, text);
+    assert_eq!(codes(&host, &main), Vec::<String>::new());
+    let through_link = dir.join("link/main.pp");
+    set_text(
+        &mut host,
+        &through_link,
+        "config size int {\n}\n".to_string(),
+    );
+    assert_eq!(codes(&host, &main), Vec::<String>::new());
+    let mut change = Change::new();
+    change.close_file(through_link);
+    host.apply_change(change);
+
+    // A program given in memory in a directory a block named.
+    set_text(&mut host, &main, block("b", "../b"));
+    let mut change = Change::new();
+    change.set_file_text(dir.join("b/b.pp"), "y = 2\n".to_string());
+    change.set_program(dir.join("b"), vec![dir.join("b/b.pp")]);
+    host.apply_change(change);
+    let mut change = Change::new();
+    change.close_file(dir.join("b/b.pp"));
+    host.apply_change(change);
+    set_text(&mut host, &main, "x = 1\n".to_string());
+    assert!(
+        loaded_files(&host, &dir).contains(&"b/b.pp".to_string()),
+        "{:?}",
+        loaded_files(&host, &dir)
+    );
+
+    // A new file in a directory only a block names, saved, closed, then the block removed.
+    set_text(&mut host, &main, block("c", "../c"));
+    let new_file = dir.join("c/main.pp");
+    set_text(&mut host, &new_file, "bad = nope\n".to_string());
+    std::fs::write(&new_file, "bad = nope\n").unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(new_file.clone());
+    host.apply_change(change);
+    let mut change = Change::new();
+    change.close_file(new_file);
+    host.apply_change(change);
+    set_text(&mut host, &main, "x = 1\n".to_string());
+    assert!(
+        !loaded_files(&host, &dir).contains(&"c/main.pp".to_string()),
+        "{:?}",
+        loaded_files(&host, &dir)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_buffer_outside_any_loaded_program_is_checked() {
     let dir = temp_dir("adopt");
