@@ -237,47 +237,41 @@ impl<'t> FlatTree<'t> {
     }
 }
 
-/// A node of a [`FlatTree`]: a reference to the tree and an index.
-#[derive(Clone, Copy)]
-pub struct FlatNode<'a> {
-    tree: &'a FlatTree<'a>,
-    id: u32,
+/// A handle into a [`FlatTree`]: the tree and an index, equal to another of the same tree and
+/// index.
+macro_rules! flat_handle {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $name<'a> {
+            tree: &'a FlatTree<'a>,
+            id: u32,
+        }
+
+        impl PartialEq for $name<'_> {
+            fn eq(&self, other: &Self) -> bool {
+                self.id == other.id && std::ptr::eq(self.tree, other.tree)
+            }
+        }
+
+        impl Eq for $name<'_> {}
+
+        impl std::hash::Hash for $name<'_> {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                self.id.hash(state);
+            }
+        }
+    };
 }
 
-/// A token of a [`FlatTree`].
-#[derive(Clone, Copy)]
-pub struct FlatToken<'a> {
-    tree: &'a FlatTree<'a>,
-    id: u32,
-}
-
-impl PartialEq for FlatNode<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id && std::ptr::eq(self.tree, other.tree)
-    }
-}
-
-impl Eq for FlatNode<'_> {}
-
-impl std::hash::Hash for FlatNode<'_> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.id.hash(state);
-    }
-}
-
-impl PartialEq for FlatToken<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id && std::ptr::eq(self.tree, other.tree)
-    }
-}
-
-impl Eq for FlatToken<'_> {}
-
-impl std::hash::Hash for FlatToken<'_> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.id.hash(state);
-    }
-}
+flat_handle!(
+    /// A node of a [`FlatTree`].
+    FlatNode
+);
+flat_handle!(
+    /// A token of a [`FlatTree`].
+    FlatToken
+);
 
 impl std::fmt::Debug for FlatNode<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -61,7 +61,7 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
     }
     // A file open in an editor is parsed through the `parse` query, whose tree the editor's
     // requests share (reparsed from the last tree after an edit); a text too long for a flat
-    // tree (2 GiB; the tools refuse files above 64 MiB) is parsed here.
+    // tree (above 512 MiB; the tools refuse files above 64 MiB) is parsed here.
     let owned;
     let parse = if file.open(db) {
         pcl_db::parse(db, file)
@@ -171,19 +171,16 @@ pub fn flat_lowering_difference(text: &str) -> Option<String> {
     if parse.errors() != flat.errors.as_slice() {
         return Some("the syntax errors differ".to_string());
     }
-    let from_rowan: Vec<(TextRange, ItemLowering)> = parse
-        .tree()
-        .body()
-        .iter()
-        .flat_map(|body| body.items())
-        .map(|item| (range_of(&item), lower_item(&item)))
-        .collect();
-    let from_flat: Vec<(TextRange, ItemLowering)> = ast::SourceFile::cast_root(flat.tree.root())
-        .body()
-        .iter()
-        .flat_map(|body| body.items())
-        .map(|item| (range_of(&item), lower_item(&item)))
-        .collect();
+    // Each top-level item's range and lowering.
+    fn items<N: pcl_syntax::TreeNode>(root: ast::SourceFile<N>) -> Vec<(TextRange, ItemLowering)> {
+        root.body()
+            .iter()
+            .flat_map(|body| body.items())
+            .map(|item| (range_of(&item), lower_item(&item)))
+            .collect()
+    }
+    let from_rowan = items(parse.tree());
+    let from_flat = items(ast::SourceFile::cast_root(flat.tree.root()));
     if from_rowan.len() != from_flat.len() {
         return Some(format!(
             "{} items from rowan's tree, {} from the flat tree",
