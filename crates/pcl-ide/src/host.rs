@@ -226,26 +226,20 @@ impl AnalysisHost {
     /// through `..` and `../comps`). Programs loaded otherwise stay. Returns whether programs
     /// changed. Reads what the open files published, so it runs after the publication.
     fn sync_named_components(&mut self) -> bool {
-        let mut changed = false;
-        let mut named = self.named_component_dirs();
-        loop {
-            let stale: Vec<PathBuf> = self
-                .component_programs
-                .iter()
-                .filter(|root| !named.contains(*root) && !self.has_open_buffer(root))
-                .cloned()
-                .collect();
-            if stale.is_empty() {
-                break;
-            }
-            for root in stale {
-                self.component_programs.remove(&root);
-                self.memory_programs.remove(&root);
-                self.db.remove_program(&root);
-                changed = true;
-            }
-            // What the programs left name.
-            named = self.named_component_dirs();
+        // What the programs to keep reach; the others were reached by nothing that stays, so
+        // dropping them changes nothing of it.
+        let named = self.named_component_dirs();
+        let stale: Vec<PathBuf> = self
+            .component_programs
+            .iter()
+            .filter(|root| !named.contains(*root) && !self.has_open_buffer(root))
+            .cloned()
+            .collect();
+        let changed = !stale.is_empty();
+        for root in stale {
+            self.component_programs.remove(&root);
+            self.memory_programs.remove(&root);
+            self.db.remove_program(&root);
         }
         let wanted: Vec<PathBuf> = named
             .into_iter()
