@@ -5,14 +5,13 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// mimalloc: a fifth of a check's instructions went to glibc's malloc and free (small,
-/// short-lived type and tree allocations on two threads). Its options: `alloc.rs`. The
+/// short-lived type and tree allocations on two threads). Its entry points and options: `pcl-alloc`. The
 /// `system-alloc` feature keeps the system allocator, for heap profilers that hook `malloc`
 /// (heaptrack: `docs/benchmarks.md`).
 #[cfg(not(feature = "system-alloc"))]
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: pcl_alloc::Mimalloc = pcl_alloc::Mimalloc;
 
-mod alloc;
 mod bench;
 mod check;
 mod fmt;
@@ -139,7 +138,7 @@ fn main() -> ExitCode {
     };
     term::init(cli.color);
     if matches!(cli.command, Command::Parse(_) | Command::Fmt(_)) {
-        alloc::streaming();
+        pcl_alloc::streaming();
     }
     match cli.command {
         Command::Parse(args) => parse::run(args),

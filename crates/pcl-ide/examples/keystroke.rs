@@ -28,6 +28,10 @@ use pcl_db::QueryEventKind;
 use pcl_ide::{AnalysisHost, Change, FilePosition, TextSize};
 use pcl_test_support::measure;
 
+// The allocator of `pcl lsp`, which this stands for.
+#[global_allocator]
+static ALLOCATOR: pcl_alloc::Mimalloc = pcl_alloc::Mimalloc;
+
 struct Args {
     resources: usize,
     /// Timed edits of each kind.
