@@ -243,7 +243,7 @@ fn expr_hover(
     let body = node.body(db);
     let map = node.source_map(db).body();
     let range = map.expr(id);
-    let inference = pcl_sema::infer_node(db, node);
+    let inference = pcl_sema::infer_node_fully(db, node);
     let ty = inference.expr_types.get(id.index())?.clone();
     match body.expr(id) {
         Expr::Variable {

@@ -104,7 +104,59 @@ pub fn observe(db: &RootDatabase, program: Program) -> String {
 /// Checks the program and panics on a broken promise; returns what [`observe`] saw.
 pub fn check_program(input: &ProgramInput) -> String {
     let (db, program) = input.load();
-    observe(&db, program)
+    let seen = observe(&db, program);
+    if let Some(difference) = settling_difference(&db, program) {
+        panic!("{difference}");
+    }
+    seen
+}
+
+/// Where a node's inference as a check does it (`infer_node`, which settles literals that fit
+/// their property without typing them) differs from its inference with every type
+/// (`infer_node_fully`): in diagnostics, node type, binding types, or the type of an
+/// expression it typed (one it left `dynamic` may have been settled).
+pub fn settling_difference(db: &RootDatabase, program: Program) -> Option<String> {
+    for &file in program.files(db) {
+        let pf = pcl_hir::ProgramFile::new(db, program, file);
+        for &node in pcl_hir::file_nodes(db, pf) {
+            let checked = pcl_sema::infer_node(db, node);
+            // Salsa's fallback for a query that met itself (components that use each other's
+            // outputs): the two queries meet the cycle at different nodes.
+            let fallback = checked.node_type.is_dynamic()
+                && checked.diagnostics.is_empty()
+                && checked.expr_types.iter().all(|t| t.is_dynamic());
+            if fallback {
+                continue;
+            }
+            let full = pcl_sema::infer_node_fully(db, node);
+            let name = node.name(db);
+            if checked.diagnostics != full.diagnostics {
+                return Some(format!(
+                    "node `{name}`: diagnostics {:#?} as checked, {:#?} with every type",
+                    checked.diagnostics, full.diagnostics
+                ));
+            }
+            if checked.node_type != full.node_type || checked.binding_types != full.binding_types {
+                return Some(format!(
+                    "node `{name}`: type {} and bindings {:?} as checked, {} and {:?} with every type",
+                    checked.node_type.display_readable(),
+                    checked.binding_types,
+                    full.node_type.display_readable(),
+                    full.binding_types
+                ));
+            }
+            for (i, (a, b)) in checked.expr_types.iter().zip(&full.expr_types).enumerate() {
+                if a != b && !a.is_dynamic() {
+                    return Some(format!(
+                        "node `{name}`: expression {i} is {} as checked, {} with every type",
+                        a.display_readable(),
+                        b.display_readable()
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// As [`check_program`], on all cores, as `pcl check` runs: the result must be the same.

@@ -23,9 +23,18 @@ use crate::{InferDiagnostic, NodeInference, Target};
 pub use bind::resource_option_type;
 pub use builtins::Builtin;
 
-pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
+/// Types one node. `all_types`: also the object and tuple literals that a check settles without
+/// typing them ([`Infer::fits_as_written`]): hover and the tests that print every type want
+/// them, the checks do not.
+pub(crate) fn infer<'db>(
+    db: &'db dyn pcl_db::Db,
+    node: Node<'db>,
+    all_types: bool,
+) -> NodeInference {
     let body = node.body(db);
     let mut cx = Infer {
+        all_types,
+        settled: Vec::new(),
         db,
         program: node.file(db).program(db),
         file: node.file(db).file(db),
@@ -50,10 +59,11 @@ pub(crate) fn infer<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInfere
         cx.set_binding(binding, Type::string());
     }
     let node_type = cx.infer_node();
-    // Every expression gets a type, including those of attributes no rule looked at.
+    // Every expression gets a type, including those of attributes no rule looked at (but the
+    // values settled without one: `dynamic`, as no rule reads them).
     for attr in cx.body.attr_ids() {
         let value = cx.body.attr(attr).value;
-        if cx.expr_types[value.index()].is_none() {
+        if cx.expr_types[value.index()].is_none() && !cx.settled.contains(&value) {
             cx.infer_expr(value);
         }
     }
@@ -119,6 +129,10 @@ pub fn widen_literals(ty: Type) -> Type {
 
 pub(crate) struct Infer<'a, 'db> {
     pub(crate) db: &'db dyn pcl_db::Db,
+    /// Type every expression: no value is settled without its type (see [`infer`]).
+    pub(crate) all_types: bool,
+    /// Attribute values that fit their property as written, left without a type.
+    pub(crate) settled: Vec<ExprId>,
     pub(crate) kind: NodeKind,
     pub(crate) signature: &'a pcl_hir::Signature,
     pub(crate) body: &'a pcl_hir::Body,

@@ -113,7 +113,17 @@ impl NodeInference {
 /// Types one node: every expression of its body, and its own type.
 #[salsa::tracked(returns(ref), cycle_result = infer_node_cycle)]
 pub fn infer_node<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
-    infer::infer(db, node)
+    infer::infer(db, node, false)
+}
+
+/// [`infer_node`] with a type for every expression: also the object and tuple literals given
+/// to a property whose type they fit as written, which `infer_node` checks part by part
+/// without building their types (their types are `dynamic` there). The same diagnostics, node
+/// type and binding types (`pcl_invariants::program` checks it). For hover, on the node at
+/// the cursor.
+#[salsa::tracked(returns(ref), cycle_result = infer_node_cycle)]
+pub fn infer_node_fully<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> NodeInference {
+    infer::infer(db, node, true)
 }
 
 /// A safety net: cycles between nodes are found by [`program_cycles`] and never entered, so

@@ -36,6 +36,9 @@ fn check(case: PathBuf) {
     let mut out = String::new();
     for program in programs {
         let report = pcl_sema::check_program(&db, program);
+        if let Some(difference) = pcl_invariants::program::settling_difference(&db, program) {
+            panic!("{difference}");
+        }
         let name = program
             .root(&db)
             .strip_prefix(&case)

@@ -44,6 +44,44 @@ impl RangeKind {
 /// The schema type with its `none`, input and eventual wrappers removed, shallowly:
 /// `union(T, output(T))?` → `T`. What a literal written for it is shaped like. Builds no new
 /// type unless several plain members remain (a union of objects, say).
+/// The keys of an object literal when each is a string literal, none twice: the literal's
+/// type is then an object with these properties.
+fn literal_keys<'b>(
+    body: &'b pcl_hir::Body,
+    items: &[pcl_hir::ObjectItem],
+) -> Option<Vec<&'b str>> {
+    let mut keys = Vec::with_capacity(items.len());
+    for item in items {
+        let Expr::Literal(ConstValue::String(key)) = body.expr(item.key) else {
+            return None;
+        };
+        if keys.contains(&&**key) {
+            return None;
+        }
+        keys.push(&**key);
+    }
+    Some(keys)
+}
+
+/// The one member of `ty` a literal converts to: `ty` itself, or the one member of its union
+/// that is not an output, a promise or `none`. None when there are several, or none.
+fn plain_member(ty: &Type) -> Option<Type> {
+    match ty.kind() {
+        TypeKind::Union(members) => {
+            let mut plain = members.iter().filter(|t| {
+                !t.is_none() && !matches!(t.kind(), TypeKind::Output(_) | TypeKind::Promise(_))
+            });
+            let first = plain.next()?;
+            match plain.next() {
+                Some(_) => None,
+                None => Some(first.clone()),
+            }
+        }
+        TypeKind::Output(_) | TypeKind::Promise(_) => None,
+        _ => Some(ty.clone()),
+    }
+}
+
 pub(crate) fn shape_of(ty: &Type) -> Type {
     let mut ty = ty.clone();
     for _ in 0..8 {
@@ -235,11 +273,19 @@ impl<'a, 'db> Infer<'a, 'db> {
             .collect();
         for (id, name, value) in &attrs {
             let name = name.as_str();
+            let checked = name != "__logicalName" && !skip.contains(&name);
+            let dest = object.property(name).filter(|_| checked);
+            if let Some(dest) = &dest {
+                if self.fits_as_written(*value, dest, exact) {
+                    self.settled.push(*value);
+                    continue;
+                }
+            }
             let ty = self.infer_expr(*value);
-            if name == "__logicalName" || skip.contains(&name) {
+            if !checked {
                 continue;
             }
-            let Some(dest) = object.property(name) else {
+            let Some(dest) = dest else {
                 let suggestion = suggest::best_match(name, properties.iter().map(|(k, _)| &**k))
                     .map(str::to_string);
                 self.report_strict(
@@ -334,6 +380,116 @@ impl<'a, 'db> Infer<'a, 'db> {
         // Keys the type does not have are worth a warning even when a value is also wrong;
         // literals deep inside are checked only where the whole converted.
         self.check_literal_shape(expr, dest, context, ok, 0);
+    }
+
+    /// Whether `expr`, an object or tuple literal, fits `dest` as [`Infer::check_value`] would
+    /// find it, with nothing to report: a conversion that exists (an unsafe conversion of an
+    /// object or tuple is not reported: only a literal's value can decide one now), no key the
+    /// type lacks, no literal that cannot convert. Decided part by part against the type,
+    /// without building the literal's own type (building the object types of resources' inputs
+    /// and converting them was a third of a check); its other parts are typed as `infer_expr`
+    /// types them, in the same order, and each converts as it does inside the literal's
+    /// conversion (against the same property type). False when in doubt (a union of objects,
+    /// a set, a missing property that is not optional, ...): the caller then types and checks
+    /// the value as usual (the parts typed here are not typed again), so what is reported
+    /// never depends on this, only what it costs.
+    pub(crate) fn fits_as_written(&mut self, expr: ExprId, dest: &Type, exact: bool) -> bool {
+        if self.all_types
+            || !matches!(
+                self.body.expr(self.unparen(expr)),
+                Expr::Object(_) | Expr::Tuple(_)
+            )
+        {
+            return false;
+        }
+        let effective = if exact {
+            dest.clone()
+        } else {
+            dest.input_type()
+        };
+        self.fits(expr, &effective, dest, 0)
+    }
+
+    /// [`Infer::fits_as_written`] of a part: `effective` is the type its conversion is
+    /// against (the property's input type unless exact), `dest` the property's own type, whose
+    /// shape `check_literal_shape` walks, at `depth` below the attribute.
+    fn fits(&mut self, expr: ExprId, effective: &Type, dest: &Type, depth: usize) -> bool {
+        // `check_literal_shape` stops there; so does this.
+        if depth > 64 {
+            return false;
+        }
+        let expr = self.unparen(expr);
+        let body = self.body;
+        let composite = matches!(body.expr(expr), Expr::Object(_) | Expr::Tuple(_));
+        if !composite {
+            // A part typed as usual. The literal's conversion is the worst of its parts' (an
+            // object's, a list's, a map's), so it exists when each part's does; a literal part
+            // is checked as `check_literal_shape` checks it.
+            let ty = self.infer_expr(expr);
+            if effective.conversion_from(&ty).kind == ConversionKind::None {
+                return false;
+            }
+            return depth == 0
+                || !matches!(body.expr(expr), Expr::Literal(_))
+                || crate::infer::literal_conversion_problem(&ty, &shape_of(dest)).is_none();
+        }
+        if effective.is_dynamic() {
+            // Anything converts to `dynamic`, and `check_literal_shape` has no shape to walk.
+            self.infer_expr(expr);
+            return true;
+        }
+        // The member of the destination the literal converts to: a conversion to a union
+        // exists when one to a member does; outputs and `none` are members an object or tuple
+        // literal does not convert to.
+        let Some(target) = plain_member(effective) else {
+            return false;
+        };
+        // A union of shapes is narrowed by `check_value`: left to it.
+        let shape = shape_of(dest);
+        match (body.expr(expr), target.kind(), shape.kind()) {
+            (Expr::Object(items), TypeKind::Object(target), TypeKind::Object(shape)) => {
+                let Some(keys) = literal_keys(body, items) else {
+                    return false;
+                };
+                // Every key a property (else `check_literal_shape` warns); every property
+                // left out optional (the conversion's rule for a property the source lacks).
+                if keys.iter().any(|&k| shape.property(k).is_none()) {
+                    return false;
+                }
+                let mut given = 0;
+                for (name, ty) in target.properties().iter() {
+                    if keys.contains(&&**name) {
+                        given += 1;
+                    } else if !(ty.is_dynamic() || ty.union_elements().iter().any(Type::is_none)) {
+                        return false;
+                    }
+                }
+                if given != keys.len() {
+                    return false;
+                }
+                for (item, &key) in items.iter().zip(&keys) {
+                    let (Some(to), Some(of)) = (target.property(key), shape.property(key)) else {
+                        return false;
+                    };
+                    if !self.fits(item.value, &to, &of, depth + 1) {
+                        return false;
+                    }
+                }
+                true
+            }
+            (Expr::Object(items), TypeKind::Map(to), TypeKind::Map(of)) => {
+                if literal_keys(body, items).is_none() {
+                    return false;
+                }
+                items
+                    .iter()
+                    .all(|item| self.fits(item.value, to, of, depth + 1))
+            }
+            (Expr::Tuple(elements), TypeKind::List(to), TypeKind::List(of)) => elements
+                .iter()
+                .all(|&element| self.fits(element, to, of, depth + 1)),
+            _ => false,
+        }
     }
 
     fn report_value(&mut self, expr: ExprId, message: String) {

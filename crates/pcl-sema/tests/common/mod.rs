@@ -107,6 +107,9 @@ pub fn render_diagnostic(out: &mut String, file: &str, text: &str, d: &Diagnosti
 /// Types, expressions and diagnostics of a program, as the inference snapshots print them.
 pub fn dump(db: &RootDatabase, program: Program, with_exprs: bool) -> String {
     let report = pcl_sema::check_program(db, program);
+    if let Some(difference) = pcl_invariants::program::settling_difference(db, program) {
+        panic!("{difference}");
+    }
     let mut out = String::new();
     out.push_str("-- types --\n");
     for line in &report.types {
@@ -119,7 +122,7 @@ pub fn dump(db: &RootDatabase, program: Program, with_exprs: bool) -> String {
             let pf = ProgramFile::new(db, program, file);
             for &node in file_nodes(db, pf) {
                 let _ = writeln!(out, "{} {}", node.kind(db).keyword(), node.name(db));
-                let inference = pcl_sema::infer_node(db, node);
+                let inference = pcl_sema::infer_node_fully(db, node);
                 let map = node.source_map(db).body();
                 for (id, expr) in node.body(db).exprs() {
                     if matches!(expr, pcl_hir::Expr::SplatItem) {
