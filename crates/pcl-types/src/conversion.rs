@@ -461,9 +461,9 @@ impl Ctx {
         let mut deepest_failure: Option<Reason> = None;
         for element in elements {
             // `none` (of every optional type) takes only `null`, `none` and `dynamic`: a value
-            // of another shape fails against it with the plain reason, which is not kept, so it
-            // is not asked (its reason's copies of both types were most of an optional
-            // property's cost).
+            // of another shape (a literal of a primitive type included) fails against it with
+            // the plain reason, which is not kept, so it is not asked (its reason's copies of
+            // both types were most of an optional property's cost).
             if element.is_none()
                 && matches!(
                     src.kind(),
@@ -477,6 +477,8 @@ impl Ctx {
                         | TypeKind::Tuple(_)
                         | TypeKind::Object(_)
                 )
+                || element.is_none()
+                    && matches!(src.kind(), TypeKind::Const(c) if Primitive::of(&c.ty).is_some())
             {
                 continue;
             }
@@ -729,10 +731,39 @@ impl Type {
     /// `dest.conversion_from(src)`: whether and how safely a value of type `src` converts
     /// to `self`, with a reason for `None` and `Unsafe` results.
     pub fn conversion_from(&self, src: &Type) -> Conversion {
+        if literal_fits(self, src) {
+            return Conversion::safe();
+        }
+        self.conversion_by_rules(src)
+    }
+
+    /// [`Type::conversion_from`] without its shortcut for literals.
+    fn conversion_by_rules(&self, src: &Type) -> Conversion {
         Ctx::with(Mode::Convert, |cx| {
             cx.acyclic = !src.reaches_deferred();
             cx.convert(self, src)
         })
+    }
+}
+
+/// A literal of a primitive type (`"x"`, `1`, `true`) given to that primitive, alone, as an
+/// output's element or as a member of a union: Safe, as the conversion finds it (a union
+/// converts Safe when a member does, an output takes what its element takes, a literal converts
+/// as its type), without a conversion's tables: most of the values of resources' inputs.
+fn literal_fits(dest: &Type, src: &Type) -> bool {
+    let TypeKind::Const(c) = src.kind() else {
+        return false;
+    };
+    let Some(p) = Primitive::of(&c.ty) else {
+        return false;
+    };
+    let takes = |t: &Type| match t.kind() {
+        TypeKind::Output(e) => Primitive::of(e) == Some(p),
+        _ => Primitive::of(t) == Some(p),
+    };
+    match dest.kind() {
+        TypeKind::Union(members) => members.iter().any(takes),
+        _ => takes(dest),
     }
 }
 
@@ -746,4 +777,67 @@ fn resource_token(ty: &Type) -> Option<&str> {
         crate::Annotation::ResourceOutputs(token) => Some(&**token),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ConstValue;
+
+    /// The shortcut for literals answers Safe only where the rules do.
+    #[test]
+    fn literal_shortcut_agrees_with_the_rules() {
+        let literals = [
+            Type::string_literal("a"),
+            Type::string_literal("1"),
+            Type::number_literal("1").unwrap(),
+            Type::number_literal("2.5").unwrap(),
+            Type::constant(Type::bool(), ConstValue::Bool(true)),
+            Type::null_literal(),
+        ];
+        let primitives = [Type::string(), Type::int(), Type::number(), Type::bool()];
+        let mut dests = vec![Type::dynamic(), Type::none(), Type::asset()];
+        for p in &primitives {
+            dests.push(p.clone());
+            dests.push(Type::output(p.clone()));
+            dests.push(Type::promise(p.clone()));
+            dests.push(Type::optional(p.clone()));
+            dests.push(p.input_type());
+            dests.push(Type::optional(p.clone()).input_type());
+            dests.push(Type::list(p.clone()));
+            dests.push(Type::output(Type::optional(p.clone())));
+            for q in &primitives {
+                dests.push(Type::union([p.clone(), q.clone()]));
+                dests.push(Type::union([
+                    Type::output(p.clone()),
+                    q.clone(),
+                    Type::none(),
+                ]));
+            }
+        }
+        dests.push(Type::enumeration(
+            "pkg:index:Kind",
+            Type::string(),
+            [ConstValue::String("a".into())],
+        ));
+        dests.push(Type::string_literal("a"));
+        dests.extend(literals.iter().cloned());
+        let mut shortcuts = 0;
+        for dest in &dests {
+            for src in &literals {
+                if literal_fits(dest, src) {
+                    shortcuts += 1;
+                    let by_rules = dest.conversion_by_rules(src);
+                    assert_eq!(
+                        by_rules,
+                        Conversion::safe(),
+                        "{} from {}",
+                        dest.display_readable(),
+                        src.display_readable()
+                    );
+                }
+            }
+        }
+        assert!(shortcuts > 40, "{shortcuts}");
+    }
 }
