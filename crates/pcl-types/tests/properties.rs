@@ -87,7 +87,15 @@ proptest! {
         prop_assert_eq!(&Type::union(ts.iter().rev().cloned()), &u);
         for t in &ts {
             prop_assert!(u.assignable_from(t), "{:?} <- {:?}", u, t);
+            // A union given again with one of its parts (the shortcut of an element that
+            // covers the others) is the union itself, whichever comes first.
+            prop_assert_eq!(&Type::union([u.clone(), t.clone()]), &u);
+            prop_assert_eq!(&Type::union([t.clone(), u.clone(), t.clone()]), &u);
         }
+        // Parts of parts: `T?` with `none`, with `T`.
+        let optional = Type::optional(u.clone());
+        prop_assert_eq!(&Type::union([optional.clone(), Type::none()]), &optional);
+        prop_assert_eq!(&Type::union([Type::none(), optional.clone(), u.clone()]), &optional);
     }
 
     #[test]
