@@ -151,15 +151,15 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     }
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a character typed: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the character deleted: edited file 8/39 vs 8/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 21/29 vs 21/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 19/28 vs 19/28; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 35/78 vs 35/114; every file 289/393 vs 385/789; diagnostics 8 vs 32
-        renamed back: edited file 34/81 vs 34/117; every file 288/393 vs 384/789; diagnostics 0 vs 0
+        a literal: edited file 9/39 vs 9/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a character typed: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the character deleted: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 22/29 vs 22/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 20/28 vs 20/28; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 36/78 vs 36/114; every file 289/393 vs 385/789; diagnostics 8 vs 32
+        renamed back: edited file 35/81 vs 35/117; every file 288/393 vs 384/789; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {

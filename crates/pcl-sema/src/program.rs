@@ -468,15 +468,6 @@ pub fn infer_nodes_with<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>], settl
     }
 }
 
-/// The types of `nodes` (of open files) and of the open files' nodes they use, dependencies
-/// first, taking the closed files' nodes as done ([`Settled::ClosedFiles`]): the walk of a
-/// publication, from the nodes closed files see.
-pub(crate) fn type_open_nodes<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>]) {
-    for node in open_order_from(db, nodes) {
-        node_type(db, node);
-    }
-}
-
 /// Infers the nodes of an open file and the open files' nodes they use, dependencies first
 /// ([`open_order_from`]), taking the closed files' nodes as done ([`Settled::ClosedFiles`]).
 /// A query, so that its edges are re-validated in that order (no recursion through a chain)
@@ -496,7 +487,10 @@ fn open_file_inferred<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) {
 /// broken arbitrarily): an iterative depth-first search, since chains can be long. Reads the
 /// graphs of the files it reaches only, so typing in a small file beside a large open one
 /// costs the small one.
-fn open_order_from<'db>(db: &'db dyn pcl_db::Db, starts: &[Node<'db>]) -> Vec<Node<'db>> {
+pub(crate) fn open_order_from<'db>(
+    db: &'db dyn pcl_db::Db,
+    starts: &[Node<'db>],
+) -> Vec<Node<'db>> {
     let uses = |node: Node<'db>| -> &'db [Node<'db>] {
         let graph = open_file_graph(db, node.file(db));
         graph
