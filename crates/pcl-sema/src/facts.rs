@@ -883,6 +883,46 @@ struct NameRanks {
     lowest_user: Option<u32>,
 }
 
+/// The first of some summaries' nodes with each name, per namespace: how the index resolves
+/// a name among them (values first, then outputs). The one rule behind the closed files'
+/// ranking ([`closed_graph`]) and the plan of a check's inference (`program::plan_waves`).
+pub(crate) struct FirstOfName<'a> {
+    first: [FxHashMap<&'a Name, usize>; 2],
+}
+
+impl<'a> FirstOfName<'a> {
+    pub(crate) fn new(nodes: &[&'a SummaryNode]) -> FirstOfName<'a> {
+        let mut first: [FxHashMap<&Name, usize>; 2] = [FxHashMap::default(), FxHashMap::default()];
+        first[0].reserve(nodes.len());
+        for (i, node) in nodes.iter().enumerate() {
+            if let Some(space) = namespace(node.kind) {
+                first[space].entry(&node.name).or_insert(i);
+            }
+        }
+        FirstOfName { first }
+    }
+
+    /// The node `name` means.
+    pub(crate) fn get(&self, name: &Name) -> Option<usize> {
+        self.first[0]
+            .get(name)
+            .or_else(|| self.first[1].get(name))
+            .copied()
+    }
+
+    fn names(&self) -> impl Iterator<Item = &&'a Name> {
+        self.first[0].keys().chain(self.first[1].keys())
+    }
+
+    /// The reference graph among `nodes` (those this was made from): the nodes each uses.
+    pub(crate) fn edges(&self, nodes: &[&SummaryNode]) -> Vec<Vec<usize>> {
+        nodes
+            .iter()
+            .map(|node| node.uses.iter().filter_map(|name| self.get(name)).collect())
+            .collect()
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 fn closed_graph(db: &dyn pcl_db::Db, program: Program) -> ClosedGraph {
     let mut nodes: Vec<&SummaryNode> = Vec::new();
@@ -892,21 +932,11 @@ fn closed_graph(db: &dyn pcl_db::Db, program: Program) -> ClosedGraph {
             nodes.extend(&summary_of(db, pf).nodes);
         }
     }
-    // The first node of each name, per namespace, as the index resolves names.
-    let mut first: [FxHashMap<&Name, usize>; 2] = [FxHashMap::default(), FxHashMap::default()];
-    first[0].reserve(nodes.len());
-    for (i, node) in nodes.iter().enumerate() {
-        if let Some(space) = namespace(node.kind) {
-            first[space].entry(&node.name).or_insert(i);
-        }
-    }
-    let lookup = |name: &Name| first[0].get(name).or_else(|| first[1].get(name)).copied();
+    let first = FirstOfName::new(&nodes);
+    let lookup = |name: &Name| first.get(name);
     // Ranks in depth-first post-order: a node after every node it uses (none if they form a
     // cycle).
-    let edges: Vec<Vec<usize>> = nodes
-        .iter()
-        .map(|node| node.uses.iter().filter_map(&lookup).collect())
-        .collect();
+    let edges = first.edges(&nodes);
     let order = crate::graph::post_order(&edges);
     let acyclic = order.is_some();
     let mut rank = vec![0u32; nodes.len()];
@@ -918,7 +948,7 @@ fn closed_graph(db: &dyn pcl_db::Db, program: Program) -> ClosedGraph {
     // none.
     if acyclic && program.files(db).iter().any(|f| f.open(db)) {
         names.reserve(nodes.len());
-        for name in first[0].keys().chain(first[1].keys()) {
+        for name in first.names() {
             let definition = lookup(name).map(|i| rank[i]);
             names.entry((*name).clone()).or_default().definition = definition;
         }

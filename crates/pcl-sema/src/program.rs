@@ -272,11 +272,17 @@ struct Waves<'db> {
     waves: Vec<Vec<Node<'db>>>,
 }
 
-/// Lowers every file, then searches the reference graph (on all cores) for the waves.
+/// Lowers every file, then orders the reference graph in waves: the graph of the files'
+/// summaries (the names each node uses, as the index resolves them), which the check reads
+/// anyway; when it has a cycle, each node's references (on all cores). The waves decide only
+/// the order of inference, never its results.
 fn plan_waves(db: &pcl_db::RootDatabase, program: Program) -> Waves<'_> {
     use rayon::prelude::*;
     lower_program_parallel(db, program);
     let nodes = &program_scope(db, program).nodes;
+    if let Some(waves) = summary_waves(db, program, nodes) {
+        return waves;
+    }
     // The reference graph, on all cores; the ordering below only reads it.
     nodes
         .par_chunks(256)
@@ -306,6 +312,43 @@ fn plan_waves(db: &pcl_db::RootDatabase, program: Program) -> Waves<'_> {
         waves[wave[index[&node]]].push(node);
     }
     Waves { waves }
+}
+
+/// [`plan_waves`] from the files' own summaries, which list the nodes of `file_nodes` in
+/// order; `None` when the graph has a cycle (or the summaries do not match the nodes).
+fn summary_waves<'db>(
+    db: &'db pcl_db::RootDatabase,
+    program: Program,
+    nodes: &[Node<'db>],
+) -> Option<Waves<'db>> {
+    use rayon::prelude::*;
+    // On all cores, as lowering was.
+    program
+        .files(db)
+        .par_iter()
+        .for_each_with(db.clone(), |db, &file| {
+            crate::file_summary(db, ProgramFile::new(db, program, file));
+        });
+    let mut summaries: Vec<&crate::SummaryNode> = Vec::with_capacity(nodes.len());
+    for &file in program.files(db) {
+        let pf = ProgramFile::new(db, program, file);
+        summaries.extend(&crate::file_summary(db, pf).nodes);
+    }
+    if summaries.len() != nodes.len() {
+        return None;
+    }
+    let edges = crate::facts::FirstOfName::new(&summaries).edges(&summaries);
+    let order = crate::graph::post_order(&edges)?;
+    let mut wave = vec![0usize; nodes.len()];
+    for &i in &order {
+        wave[i] = edges[i].iter().map(|&t| wave[t] + 1).max().unwrap_or(0);
+    }
+    let count = wave.iter().copied().max().map_or(0, |w| w + 1);
+    let mut waves: Vec<Vec<Node<'db>>> = vec![Vec::new(); count];
+    for i in order {
+        waves[wave[i]].push(nodes[i]);
+    }
+    Some(Waves { waves })
 }
 
 /// What [`run_waves`] asks of each node.
