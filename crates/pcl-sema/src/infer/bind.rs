@@ -446,36 +446,42 @@ impl<'a, 'db> Infer<'a, 'db> {
         };
         // A union of shapes is narrowed by `check_value`: left to it.
         let shape = shape_of(dest);
+        // For a resource's inputs (exact) the destination's plain member is its shape.
+        let same = target == shape;
         match (body.expr(expr), target.kind(), shape.kind()) {
             (Expr::Object(items), TypeKind::Object(target), TypeKind::Object(shape)) => {
                 let Some(keys) = literal_keys(body, items) else {
                     return false;
                 };
-                // Every key a property (else `check_literal_shape` warns); every property
-                // left out optional (the conversion's rule for a property the source lacks).
-                if keys.iter().any(|&k| shape.property(k).is_none()) {
-                    return false;
-                }
-                let mut given = 0;
-                for (name, ty) in target.properties().iter() {
-                    if keys.contains(&&**name) {
-                        given += 1;
-                    } else if !(ty.is_dynamic() || ty.union_elements().iter().any(Type::is_none)) {
-                        return false;
-                    }
-                }
-                if given != keys.len() {
-                    return false;
-                }
+                // Every key a property of both (else `check_literal_shape` warns, and the
+                // conversion ignores it); every property left out optional (the conversion's
+                // rule for a property the source lacks).
+                let mut parts = Vec::with_capacity(keys.len());
                 for (item, &key) in items.iter().zip(&keys) {
-                    let (Some(to), Some(of)) = (target.property(key), shape.property(key)) else {
+                    let Some(to) = target.property(key) else {
                         return false;
                     };
-                    if !self.fits(item.value, &to, &of, depth + 1) {
-                        return false;
-                    }
+                    let of = if same {
+                        to.clone()
+                    } else {
+                        match shape.property(key) {
+                            Some(of) => of,
+                            None => return false,
+                        }
+                    };
+                    parts.push((item.value, to, of));
                 }
-                true
+                let all_given = target.properties().iter().all(|(name, ty)| {
+                    ty.is_dynamic()
+                        || ty.union_elements().iter().any(Type::is_none)
+                        || keys.contains(&&**name)
+                });
+                if !all_given {
+                    return false;
+                }
+                parts
+                    .into_iter()
+                    .all(|(value, to, of)| self.fits(value, &to, &of, depth + 1))
             }
             (Expr::Object(items), TypeKind::Map(to), TypeKind::Map(of)) => {
                 if literal_keys(body, items).is_none() {
