@@ -101,6 +101,28 @@ pub fn many_attributes(count: usize) -> String {
     text
 }
 
+/// A resource whose map property is given an object literal of `count` keys (checked part by
+/// part: its keys are compared once each, not with each other).
+pub fn many_object_keys(count: usize) -> String {
+    let mut text =
+        String::from("resource r \"demo:storage/bucket:Bucket\" {\n  name = \"n\"\n  tags = {\n");
+    for i in 0..count {
+        let _ = writeln!(text, "    k{i} = \"v\"");
+    }
+    text.push_str("  }\n}\n");
+    text
+}
+
+/// A resource that sets the same map property `count` times, each to a literal that fits.
+pub fn many_settled_attributes(count: usize) -> String {
+    let mut text = String::from("resource r \"demo:storage/bucket:Bucket\" {\n  name = \"n\"\n");
+    for _ in 0..count {
+        text.push_str("  tags = { a = \"b\" }\n");
+    }
+    text.push_str("}\n");
+    text
+}
+
 /// `length` locals, each using the previous one.
 pub fn local_chain(length: usize) -> String {
     let mut text = String::from("a0 = 1\n");

@@ -123,6 +123,44 @@ fn a_block_of_attributes(n: usize) {
 }
 
 #[test]
+fn an_object_literal_of_10_000_keys() {
+    an_object_literal_of_keys(10_000);
+}
+
+#[test]
+#[ignore = "long: run by `cargo test --workspace --locked -- --ignored`"]
+fn an_object_literal_of_200_000_keys() {
+    an_object_literal_of_keys(200_000);
+}
+
+fn an_object_literal_of_keys(n: usize) {
+    let report = check_program(&with_demo(hostile::many_object_keys(n)));
+    assert!(diagnostics(&report).is_empty(), "{report}");
+}
+
+#[test]
+fn a_property_set_10_000_times() {
+    a_property_set_many_times(10_000);
+}
+
+#[test]
+#[ignore = "long: run by `cargo test --workspace --locked -- --ignored`"]
+fn a_property_set_200_000_times() {
+    a_property_set_many_times(200_000);
+}
+
+fn a_property_set_many_times(n: usize) {
+    let report = check_program(&with_demo(hostile::many_settled_attributes(n)));
+    // Every setting after the first is a redefinition.
+    assert_eq!(
+        diagnostics(&report).len(),
+        n - 1,
+        "{}",
+        &report[..report.len().min(2000)]
+    );
+}
+
+#[test]
 fn invalid_utf8_and_nul_bytes() {
     let bytes = b"a = \"x\xff\xfe\"\nb = 1\0\nc = \0\"\0\"\n\xc3";
     let text = pcl_invariants::text_of(bytes);

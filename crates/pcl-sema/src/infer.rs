@@ -34,7 +34,7 @@ pub(crate) fn infer<'db>(
     let body = node.body(db);
     let mut cx = Infer {
         all_types,
-        settled: Vec::new(),
+        settled: rustc_hash::FxHashSet::default(),
         db,
         program: node.file(db).program(db),
         file: node.file(db).file(db),
@@ -132,7 +132,7 @@ pub(crate) struct Infer<'a, 'db> {
     /// Type every expression: no value is settled without its type (see [`infer`]).
     pub(crate) all_types: bool,
     /// Attribute values that fit their property as written, left without a type.
-    pub(crate) settled: Vec<ExprId>,
+    pub(crate) settled: rustc_hash::FxHashSet<ExprId>,
     pub(crate) kind: NodeKind,
     pub(crate) signature: &'a pcl_hir::Signature,
     pub(crate) body: &'a pcl_hir::Body,

@@ -121,3 +121,50 @@ resource other "demo:storage/bucket:Bucket" {
     "#]]
     .assert_eq(&(literal_types(text, "site") + &literal_types(text, "other")));
 }
+
+#[test]
+fn deep_literals_and_literals_for_resources_go_the_general_way() {
+    // A literal nested 70 deep (deeper than the shape check looks) where a string is
+    // expected; an object literal where a resource is expected (a reference, not a value).
+    let mut deep = String::from("\"x\"");
+    for _ in 0..70 {
+        deep = format!("{{ a = {deep} }}");
+    }
+    let text = format!(
+        r#"
+resource bucket "demo:storage/bucket:Bucket" {{
+  name = "b"
+  tags = {{ deep = {deep} }}
+}}
+
+resource holder "demo:index:Holder" {{
+  bucket = {{ id = "x", urn = "u" }}
+  anyBucket = {{ name = "n" }}
+}}
+"#
+    );
+    let bucket = literal_types(&text, "bucket");
+    let holder = literal_types(&text, "holder");
+    // The literal of 70 levels is reported once, at its top: the lines of its outermost
+    // object and of the diagnostics.
+    let tail: Vec<&str> = bucket
+        .lines()
+        .filter(|l| l.starts_with("{ deep") || l.contains(": the attribute"))
+        .map(|l| l.get(..100).unwrap_or(l))
+        .collect();
+    expect_test::expect![[r#"
+        { deep = { a = { a = { a = { a = { a = { a = { a = { a = { a = { a = { a = { a = { a = { a = { a = {
+        TypeMismatch: the attribute `tags` of resource type `demo:storage:Bucket`: at `.deep`: cannot assign
+        { id = "x", urn = "u" }
+          checked: { id: "x", urn: "u" }
+          fully: { id: "x", urn: "u" }
+        { name = "n" }
+          checked: { name: "n" }
+          fully: { name: "n" }
+        TypeMismatch: the attribute `bucket` of resource type `demo::Holder`: missing required property `arn` of type string
+        UnknownObjectKey: unknown property `id` of resource(demo:storage:Bucket): it is ignored
+        UnknownObjectKey: unknown property `urn` of resource(demo:storage:Bucket): it is ignored
+        TypeMismatch: the attribute `anyBucket` of resource type `demo::Holder`: missing required property `arn` of type string
+    "#]]
+    .assert_eq(&format!("{}\n{holder}", tail.join("\n")));
+}

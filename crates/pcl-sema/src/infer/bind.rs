@@ -41,9 +41,6 @@ impl RangeKind {
     }
 }
 
-/// The schema type with its `none`, input and eventual wrappers removed, shallowly:
-/// `union(T, output(T))?` → `T`. What a literal written for it is shaped like. Builds no new
-/// type unless several plain members remain (a union of objects, say).
 /// The keys of an object literal when each is a string literal, none twice: the literal's
 /// type is then an object with these properties.
 fn literal_keys<'b>(
@@ -55,12 +52,18 @@ fn literal_keys<'b>(
         let Expr::Literal(ConstValue::String(key)) = body.expr(item.key) else {
             return None;
         };
-        if keys.contains(&&**key) {
-            return None;
-        }
         keys.push(&**key);
     }
-    Some(keys)
+    // Twice the same key, found in linear time (a literal may have 100,000 keys).
+    let mut seen = rustc_hash::FxHashSet::default();
+    seen.reserve(keys.len());
+    keys.iter().all(|k| seen.insert(*k)).then_some(keys)
+}
+
+/// Whether a property may be left out of an object literal: the conversion's rule for a
+/// property the source lacks.
+fn may_leave_out(ty: &Type) -> bool {
+    ty.is_dynamic() || ty.union_elements().iter().any(Type::is_none)
 }
 
 /// The one member of `ty` a literal converts to: `ty` itself, or the one member of its union
@@ -82,6 +85,9 @@ fn plain_member(ty: &Type) -> Option<Type> {
     }
 }
 
+/// The schema type with its `none`, input and eventual wrappers removed, shallowly:
+/// `union(T, output(T))?` → `T`. What a literal written for it is shaped like. Builds no new
+/// type unless several plain members remain (a union of objects, say).
 pub(crate) fn shape_of(ty: &Type) -> Type {
     let mut ty = ty.clone();
     for _ in 0..8 {
@@ -277,7 +283,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             let dest = object.property(name).filter(|_| checked);
             if let Some(dest) = &dest {
                 if self.fits_as_written(*value, dest, exact) {
-                    self.settled.push(*value);
+                    self.settled.insert(*value);
                     continue;
                 }
             }
@@ -307,8 +313,10 @@ impl<'a, 'db> Infer<'a, 'db> {
                 format_args!("the attribute `{name}` of {what}"),
             );
         }
+        // By name, in linear time (a component may take 100,000 inputs).
+        let given: rustc_hash::FxHashSet<&str> = attrs.iter().map(|(_, n, _)| n.as_str()).collect();
         for (name, ty) in properties.iter() {
-            if attrs.iter().any(|(_, n, _)| n.as_str() == &**name) {
+            if given.contains(&**name) {
                 continue;
             }
             if ty.is_optional() || ty.is_const() || ty.is_dynamic() {
@@ -457,10 +465,14 @@ impl<'a, 'db> Infer<'a, 'db> {
                 // conversion ignores it); every property left out optional (the conversion's
                 // rule for a property the source lacks).
                 let mut parts = Vec::with_capacity(keys.len());
+                let mut required_given = 0;
                 for (item, &key) in items.iter().zip(&keys) {
                     let Some(to) = target.property(key) else {
                         return false;
                     };
+                    if !may_leave_out(&to) {
+                        required_given += 1;
+                    }
                     let of = if same {
                         to.clone()
                     } else {
@@ -471,12 +483,14 @@ impl<'a, 'db> Infer<'a, 'db> {
                     };
                     parts.push((item.value, to, of));
                 }
-                let all_given = target.properties().iter().all(|(name, ty)| {
-                    ty.is_dynamic()
-                        || ty.union_elements().iter().any(Type::is_none)
-                        || keys.contains(&&**name)
-                });
-                if !all_given {
+                // The keys are distinct properties: every required one is given when as many
+                // required ones are given as there are.
+                let required = target
+                    .properties()
+                    .iter()
+                    .filter(|(_, ty)| !may_leave_out(ty))
+                    .count();
+                if required_given != required {
                     return false;
                 }
                 parts
