@@ -34,7 +34,7 @@ pub(crate) fn infer<'db>(
     let body = node.body(db);
     let mut cx = Infer {
         all_types,
-        settled: rustc_hash::FxHashSet::default(),
+        settled: Vec::new(),
         db,
         program: node.file(db).program(db),
         file: node.file(db).file(db),
@@ -60,10 +60,19 @@ pub(crate) fn infer<'db>(
     }
     let node_type = cx.infer_node();
     // Every expression gets a type, including those of attributes no rule looked at (but the
-    // values settled without one: `dynamic`, as no rule reads them).
+    // values settled without one: `dynamic`, as no rule reads them). Settled values are found
+    // by search once there are many (a resource may set 100,000 attributes).
+    if cx.settled.len() > 16 {
+        cx.settled.sort_unstable();
+    }
     for attr in cx.body.attr_ids() {
         let value = cx.body.attr(attr).value;
-        if cx.expr_types[value.index()].is_none() && !cx.settled.contains(&value) {
+        let settled = if cx.settled.len() > 16 {
+            cx.settled.binary_search(&value).is_ok()
+        } else {
+            cx.settled.contains(&value)
+        };
+        if cx.expr_types[value.index()].is_none() && !settled {
             cx.infer_expr(value);
         }
     }
@@ -132,7 +141,7 @@ pub(crate) struct Infer<'a, 'db> {
     /// Type every expression: no value is settled without its type (see [`infer`]).
     pub(crate) all_types: bool,
     /// Attribute values that fit their property as written, left without a type.
-    pub(crate) settled: rustc_hash::FxHashSet<ExprId>,
+    pub(crate) settled: Vec<ExprId>,
     pub(crate) kind: NodeKind,
     pub(crate) signature: &'a pcl_hir::Signature,
     pub(crate) body: &'a pcl_hir::Body,

@@ -54,10 +54,16 @@ fn literal_keys<'b>(
         };
         keys.push(&**key);
     }
-    // Twice the same key, found in linear time (a literal may have 100,000 keys).
-    let mut seen = rustc_hash::FxHashSet::default();
-    seen.reserve(keys.len());
-    keys.iter().all(|k| seen.insert(*k)).then_some(keys)
+    // Twice the same key: by comparing for a few keys, by a set for many (a literal may have
+    // 100,000 keys).
+    let distinct = if keys.len() <= 16 {
+        keys.iter().enumerate().all(|(i, k)| !keys[..i].contains(k))
+    } else {
+        let mut seen = rustc_hash::FxHashSet::default();
+        seen.reserve(keys.len());
+        keys.iter().all(|k| seen.insert(*k))
+    };
+    distinct.then_some(keys)
 }
 
 /// Whether a property may be left out of an object literal: the conversion's rule for a
@@ -283,7 +289,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             let dest = object.property(name).filter(|_| checked);
             if let Some(dest) = &dest {
                 if self.fits_as_written(*value, dest, exact) {
-                    self.settled.insert(*value);
+                    self.settled.push(*value);
                     continue;
                 }
             }
@@ -313,10 +319,16 @@ impl<'a, 'db> Infer<'a, 'db> {
                 format_args!("the attribute `{name}` of {what}"),
             );
         }
-        // By name, in linear time (a component may take 100,000 inputs).
-        let given: rustc_hash::FxHashSet<&str> = attrs.iter().map(|(_, n, _)| n.as_str()).collect();
+        // By name: by comparing for a few attributes, by a set for many (a component may take
+        // 100,000 inputs).
+        let many: Option<rustc_hash::FxHashSet<&str>> =
+            (attrs.len() > 16).then(|| attrs.iter().map(|(_, n, _)| n.as_str()).collect());
         for (name, ty) in properties.iter() {
-            if given.contains(&**name) {
+            let given = match &many {
+                Some(set) => set.contains(&**name),
+                None => attrs.iter().any(|(_, n, _)| n.as_str() == &**name),
+            };
+            if given {
                 continue;
             }
             if ty.is_optional() || ty.is_const() || ty.is_dynamic() {
