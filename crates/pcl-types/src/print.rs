@@ -483,14 +483,27 @@ fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize, reference:
                         return;
                     }
                 }
+                // Members that print alike are written once: an input type's object and the
+                // object it was made from are both written as their token
+                // (`HttpCheck | HttpCheck | TcpCheck | TcpCheck` said nothing more than
+                // `HttpCheck | TcpCheck`). Looked for among the first members only, so that a
+                // union of many costs no more than its text.
+                const COMPARED: usize = 64;
+                let several = es.iter().filter(|e| !e.is_none()).nth(1).is_some();
+                let mut seen: FxHashSet<String> = FxHashSet::default();
+                let mut written = 0;
                 for (i, e) in es.iter().filter(|e| !e.is_none()).enumerate() {
                     if p.out.full {
                         break;
                     }
-                    if i > 0 {
+                    if several && i < COMPARED && !seen.insert(e.display_readable_with(p.style)) {
+                        continue;
+                    }
+                    if written > 0 {
                         p.out.push(" | ");
                     }
                     readable(e, p, indent, depth + 1, reference);
+                    written += 1;
                 }
                 if optional {
                     p.out.close("?");

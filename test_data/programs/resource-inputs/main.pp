@@ -56,6 +56,11 @@ resource badCheck "demo:network/healthCheck:HealthCheck" {
   }
 }
 
+# Neither member of the union: the message names each member once.
+resource numberCheck "demo:network/healthCheck:HealthCheck" {
+  check = 5
+}
+
 resource object "demo:storage/object:Object" {
   bucket  = site.name
   key     = "index.html"
