@@ -1017,3 +1017,22 @@ output endpoint {
     "#]]
     .assert_eq(&actual);
 }
+
+#[test]
+fn hover_on_a_literal_a_check_settles_shows_its_type() {
+    // The check settles this literal without typing it; hover types the node fully.
+    let f = fixture(
+        r#"
+#- main.pp
+resource bucket "aws:s3/bucket:Bucket" {
+  tags = $0{ team = "web", tier = "backend" }
+}
+"#,
+    );
+    let hover = f.analysis().hover(&f.position()).unwrap().expect("a hover");
+    expect![[r#"
+        ```pcl
+        { team: "web", tier: "backend" }
+        ```"#]]
+    .assert_eq(&hover.markdown);
+}
