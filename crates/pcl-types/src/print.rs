@@ -489,6 +489,7 @@ fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize, reference:
                 // `HttpCheck | TcpCheck`). Looked for among the first members only, so that a
                 // union of many costs no more than its text.
                 const COMPARED: usize = 64;
+                const MEMBER_KEY_LEN: usize = 256;
                 let several = es.iter().filter(|e| !e.is_none()).nth(1).is_some();
                 let mut seen: FxHashSet<String> = FxHashSet::default();
                 let mut written = 0;
@@ -496,8 +497,20 @@ fn readable(ty: &Type, p: &mut Readable, indent: usize, depth: usize, reference:
                     if p.out.full {
                         break;
                     }
-                    if several && i < COMPARED && !seen.insert(e.display_readable_with(p.style)) {
-                        continue;
+                    if several && i < COMPARED {
+                        // The member's text as it would print here (the objects being printed
+                        // stay named, so a recursive type ends), on one line and cut short: a
+                        // member whose text is cut is never taken for another.
+                        let mut key = Readable {
+                            stack: p.stack.clone(),
+                            style: p.style,
+                            out: Out::new(MEMBER_KEY_LEN, false),
+                            one_line: true,
+                        };
+                        readable(e, &mut key, indent, depth + 1, reference);
+                        if !key.out.full && !seen.insert(key.out.text) {
+                            continue;
+                        }
                     }
                     if written > 0 {
                         p.out.push(" | ");
