@@ -803,10 +803,6 @@ impl Type {
     /// itself by its name) and duplicates (by [`Type::equals`]) removed. One element gives
     /// that element; none gives `none`.
     pub fn union(elements: impl IntoIterator<Item = Type>) -> Type {
-        let elements: Vec<Type> = elements.into_iter().collect();
-        if let Some(whole) = covering_element(&elements) {
-            return whole;
-        }
         let mut flat = Vec::new();
         for element in elements {
             if let TypeKind::Union(inner) = element.kind() {
@@ -998,23 +994,4 @@ fn deferred_kind(
             properties: RwLock::new(None),
         })),
     })
-}
-
-/// An element that already is the union of `elements`: one whose members (itself, or its
-/// union's) include every member of every other element, by identity. The union of them all
-/// is then that element, as it is: unions are only made by [`Type::union`], so its members are
-/// sorted and without duplicates already, and interning gives back the same handle. The case
-/// of `T?` and `none` (a traversal through an optional type), of `T` given twice, without
-/// sorting by printed keys.
-fn covering_element(elements: &[Type]) -> Option<Type> {
-    elements
-        .iter()
-        .find(|candidate| {
-            let members = candidate.union_elements();
-            elements.iter().all(|e| {
-                std::ptr::eq(e, *candidate)
-                    || e.union_elements().iter().all(|m| members.contains(m))
-            })
-        })
-        .cloned()
 }
