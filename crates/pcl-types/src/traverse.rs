@@ -71,7 +71,46 @@ impl Traversal {
 impl Type {
     /// The type of `value.name` / `value[key]` where `value: self`.
     pub fn traverse(&self, traverser: &Traverser) -> Traversal {
+        if let Traverser::Attr(name) = traverser {
+            if let Some(ty) = attr_found(self, name) {
+                return Traversal::ok(ty);
+            }
+        }
         traverse(self, traverser, &traverser.key_type())
+    }
+}
+
+/// `.name` where every object the receiver can be has that property: the common case, and
+/// exactly what [`traverse`] gives for it, without interning the key's literal type and
+/// converting it to `string` at every step. `None` leaves the traversal to the general rule
+/// (which finds the problem, or the case-insensitive match, and words it).
+fn attr_found(receiver: &Type, name: &str) -> Option<Type> {
+    match receiver.kind() {
+        TypeKind::Dynamic => Some(Type::dynamic()),
+        TypeKind::Object(object) => object.property(name),
+        TypeKind::Const(c) => attr_found(&c.ty, name),
+        TypeKind::Output(e) => attr_found(e, name).map(Type::output),
+        TypeKind::Promise(e) => attr_found(e, name).map(Type::promise),
+        TypeKind::Union(elements) => {
+            // As `traverse_union` when no element reports anything.
+            let mut found = Vec::with_capacity(elements.len());
+            let mut has_none = false;
+            for e in elements {
+                if e.is_none() {
+                    has_none = true;
+                } else {
+                    found.push(attr_found(e, name)?);
+                }
+            }
+            if found.is_empty() {
+                return None;
+            }
+            if has_none {
+                found.push(Type::none());
+            }
+            Some(Type::union(found))
+        }
+        _ => None,
     }
 }
 
@@ -293,4 +332,57 @@ fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<
         .filter(|(d, _)| *d <= limit && *d < name.chars().count())
         .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
         .map(|(_, c)| c.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut for a property every receiver has gives exactly the general rule's
+    /// result, over receivers of every shape it looks through.
+    #[test]
+    fn found_attributes_are_what_the_rules_give() {
+        let leaves = [
+            Type::dynamic(),
+            Type::none(),
+            Type::string(),
+            Type::string_literal("a"),
+            Type::object([("a", Type::int()), ("b", Type::string())]),
+            Type::object([("A", Type::bool())]),
+            Type::object([("a", Type::optional(Type::number()))]),
+            Type::map(Type::int()),
+            Type::list(Type::string()),
+        ];
+        let mut receivers: Vec<Type> = Vec::new();
+        for leaf in &leaves {
+            receivers.push(leaf.clone());
+            receivers.push(Type::output(leaf.clone()));
+            receivers.push(Type::promise(leaf.clone()));
+            receivers.push(Type::optional(leaf.clone()));
+            receivers.push(Type::output(Type::optional(leaf.clone())));
+            for other in &leaves {
+                receivers.push(Type::union([leaf.clone(), other.clone()]));
+                receivers.push(Type::union([leaf.clone(), other.clone(), Type::none()]));
+                receivers.push(Type::output(Type::union([leaf.clone(), other.clone()])));
+            }
+        }
+        let mut found = 0;
+        for receiver in &receivers {
+            for name in ["a", "b", "A", "c"] {
+                let traverser = Traverser::attr(name);
+                let general = traverse(receiver, &traverser, &traverser.key_type());
+                if let Some(ty) = attr_found(receiver, name) {
+                    found += 1;
+                    assert_eq!(
+                        Traversal::ok(ty),
+                        general,
+                        "{}.{name}",
+                        receiver.display_readable()
+                    );
+                }
+                assert_eq!(receiver.traverse(&traverser), general);
+            }
+        }
+        assert!(found > 100, "{found}");
+    }
 }
