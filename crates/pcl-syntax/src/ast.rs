@@ -1005,6 +1005,26 @@ impl<N: TreeNode> TemplateExpr<N> {
     pub fn literal_value(&self) -> Option<String> {
         self.literals().literal_value()
     }
+
+    /// The one literal token of a string that is nothing else and has nothing to decode
+    /// (no `\`, `$` or `%`): its text is its value. Most strings of a program are such
+    /// (`"nginx"`), and reading them so spares [`TemplateExpr::literals`]' work.
+    pub fn plain_literal(&self) -> Option<N::Token> {
+        let mut literal = None;
+        for element in self.0.children_with_tokens() {
+            match element {
+                NodeOrToken::Token(t) if t.kind() == TEMPLATE_LITERAL => {
+                    if literal.is_some() || t.text().bytes().any(|b| matches!(b, b'\\' | b'$' | b'%')) {
+                        return None;
+                    }
+                    literal = Some(t);
+                }
+                NodeOrToken::Token(_) => {}
+                NodeOrToken::Node(_) => return None,
+            }
+        }
+        literal
+    }
 }
 
 impl<N: TreeNode> HeredocExpr<N> {
@@ -1222,9 +1242,14 @@ pub fn unescape_quoted(text: &str) -> Result<String, (usize, usize, String)> {
                 i += 3;
             }
             _ => {
-                let c = text[i..].chars().next().unwrap_or('\u{fffd}');
-                out.push(c);
-                i += c.len_utf8();
+                // The run up to the next byte that may start an escape is copied as it is
+                // (those bytes are ASCII, so the run ends on a character boundary).
+                let run = bytes[i + 1..]
+                    .iter()
+                    .position(|b| matches!(b, b'\\' | b'$' | b'%'))
+                    .map_or(bytes.len(), |n| i + 1 + n);
+                out.push_str(&text[i..run]);
+                i = run;
             }
         }
     }

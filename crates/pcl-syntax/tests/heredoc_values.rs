@@ -176,3 +176,38 @@ fn quoted_templates_share_the_strip_rules() {
     assert_eq!(values, ["x", "", "z"]);
     assert_eq!(t.literal_value(), None);
 }
+
+/// Quoted strings decode the same escapes among runs of plain text (copied whole, multi-byte
+/// characters included), and a string with nothing to decode is its one literal token.
+#[test]
+fn quoted_strings_decode_escapes_among_plain_runs() {
+    let quoted = |src: &str| {
+        let parse = pcl_syntax::parse(src);
+        assert!(!parse.has_errors(), "{:?}", parse.errors());
+        let body = parse.tree().body().expect("body");
+        match body.attributes().next().expect("attribute").expr() {
+            Some(Expr::Template(t)) => t,
+            other => panic!("not a string: {other:?}"),
+        }
+    };
+    let cases = [
+        (r#"a = "plain é€ text""#, "plain é€ text", true),
+        (r#"a = "é\n€\t\"q\" \\ \u00e9 \U0001F600""#, "é\n€\t\"q\" \\ é 😀", false),
+        (r#"a = "$${x} %%{y} $ % $$ %% $x %y a$""#, "${x} %{y} $ % $$ %% $x %y a$", false),
+        (r#"a = "100%""#, "100%", false),
+        (r#"a = """#, "", true),
+    ];
+    for (src, value, plain) in cases {
+        let t = quoted(src);
+        assert_eq!(t.literal_value().as_deref(), Some(value), "{src}");
+        match t.plain_literal() {
+            Some(token) => {
+                assert!(plain, "{src}");
+                assert_eq!(pcl_syntax::TreeToken::text(&token), value);
+            }
+            None => assert!(!plain || value.is_empty(), "{src}"),
+        }
+    }
+    // A template with an interpolation is not plain.
+    assert!(quoted(r#"a = "x${y}""#).plain_literal().is_none());
+}

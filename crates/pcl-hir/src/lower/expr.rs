@@ -124,6 +124,11 @@ impl Lowerer<'_> {
             | ast::Expr::LegacyIndex(_)
             | ast::Expr::Splat(_) => self.lower_postfix_chain(expr),
             ast::Expr::Template(template) => {
+                if let Some(token) = template.plain_literal() {
+                    // As the general path gives it: one literal part is a string literal.
+                    let value = ConstValue::String(token.text().into());
+                    return self.alloc(Expr::Literal(value), range);
+                }
                 let parts = self.lower_template_parts(template.parts(), &template.literals());
                 self.finish_template(parts, range)
             }
