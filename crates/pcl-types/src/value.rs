@@ -133,6 +133,17 @@ impl ConstValue {
     /// Reads a number as HCL writes it: `-`? digits (`.` digits)? ([eE] [+-]? digits)?.
     /// Integral values become `Int`, others `Number`; nothing is rounded.
     pub fn parse_number(text: &str) -> Result<ConstValue, LiteralError> {
+        // Most literals are small integers: the same value, without the decimal's way there.
+        let unsigned = text.strip_prefix('-').unwrap_or(text);
+        if !unsigned.is_empty() && unsigned.len() <= 18 && unsigned.bytes().all(|b| b.is_ascii_digit()) {
+            if let Ok(value) = text.parse::<i64>() {
+                return Ok(ConstValue::Int(Box::new(BigInt::from(value))));
+            }
+        }
+        ConstValue::parse_number_by_rules(text)
+    }
+
+    fn parse_number_by_rules(text: &str) -> Result<ConstValue, LiteralError> {
         let malformed = || LiteralError::Malformed(text.to_string());
         let (negative, rest) = match text.strip_prefix('-') {
             Some(rest) => (true, rest),
@@ -225,6 +236,27 @@ impl fmt::Display for ConstValue {
             ConstValue::Int(i) => write!(f, "{i}"),
             ConstValue::Number(d) => write!(f, "{d}"),
             ConstValue::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_integers_read_as_the_rules_read_them() {
+        let texts = [
+            "0", "-0", "7", "007", "-42", "2147483647", "2147483648", "-2147483649",
+            "999999999999999999", "-999999999999999999", "9223372036854775807",
+            "1000000000000000000", "1.0", "1e3", "-", "", "1-", "12a",
+        ];
+        for text in texts {
+            assert_eq!(
+                ConstValue::parse_number(text),
+                ConstValue::parse_number_by_rules(text),
+                "{text}"
+            );
         }
     }
 }
