@@ -36,8 +36,12 @@ pub(crate) fn for_each_root_name<'b>(kind: NodeKind, body: &'b Body, mut f: impl
 /// reference (not in the property paths of `ignoreChanges` and the like), with its name: what
 /// an editor's references and rename find, by the rule the reference graph follows.
 pub fn for_each_root_use<'b>(kind: NodeKind, body: &'b Body, mut f: impl FnMut(ExprId, &'b Name)) {
+    // Each root and every expression below it, depth first, without recursion (bodies can
+    // be deep), on one stack for the whole body.
+    let mut stack = Vec::new();
     for root in reference_roots(kind, body) {
-        walk(body, root, &mut |id| {
+        stack.push(root);
+        while let Some(id) = stack.pop() {
             if let Expr::Variable {
                 name,
                 resolution: Resolution::Root,
@@ -45,7 +49,8 @@ pub fn for_each_root_use<'b>(kind: NodeKind, body: &'b Body, mut f: impl FnMut(E
             {
                 f(id, name);
             }
-        });
+            body.for_each_child(id, |child| stack.push(child));
+        }
     }
 }
 
@@ -68,15 +73,6 @@ fn reference_roots(kind: NodeKind, body: &Body) -> Vec<ExprId> {
     }
     roots.extend(body.value);
     roots
-}
-
-/// Visits `root` and every expression below it, without recursion (bodies can be deep).
-fn walk(body: &Body, root: ExprId, f: &mut impl FnMut(ExprId)) {
-    let mut stack = vec![root];
-    while let Some(id) = stack.pop() {
-        f(id);
-        body.for_each_child(id, |child| stack.push(child));
-    }
 }
 
 /// The nodes of a graph, each after the nodes its edges lead to (depth-first post-order,
