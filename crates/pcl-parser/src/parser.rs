@@ -31,9 +31,11 @@ impl<'a> Parser<'a> {
             .map(|i| i as u32)
             .collect();
         let unmatched_braces = unmatched_braces(lexed, &tokens);
-        // About two events a token (its own, and a node's start or finish): sized once, the
-        // vector is not copied as it grows, and a batch of files reuses the same few blocks.
-        let events = Vec::with_capacity(tokens.len() * 2 + 8);
+        // A token's own event, and its share of the nodes' starts and finishes: a little over
+        // two a token in real programs, so three: sized once, the vector is not copied as it
+        // grows (room never written costs no memory), and a batch of files reuses the same
+        // few blocks.
+        let events = Vec::with_capacity(tokens.len() * 3 + 8);
         Parser {
             lexed,
             tokens,
