@@ -3,19 +3,25 @@
 //! large file costs in proportion to the item it is in, and freeing the old tree frees only
 //! that item.
 //!
-//! Top-level items are independent: at the start of a line of the file's body the lexer is in
-//! its normal mode and the parser expects a new item, whatever came before. So the lines around
-//! the edit, from just after a body-level newline to just after one (or the file's start or
-//! end), parse alone to exactly what a parse of the whole new text gives there, *provided* they
-//! parse without any error: an error's recovery could reach past them in the whole text (an
-//! unclosed `{` swallows everything after it). Anything unusual falls back to a full parse
-//! (`None`), which is always right. Two facts span items and must not change: whether each
-//! `{` is closed anywhere later in the file (an unclosed block recovers by indentation), so
-//! the old and the new lines must each pair their braces among themselves; where an item
-//! whose recovery ran to the end of the file ends, so lines after the last item of a broken
-//! file parse again whole; and whether a `/*` above is closed (the lexer looks ahead for its
-//! `*/`), so new lines with a `*/` in a file with an error above them parse again whole. Two
-//! are redone:
+//! Top-level items are independent: at the start of a line of the file's body the parser
+//! expects a new item, whatever came before, and the lexer is in its normal mode unless a
+//! `${` or `%{` of a string or heredoc is still open there (never in a file without errors).
+//! So the lines around the edit, from just after a body-level newline to just after one (or
+//! the file's start or end), parse alone to exactly what a parse of the whole new text gives
+//! there, *provided* they parse without any error: an error's recovery could reach past them
+//! in the whole text (an unclosed `{` swallows everything after it). Anything unusual falls
+//! back to a full parse (`None`), which is always right. Facts that span items must not
+//! change: whether each `{` is closed anywhere later in the file (an unclosed block recovers
+//! by indentation), so the old and the new lines must each pair their braces among
+//! themselves; where an item whose recovery ran to the end of the file ends, so lines after
+//! the last item of a broken file parse again whole; whether a `/*` above is closed (the
+//! lexer looks ahead for its `*/`), so new lines with a `*/` in a file with an error above
+//! them parse again whole; and the lexer's mode at the lines' start and at the old lines'
+//! end, which must be its normal one: a `${` or `%{` whose item the parser's recovery ended at
+//! a line's end (an invalid directive, a missing `}`) still holds the lexer in its expression,
+//! across lines, until a `}`, so lines after it lex otherwise than alone, and old lines that
+//! left one open lexed the text after them otherwise than the new lines do. In a file with
+//! errors the lexer's modes are replayed over the old tokens to tell. Two are redone:
 //! duplicate attribute names of the top-level body (E0025, with its note), and errors
 //! elsewhere only move.
 //!
@@ -175,6 +181,25 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     // without errors) is. An old segment with a `{` of its own left open took a later `}`
     // that the new one leaves to an unclosed block above it.
     if !braces_balanced(&children[first..=last]) || !braces_balanced(&part_root) {
+        return None;
+    }
+    // The lexer's modes do not follow the parser's items: a `${` or `%{` in a string or
+    // heredoc holds the lexer in expression mode, across lines, until its `}`, even where the
+    // parser's recovery (an invalid directive, a missing `}`) has ended the item at a line's
+    // end. A body-level line start can then be inside one, and the lines after it lex as its
+    // expression: a `"` there closes the string (or not, once a `#` typed before it hides it)
+    // and a `}` the sequence. So the lines must start in the lexer's normal mode (the text
+    // before them is unchanged), and the old lines must end in it, as the new ones do (they
+    // parsed alone without errors), or the text after them lexes otherwise. A file without
+    // errors is in normal mode at every body-level line start (each item closes its strings,
+    // heredocs and sequences); in one with errors the modes are replayed over the old tokens.
+    if !old.errors.is_empty()
+        && !lexer_normal_at(
+            &root,
+            (!at_file_start).then_some(seg_start),
+            (!at_file_end).then_some(old_seg_end),
+        )
+    {
         return None;
     }
     let part_pre = &part_root[..part_body_index];
@@ -341,6 +366,145 @@ fn braces_balanced(elements: &[Element]) -> bool {
     }
     let mut depth = 0;
     elements.iter().all(|e| walk(e, &mut depth)) && depth == 0
+}
+
+/// The lexer's mode stack (`pcl_parser`'s lexer), as its tokens show it.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Inside `${ ... }` or `%{ ... }`, with the count of `{` open in it.
+    Sequence(u32),
+    Quoted,
+    Heredoc,
+}
+
+/// Whether the lexer of the text of `root` (the children of a tree's root) is in its normal
+/// mode, nothing open, at each of the given offsets (token boundaries, `a <= b`): its mode
+/// stack replayed over the tokens before them. `false` as well for a token the lexer does not
+/// make in the mode replayed so far, or an offset inside a token.
+fn lexer_normal_at(root: &[Element], a: Option<u32>, b: Option<u32>) -> bool {
+    struct Replay {
+        modes: Vec<Mode>,
+        at: u32,
+        targets: [Option<u32>; 2],
+        normal: bool,
+    }
+    impl Replay {
+        /// Checks the targets at the current offset; false once all are checked.
+        fn check(&mut self) -> bool {
+            for target in &mut self.targets {
+                if *target == Some(self.at) {
+                    self.normal &= self.modes.is_empty();
+                    *target = None;
+                }
+            }
+            self.normal && self.targets.iter().any(Option::is_some)
+        }
+
+        /// Replays one token; false when the lexer cannot have made it here.
+        fn token(&mut self, kind: SyntaxKind) -> bool {
+            loop {
+                match self.modes.last_mut() {
+                    Some(Mode::Quoted) => match kind {
+                        TEMPLATE_LITERAL => return true,
+                        TEMPLATE_INTERP | TEMPLATE_CONTROL => {
+                            self.modes.push(Mode::Sequence(0));
+                            return true;
+                        }
+                        CQUOTE => {
+                            self.modes.pop();
+                            return true;
+                        }
+                        // A quoted string ends at the end of its line; the line break is lexed
+                        // in the mode under it.
+                        NEWLINE | ERROR_TOKEN => {
+                            self.modes.pop();
+                        }
+                        _ => return false,
+                    },
+                    Some(Mode::Heredoc) => {
+                        match kind {
+                            TEMPLATE_LITERAL => {}
+                            TEMPLATE_INTERP | TEMPLATE_CONTROL => {
+                                self.modes.push(Mode::Sequence(0));
+                            }
+                            HEREDOC_END => {
+                                self.modes.pop();
+                            }
+                            _ => return false,
+                        }
+                        return true;
+                    }
+                    top => {
+                        match (kind, top) {
+                            (OQUOTE, _) => self.modes.push(Mode::Quoted),
+                            (HEREDOC_START, _) => self.modes.push(Mode::Heredoc),
+                            (L_BRACE, Some(Mode::Sequence(depth))) => *depth += 1,
+                            (R_BRACE, Some(Mode::Sequence(depth))) => {
+                                if *depth == 0 {
+                                    return false;
+                                }
+                                *depth -= 1;
+                            }
+                            (TEMPLATE_SEQ_END, Some(Mode::Sequence(0))) => {
+                                self.modes.pop();
+                            }
+                            // A `"` that closes the string a `${` without its `}` is in.
+                            (CQUOTE, Some(Mode::Sequence(0))) => {
+                                let n = self.modes.len();
+                                if n < 2 || !matches!(self.modes[n - 2], Mode::Quoted) {
+                                    return false;
+                                }
+                                self.modes.truncate(n - 2);
+                            }
+                            (
+                                CQUOTE | TEMPLATE_SEQ_END | TEMPLATE_LITERAL | TEMPLATE_INTERP
+                                | TEMPLATE_CONTROL | HEREDOC_END,
+                                _,
+                            ) => return false,
+                            _ => {}
+                        }
+                        return true;
+                    }
+                }
+            }
+        }
+
+        /// Replays a token of `len` bytes; false once the answer is known.
+        fn leaf(&mut self, kind: rowan::SyntaxKind, len: rowan::TextSize) -> bool {
+            if !self.check() {
+                return false;
+            }
+            if !self.token(PclLanguage::kind_from_raw(kind)) {
+                self.normal = false;
+                return false;
+            }
+            self.at += u32::from(len);
+            true
+        }
+
+        /// Replays the tokens of `node`; false once the answer is known.
+        fn node(&mut self, node: &rowan::GreenNodeData) -> bool {
+            node.children().all(|child| match child {
+                NodeOrToken::Node(node) => self.node(node),
+                NodeOrToken::Token(token) => self.leaf(token.kind(), token.text_len()),
+            })
+        }
+    }
+    let mut replay = Replay {
+        modes: Vec::new(),
+        at: 0,
+        targets: [a, b],
+        normal: true,
+    };
+    if root.iter().all(|element| match element {
+        NodeOrToken::Node(node) => replay.node(node),
+        NodeOrToken::Token(token) => replay.leaf(token.kind(), token.text_len()),
+    }) {
+        // The end of the text.
+        replay.check();
+    }
+    // An offset between no two tokens is not one this answers for.
+    replay.normal && replay.targets.iter().all(Option::is_none)
 }
 
 fn len(text: &str) -> u32 {
