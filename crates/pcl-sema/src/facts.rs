@@ -1170,6 +1170,8 @@ pub(crate) fn cycles_for(
 fn open_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileSummary {
     let program = file.program(db);
     let own = file_summary(db, file);
+    // A file's nodes use the same names many times: each is looked up once.
+    let mut defined: FxHashMap<&Name, bool> = FxHashMap::default();
     FileSummary {
         nodes: own
             .nodes
@@ -1181,7 +1183,11 @@ fn open_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileSum
                 uses: n
                     .uses
                     .iter()
-                    .filter(|name| lookup_in_view(db, program, name, View::Open).is_some())
+                    .filter(|&name| {
+                        *defined.entry(name).or_insert_with(|| {
+                            lookup_in_view(db, program, name, View::Open).is_some()
+                        })
+                    })
                     .cloned()
                     .collect(),
             })
@@ -1525,6 +1531,7 @@ fn seen_nodes_of<'db>(
     // The summary lists the file's nodes in the order of `file_nodes`: the nodes kept are
     // found by position.
     debug_assert_eq!(own.nodes.len(), nodes.len());
+    let mut lookups = FxHashMap::default();
     for (node, &handle) in own.nodes.iter().zip(nodes) {
         if !closed.contains(&node.name) {
             continue;
@@ -1535,7 +1542,7 @@ fn seen_nodes_of<'db>(
             name: node.name.clone(),
             occurrence: node.occurrence,
             uses: if reach_names {
-                reach(db, program, &node.key(file), node, &open_nodes, closed)
+                reach(db, program, &node.key(file), node, &open_nodes, closed, &mut lookups)
             } else {
                 Arc::default()
             },
@@ -1578,13 +1585,16 @@ fn open_summary_nodes(db: &dyn pcl_db::Db, program: Program) -> FxHashMap<NodeKe
 /// The names closed files know (`closed`) that `start` uses directly or through nodes of open
 /// files, in the order first reached: the edges the cycle search of a closed file needs of a
 /// published node, with the nodes it does not see folded in.
-fn reach(
-    db: &dyn pcl_db::Db,
+///
+/// `lookups` keeps what each name means in the open view, from one call to the next.
+fn reach<'a>(
+    db: &'a dyn pcl_db::Db,
     program: Program,
     start: &NodeKey,
-    node: &SummaryNode,
-    open_nodes: &FxHashMap<NodeKey, &SummaryNode>,
+    node: &'a SummaryNode,
+    open_nodes: &FxHashMap<NodeKey, &'a SummaryNode>,
     closed: &FxHashSet<Name>,
+    lookups: &mut FxHashMap<&'a Name, Option<&'a NodeKey>>,
 ) -> Arc<[Name]> {
     let mut out: Vec<Name> = Vec::new();
     let mut seen_names: FxHashSet<&Name> = FxHashSet::default();
@@ -1600,7 +1610,10 @@ fn reach(
                 continue;
             }
             // A name no closed file knows: a node of an open file, or nothing.
-            let Some(target) = lookup_in_view(db, program, name, View::Open) else {
+            let Some(target) = *lookups
+                .entry(name)
+                .or_insert_with(|| lookup_in_view(db, program, name, View::Open))
+            else {
                 continue;
             };
             if let Some(next) = open_nodes.get(target) {

@@ -534,8 +534,17 @@ pub(crate) fn open_order_from<'db>(
     db: &'db dyn pcl_db::Db,
     starts: &[Node<'db>],
 ) -> Vec<Node<'db>> {
+    // Most nodes a walk reaches are in the file of the node before: its graph is tried
+    // first, without asking for the node's file and that file's graph again.
+    let mut last: Option<&'db OpenFileGraph<'db>> = None;
     let uses = |node: Node<'db>| -> &'db [Node<'db>] {
+        if let Some(graph) = last {
+            if let Some(&i) = graph.index.get(&node) {
+                return graph.uses(i as usize);
+            }
+        }
         let graph = open_file_graph(db, node.file(db));
+        last = Some(graph);
         graph
             .index
             .get(&node)
@@ -577,14 +586,29 @@ fn open_file_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Open
     // `node_references` of these nodes; the closed files' nodes are left out.
     let mut targets: Vec<Node<'db>> = Vec::new();
     let mut ends: Vec<u32> = Vec::with_capacity(nodes.len());
+    // The node of an open file each name means, looked up once per name.
+    let mut open_target: FxHashMap<&pcl_hir::Name, Option<Node<'db>>> = FxHashMap::default();
     for node in &summary.nodes {
         let start = targets.len();
         for name in node.uses.iter() {
-            let key =
-                crate::facts::RootName::new(db, program, name.clone(), crate::facts::View::Open);
-            if let Some(crate::facts::Resolved::Node(target)) = crate::facts::resolve_root(db, key)
-            {
-                if target.file(db).file(db).open(db) && !targets[start..].contains(&target) {
+            let target = *open_target.entry(name).or_insert_with(|| {
+                let key = crate::facts::RootName::new(
+                    db,
+                    program,
+                    name.clone(),
+                    crate::facts::View::Open,
+                );
+                match crate::facts::resolve_root(db, key) {
+                    Some(crate::facts::Resolved::Node(target))
+                        if target.file(db).file(db).open(db) =>
+                    {
+                        Some(target)
+                    }
+                    _ => None,
+                }
+            });
+            if let Some(target) = target {
+                if !targets[start..].contains(&target) {
                     targets.push(target);
                 }
             }
