@@ -2,6 +2,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::facts::Facts;
 use crate::kinds::{Type, TypeKind};
 
 impl Type {
@@ -10,7 +11,13 @@ impl Type {
     /// comparison that does not depend on itself does. A deferred object that has not been
     /// given its properties yet is equal only to itself.
     pub fn equals(&self, other: &Type) -> bool {
-        equals(self, other, &mut FxHashSet::default())
+        equals(self, other, &mut FxHashSet::default(), &mut None)
+    }
+
+    /// Whether `equals` of `self` and `other` compares their parts and may remember the
+    /// answer: both of one composite kind.
+    pub(crate) fn composite_pair(&self, other: &Type) -> bool {
+        composite(self, other)
     }
 
     /// `dest.assignable_from(src)`: a value of type `src` *is* a value of type `dest`,
@@ -20,69 +27,161 @@ impl Type {
     }
 }
 
+/// [`Type::equals`], adding to `work` the number of pairs of parts it compared (at least 1).
+pub(crate) fn equals_counted(a: &Type, b: &Type, work: &mut usize) -> bool {
+    let mut seen = FxHashSet::default();
+    let equal = equals(a, b, &mut seen, &mut None);
+    *work += 1 + seen.len();
+    equal
+}
+
+/// Pairs of composite parts (by address) known equal or not, kept across the comparisons of
+/// one relation query (see [`equals_remembered`]).
+pub(crate) type EqualsMemo = FxHashMap<(usize, usize), bool>;
+
+/// What `equals` may look up and record about pairs of composite parts: only facts.
+pub(crate) trait PairMemo {
+    /// Whether `a` and `b` are known equal or unequal.
+    fn known(&mut self, a: &Type, b: &Type) -> Option<bool>;
+    /// `a` and `b` were found unequal.
+    fn unequal(&mut self, a: &Type, b: &Type);
+}
+
+impl PairMemo for EqualsMemo {
+    fn known(&mut self, a: &Type, b: &Type) -> Option<bool> {
+        self.get(&(a.addr(), b.addr())).copied()
+    }
+    fn unequal(&mut self, a: &Type, b: &Type) {
+        self.insert((a.addr(), b.addr()), false);
+    }
+}
+
+impl PairMemo for Facts<bool> {
+    fn known(&mut self, a: &Type, b: &Type) -> Option<bool> {
+        self.get(a, b)
+    }
+    fn unequal(&mut self, a: &Type, b: &Type) {
+        self.insert(a, b, false);
+    }
+}
+
+/// [`Type::equals`] of two types that reach no deferred object, answered from and added to
+/// the thread's facts about such types (`facts.rs`): the answer, and every pair of parts found
+/// unequal on the way.
+pub(crate) fn equals_closed(a: &Type, b: &Type, facts: &mut Facts<bool>) -> bool {
+    if let Some(known) = facts.get(a, b) {
+        return known;
+    }
+    let mut seen = FxHashSet::default();
+    let equal = equals(a, b, &mut seen, &mut Some(&mut *facts));
+    facts.insert(a, b, equal);
+    equal
+}
+
+/// [`Type::equals`], answered from `memo` where it knows a pair, and adding to it what this
+/// comparison found: every pair whose comparison came out unequal (an unequal part makes its
+/// whole unequal, whatever was assumed of the pairs being compared, so these are final), and,
+/// when the answer is equal, every pair compared (each is then equal: the pairs met form a
+/// bisimulation). Only facts are kept, so the answer is that of `equals`; a relation that
+/// compares the parts of the same two types again and again (the parts of a nested list at
+/// each level of its conversion) compares each pair once. The caller keeps `a` and `b` alive
+/// while `memo` is used: the pairs are parts of them.
+pub(crate) fn equals_remembered(a: &Type, b: &Type, memo: &mut EqualsMemo) -> bool {
+    let mut seen = FxHashSet::default();
+    let equal = equals(a, b, &mut seen, &mut Some(&mut *memo));
+    if equal {
+        memo.extend(seen.into_iter().map(|pair| (pair, true)));
+    }
+    equal
+}
+
 /// `seen` holds the pairs of composite parts of the two types met so far (by address; alive
 /// while the types are). A pair met again counts as equal: either it is being compared (a
 /// recursive type: coinduction) or it was compared already and found equal, since a pair
 /// found unequal makes the whole comparison false at once. So each pair is compared once.
-fn equals(a: &Type, b: &Type, seen: &mut FxHashSet<(usize, usize)>) -> bool {
+/// Both of one composite kind: the pairs `equals` keeps in `seen` (and in a memo).
+fn composite(a: &Type, b: &Type) -> bool {
+    matches!(
+        (a.kind(), b.kind()),
+        (TypeKind::List(_), TypeKind::List(_))
+            | (TypeKind::Map(_), TypeKind::Map(_))
+            | (TypeKind::Set(_), TypeKind::Set(_))
+            | (TypeKind::Output(_), TypeKind::Output(_))
+            | (TypeKind::Promise(_), TypeKind::Promise(_))
+            | (TypeKind::Tuple(_), TypeKind::Tuple(_))
+            | (TypeKind::Union(_), TypeKind::Union(_))
+            | (TypeKind::Object(_), TypeKind::Object(_))
+    )
+}
+
+fn equals(
+    a: &Type,
+    b: &Type,
+    seen: &mut FxHashSet<(usize, usize)>,
+    memo: &mut Option<&mut dyn PairMemo>,
+) -> bool {
     crate::on_enough_stack(|| {
         if a == b {
             return true;
         }
-        let composite = matches!(
-            (a.kind(), b.kind()),
-            (TypeKind::List(_), TypeKind::List(_))
-                | (TypeKind::Map(_), TypeKind::Map(_))
-                | (TypeKind::Set(_), TypeKind::Set(_))
-                | (TypeKind::Output(_), TypeKind::Output(_))
-                | (TypeKind::Promise(_), TypeKind::Promise(_))
-                | (TypeKind::Tuple(_), TypeKind::Tuple(_))
-                | (TypeKind::Union(_), TypeKind::Union(_))
-                | (TypeKind::Object(_), TypeKind::Object(_))
-        );
+        let composite = composite(a, b);
         if composite && seen.contains(&(a.addr(), b.addr())) {
             return true;
         }
-        let all = |xs: &[Type], ys: &[Type], seen: &mut FxHashSet<(usize, usize)>| {
-            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| equals(x, y, seen))
-        };
-        match (a.kind(), b.kind()) {
-            (TypeKind::Opaque(x), TypeKind::Opaque(y)) => x == y,
-            (TypeKind::List(x), TypeKind::List(y))
-            | (TypeKind::Map(x), TypeKind::Map(y))
-            | (TypeKind::Set(x), TypeKind::Set(y))
-            | (TypeKind::Output(x), TypeKind::Output(y))
-            | (TypeKind::Promise(x), TypeKind::Promise(y)) => {
-                seen.insert((a.addr(), b.addr()));
-                equals(x, y, seen)
+        if let (true, Some(memo)) = (composite, memo.as_deref_mut()) {
+            if let Some(known) = memo.known(a, b) {
+                return known;
             }
-            (TypeKind::Tuple(xs), TypeKind::Tuple(ys))
-            | (TypeKind::Union(xs), TypeKind::Union(ys)) => {
-                seen.insert((a.addr(), b.addr()));
-                all(xs, ys, seen)
-            }
-            (TypeKind::Object(x), TypeKind::Object(y)) => {
-                // A deferred object not defined yet (one being built by a transformation) is
-                // equal only to itself: its properties are not known.
-                if x.is_undefined() || y.is_undefined() {
-                    return false;
-                }
-                let (xp, yp) = (x.properties(), y.properties());
-                if xp.len() != yp.len() {
-                    return false;
-                }
-                seen.insert((a.addr(), b.addr()));
-                xp.iter()
-                    .zip(yp.iter())
-                    .all(|((kx, tx), (ky, ty))| kx == ky && equals(tx, ty, seen))
-            }
-            (TypeKind::Const(x), TypeKind::Const(y)) => {
-                x.value == y.value && equals(&x.ty, &y.ty, seen)
-            }
-            (TypeKind::Enum(x), TypeKind::Enum(y)) => x.token == y.token,
-            _ => false,
         }
+        let equal = by_kind(a, b, seen, memo);
+        if let (false, true, Some(memo)) = (equal, composite, memo.as_deref_mut()) {
+            memo.unequal(a, b);
+        }
+        equal
     })
+}
+
+fn by_kind(
+    a: &Type,
+    b: &Type,
+    seen: &mut FxHashSet<(usize, usize)>,
+    memo: &mut Option<&mut dyn PairMemo>,
+) -> bool {
+    match (a.kind(), b.kind()) {
+        (TypeKind::Opaque(x), TypeKind::Opaque(y)) => x == y,
+        (TypeKind::List(x), TypeKind::List(y))
+        | (TypeKind::Map(x), TypeKind::Map(y))
+        | (TypeKind::Set(x), TypeKind::Set(y))
+        | (TypeKind::Output(x), TypeKind::Output(y))
+        | (TypeKind::Promise(x), TypeKind::Promise(y)) => {
+            seen.insert((a.addr(), b.addr()));
+            equals(x, y, seen, memo)
+        }
+        (TypeKind::Tuple(xs), TypeKind::Tuple(ys)) | (TypeKind::Union(xs), TypeKind::Union(ys)) => {
+            seen.insert((a.addr(), b.addr()));
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| equals(x, y, seen, memo))
+        }
+        (TypeKind::Object(x), TypeKind::Object(y)) => {
+            // A deferred object not defined yet (one being built by a transformation) is
+            // equal only to itself: its properties are not known.
+            if x.is_undefined() || y.is_undefined() {
+                return false;
+            }
+            let (xp, yp) = (x.properties(), y.properties());
+            if xp.len() != yp.len() {
+                return false;
+            }
+            seen.insert((a.addr(), b.addr()));
+            xp.iter()
+                .zip(yp.iter())
+                .all(|((kx, tx), (ky, ty))| kx == ky && equals(tx, ty, seen, memo))
+        }
+        (TypeKind::Const(x), TypeKind::Const(y)) => {
+            x.value == y.value && equals(&x.ty, &y.ty, seen, memo)
+        }
+        (TypeKind::Enum(x), TypeKind::Enum(y)) => x.token == y.token,
+        _ => false,
+    }
 }
 
 /// One assignability query: each `(dest, src)` pair is decided once.

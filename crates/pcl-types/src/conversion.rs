@@ -9,6 +9,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::assignable::{equals_closed, equals_remembered, EqualsMemo};
+use crate::facts;
 use crate::kinds::{Type, TypeKind};
 use crate::reason::{PathStep, Reason, ReasonKind};
 
@@ -169,7 +171,9 @@ pub(crate) struct Ctx {
     pub(crate) unify_memo: FxHashMap<Pair, (Type, ConversionKind)>,
     /// Counts cyclic unifications cut short; used to avoid memoizing their results.
     pub(crate) unify_cycles: usize,
-    /// The types whose addresses key `memo`, `provisional` and `unify_memo`.
+    /// What [`Ctx::equals`] learnt about pairs of parts (see `equals_remembered`).
+    equals_memo: EqualsMemo,
+    /// The types whose addresses key `memo`, `provisional`, `unify_memo` and `equals_memo`.
     pins: Vec<Type>,
 }
 
@@ -187,6 +191,7 @@ impl Ctx {
             unify_stack: FxHashSet::default(),
             unify_memo: FxHashMap::default(),
             unify_cycles: 0,
+            equals_memo: EqualsMemo::default(),
             pins: Vec::new(),
         }
     }
@@ -233,6 +238,7 @@ impl Ctx {
             unify_stack,
             unify_memo,
             unify_cycles,
+            equals_memo,
             pins,
         } = self;
         let small = stack.capacity() <= KEEP
@@ -240,6 +246,7 @@ impl Ctx {
             && provisional.capacity() <= KEEP
             && unify_stack.capacity() <= KEEP
             && unify_memo.capacity() <= KEEP
+            && equals_memo.capacity() <= KEEP
             && pins.capacity() <= 2 * KEEP
             && assumed.capacity() <= KEEP
             && provisional_by_depth.capacity() <= KEEP;
@@ -256,6 +263,7 @@ impl Ctx {
         unify_stack.clear();
         unify_memo.clear();
         *unify_cycles = 0;
+        equals_memo.clear();
         pins.clear();
         true
     }
@@ -265,6 +273,27 @@ impl Ctx {
     pub(crate) fn pin(&mut self, dest: &Type, src: &Type) {
         self.pins.push(dest.clone());
         self.pins.push(src.clone());
+    }
+
+    /// [`Type::equals`], remembering what it learns for the rest of the query: a relation
+    /// compares the parts of its types at each level (a conversion of a list nested `n` deep
+    /// compares the lists below each level), which would cost `n²` comparisons of parts.
+    pub(crate) fn equals(&mut self, a: &Type, b: &Type) -> bool {
+        if a == b {
+            return true;
+        }
+        if a.composite_pair(b) && facts::closed(a, b) {
+            if let Some(equal) = facts::with_closed(|c| equals_closed(a, b, &mut c.equal)) {
+                return equal;
+            }
+        }
+        let known = self.equals_memo.len();
+        let equal = equals_remembered(a, b, &mut self.equals_memo);
+        if self.equals_memo.len() != known {
+            // The pairs learnt are parts of these two.
+            self.pin(a, b);
+        }
+        equal
     }
 
     pub(crate) fn convert(&mut self, dest: &Type, src: &Type) -> Conversion {
@@ -288,86 +317,101 @@ impl Ctx {
             if is_leaf(dest) && is_leaf(src) {
                 return self.convert_uncached(dest, src);
             }
-            if dest.equals(src) {
-                return Conversion::safe();
-            }
-            let key = pair(dest, src);
-            if let Some(known) = self.memo.get(&key) {
-                return known.clone();
-            }
-            if self.acyclic {
-                let result = self.convert_uncached(dest, src);
-                self.pin(dest, src);
-                self.memo.insert(key, result.clone());
+            if self.mode == Mode::Unify && facts::closed(dest, src) {
+                // Only the kind of a conversion matters to a unification, and between closed
+                // types it is the same in every query: the thread remembers it (`facts.rs`).
+                if let Some(Some(kind)) = facts::with_closed(|c| c.unify.get(dest, src)) {
+                    return Conversion { kind, reason: None };
+                }
+                let result = self.convert_composite(dest, src);
+                facts::with_closed(|c| c.unify.insert(dest, src, result.kind));
                 return result;
             }
-            if let Some((depth, known)) = self.provisional.get(&key) {
-                // Valid while the frame it relies on is on the stack, which it is (entries are
-                // settled when their frame ends); the caller now relies on that frame too.
-                self.lowest_assumption = self.lowest_assumption.min(*depth);
-                return known.clone();
-            }
-            if let Some(&depth) = self.stack.get(&key) {
-                // A recursive type met itself: assume Safe (coinduction).
-                self.lowest_assumption = self.lowest_assumption.min(depth);
-                self.assumed[depth] = true;
-                return Conversion::safe();
-            }
-            let depth = self.stack.len();
-            self.stack.insert(key, depth);
-            self.assumed.push(false);
-            let outer_assumption = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
-            let result = self.convert_uncached(dest, src);
-            self.stack.remove(&key);
-            let was_assumed = self.assumed.pop().unwrap_or(false);
-            let inner_assumption = self.lowest_assumption;
-            if was_assumed && result.kind != ConversionKind::Safe {
-                // The assumption that this pair is Safe was wrong: drop everything that may
-                // rely on it (conservatively, every provisional result).
-                self.provisional.clear();
-                self.provisional_by_depth.clear();
-            }
-            let dependents = self
-                .provisional_by_depth
-                .get_mut(depth)
-                .map(std::mem::take)
-                .unwrap_or_default();
-            if inner_assumption >= depth {
-                // Only assumptions about this very frame (now discharged), or none at all.
-                self.pin(dest, src);
-                self.memo.insert(key, result.clone());
-                for key in dependents {
-                    if let Some((d, known)) = self.provisional.remove(&key) {
-                        if d == depth {
-                            self.memo.insert(key, known);
-                        } else {
-                            self.provisional.insert(key, (d, known));
-                        }
-                    }
-                }
-                self.lowest_assumption = outer_assumption;
-            } else {
-                // Relies on an enclosing frame: provisional, and so is what relied on this one.
-                if self.provisional_by_depth.len() <= inner_assumption {
-                    self.provisional_by_depth
-                        .resize_with(inner_assumption + 1, Vec::new);
-                }
-                for key in dependents {
-                    if let Some(entry) = self.provisional.get_mut(&key) {
-                        if entry.0 == depth {
-                            entry.0 = inner_assumption;
-                            self.provisional_by_depth[inner_assumption].push(key);
-                        }
-                    }
-                }
-                self.pin(dest, src);
-                self.provisional
-                    .insert(key, (inner_assumption, result.clone()));
-                self.provisional_by_depth[inner_assumption].push(key);
-                self.lowest_assumption = outer_assumption.min(inner_assumption);
-            }
-            result
+            self.convert_composite(dest, src)
         })
+    }
+
+    /// [`Ctx::convert`] of two types that are not both leaves.
+    fn convert_composite(&mut self, dest: &Type, src: &Type) -> Conversion {
+        if self.equals(dest, src) {
+            return Conversion::safe();
+        }
+        let key = pair(dest, src);
+        if let Some(known) = self.memo.get(&key) {
+            return known.clone();
+        }
+        if self.acyclic {
+            let result = self.convert_uncached(dest, src);
+            self.pin(dest, src);
+            self.memo.insert(key, result.clone());
+            return result;
+        }
+        if let Some((depth, known)) = self.provisional.get(&key) {
+            // Valid while the frame it relies on is on the stack, which it is (entries are
+            // settled when their frame ends); the caller now relies on that frame too.
+            self.lowest_assumption = self.lowest_assumption.min(*depth);
+            return known.clone();
+        }
+        if let Some(&depth) = self.stack.get(&key) {
+            // A recursive type met itself: assume Safe (coinduction).
+            self.lowest_assumption = self.lowest_assumption.min(depth);
+            self.assumed[depth] = true;
+            return Conversion::safe();
+        }
+        let depth = self.stack.len();
+        self.stack.insert(key, depth);
+        self.assumed.push(false);
+        let outer_assumption = std::mem::replace(&mut self.lowest_assumption, usize::MAX);
+        let result = self.convert_uncached(dest, src);
+        self.stack.remove(&key);
+        let was_assumed = self.assumed.pop().unwrap_or(false);
+        let inner_assumption = self.lowest_assumption;
+        if was_assumed && result.kind != ConversionKind::Safe {
+            // The assumption that this pair is Safe was wrong: drop everything that may
+            // rely on it (conservatively, every provisional result).
+            self.provisional.clear();
+            self.provisional_by_depth.clear();
+        }
+        let dependents = self
+            .provisional_by_depth
+            .get_mut(depth)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if inner_assumption >= depth {
+            // Only assumptions about this very frame (now discharged), or none at all.
+            self.pin(dest, src);
+            self.memo.insert(key, result.clone());
+            for key in dependents {
+                if let Some((d, known)) = self.provisional.remove(&key) {
+                    if d == depth {
+                        self.memo.insert(key, known);
+                    } else {
+                        self.provisional.insert(key, (d, known));
+                    }
+                }
+            }
+            self.lowest_assumption = outer_assumption;
+        } else {
+            // Relies on an enclosing frame: provisional, and so is what relied on this one.
+            if self.provisional_by_depth.len() <= inner_assumption {
+                self.provisional_by_depth
+                    .resize_with(inner_assumption + 1, Vec::new);
+            }
+            for key in dependents {
+                if let Some(entry) = self.provisional.get_mut(&key) {
+                    if entry.0 == depth {
+                        entry.0 = inner_assumption;
+                        self.provisional_by_depth[inner_assumption].push(key);
+                    }
+                }
+            }
+            self.pin(dest, src);
+            self.provisional
+                .insert(key, (inner_assumption, result.clone()));
+            self.provisional_by_depth[inner_assumption].push(key);
+            self.lowest_assumption = outer_assumption.min(inner_assumption);
+        }
+        result
     }
 
     fn convert_uncached(&mut self, dest: &Type, src: &Type) -> Conversion {
@@ -454,7 +498,7 @@ impl Ctx {
     }
 
     fn convert_to_union(&mut self, dest: &Type, src: &Type, elements: &[Type]) -> Conversion {
-        if elements.iter().any(|e| e.equals(src)) {
+        if elements.iter().any(|e| self.equals(e, src)) {
             return Conversion::safe();
         }
         let mut best: Option<Conversion> = None;

@@ -7,6 +7,7 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
+use crate::classes::structural_classes;
 use crate::interner::{find_deferred, intern, intern_deferred, own_into, TypeData};
 use crate::value::ConstValue;
 
@@ -518,7 +519,7 @@ pub(crate) struct UnionSortKey {
     /// The canonical text, cut at a fixed length.
     text: String,
     /// Whether the text was cut (a text that was not sorts before the longer texts it starts).
-    cut: bool,
+    pub(crate) cut: bool,
     /// The namespace and variant of each deferred object in the text, in order.
     keys: Vec<(u64, u64)>,
 }
@@ -592,6 +593,12 @@ impl Type {
     /// Whether a deferred object is part of this type (a type without one is a finite tree).
     pub(crate) fn reaches_deferred(&self) -> bool {
         !self.0.groups().is_empty()
+    }
+
+    /// A weak reference to the node: keeps its memory (so its address is not reused), not
+    /// the type.
+    pub(crate) fn downgrade(&self) -> std::sync::Weak<TypeData> {
+        Arc::downgrade(&self.0)
     }
 
     /// The address of the node: an identity valid while this handle is alive.
@@ -803,8 +810,21 @@ impl Type {
     /// itself by its name) and duplicates (by [`Type::equals`]) removed. One element gives
     /// that element; none gives `none`.
     pub fn union(elements: impl IntoIterator<Item = Type>) -> Type {
+        Type::union_with_budget(elements, UNION_PAIRS)
+    }
+
+    /// [`Type::union`], comparing elements pair by pair until `budget` pairs of their parts
+    /// have been compared, then by [`structural_classes`] (which gives the same result).
+    pub(crate) fn union_with_budget(
+        elements: impl IntoIterator<Item = Type>,
+        budget: usize,
+    ) -> Type {
+        // The elements in order, and where each run of them starts: the members of a union
+        // element are one run (sorted already, as every union is), any other element is one.
         let mut flat = Vec::new();
+        let mut runs = Vec::new();
         for element in elements {
+            runs.push(flat.len());
             if let TypeKind::Union(inner) = element.kind() {
                 flat.extend(inner.iter().cloned());
             } else {
@@ -812,10 +832,10 @@ impl Type {
             }
         }
         if flat.len() > 1 {
-            let mut keyed: Vec<(UnionSortKey, Type)> =
+            let keyed: Vec<(UnionSortKey, Type)> =
                 flat.into_iter().map(|t| (t.union_sort_key(), t)).collect();
             let mut memo = rustc_hash::FxHashMap::default();
-            keyed.sort_by(|a, b| {
+            let mut order = |a: &(UnionSortKey, Type), b: &(UnionSortKey, Type)| {
                 a.0.cmp(&b.0).then_with(|| {
                     if a.0.cut {
                         crate::print::structural_order(&a.1, &b.1, &mut memo)
@@ -823,15 +843,41 @@ impl Type {
                         std::cmp::Ordering::Equal
                     }
                 })
-            });
-            flat = keyed.into_iter().map(|(_, t)| t).collect();
+            };
+            flat = sort_stably(keyed, &runs, &mut order)
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect();
         }
+        // Types with equal keys are equal, but equal types need not have equal keys (e.g. two
+        // deferred objects with the same structure), so each element is compared with every
+        // element kept before it: kept if it equals none of them. Pair by pair while that
+        // costs little; past `budget` pairs of parts compared, an element is compared only
+        // with the kept elements of its structural class, which holds every element it can be
+        // equal to: the comparisons that can succeed are the same, so the same elements are
+        // kept.
         let mut result: Vec<Type> = Vec::with_capacity(flat.len());
-        for ty in flat {
-            // Types with equal keys are equal, but equal types need not have equal keys
-            // (e.g. two deferred objects with the same structure), so compare against every
-            // element kept.
-            if !result.iter().rev().any(|kept| kept.equals(&ty)) {
+        let mut work = 0usize;
+        let mut rest = flat.into_iter();
+        while let Some(ty) = rest.next() {
+            let mut duplicate = false;
+            let mut over_budget = false;
+            for kept in result.iter().rev() {
+                if work >= budget {
+                    over_budget = true;
+                    break;
+                }
+                if crate::assignable::equals_counted(kept, &ty, &mut work) {
+                    duplicate = true;
+                    break;
+                }
+            }
+            if over_budget {
+                let pending: Vec<Type> = std::iter::once(ty).chain(rest).collect();
+                keep_distinct_by_class(&mut result, pending);
+                break;
+            }
+            if !duplicate {
                 result.push(ty);
             }
         }
@@ -974,6 +1020,131 @@ impl Type {
             TypeKind::Const(_) => true,
             TypeKind::Union(elements) => elements.iter().all(|t| t.is_const()),
             _ => false,
+        }
+    }
+}
+
+/// `items` sorted stably by `order` (a total preorder): as `sort_by` sorts them. `runs` are
+/// where runs of items start (the first at 0); when there are long runs and each is in order
+/// already (a union's members, which it sorted), they are merged, which finds where a short
+/// run's items go among a long run's by galloping, with a few comparisons each: the
+/// comparisons of one type with many can each cost as much as the type is deep (the members of
+/// a union of nested lists agree down to the shallower one, whose cut sort keys are alike), and
+/// a merge by `sort_by` compares the new type with every member. A stable sort's result is
+/// the one order of the items by `order` that keeps equal items in their order, which a stable
+/// merge of sorted runs gives too.
+fn sort_stably<T>(
+    mut items: Vec<T>,
+    runs: &[usize],
+    order: &mut impl FnMut(&T, &T) -> std::cmp::Ordering,
+) -> Vec<T> {
+    use std::cmp::Ordering::Greater;
+    let long_runs = runs.len() < items.len() / 2;
+    let sorted_runs = long_runs
+        && runs.iter().enumerate().all(|(i, &start)| {
+            let end = runs.get(i + 1).copied().unwrap_or(items.len());
+            items[start..end]
+                .windows(2)
+                .all(|w| order(&w[0], &w[1]) != Greater)
+        });
+    if !sorted_runs {
+        items.sort_by(order);
+        return items;
+    }
+    // Merge neighbouring runs, pairwise, until one is left.
+    let mut pieces: Vec<Vec<T>> = Vec::with_capacity(runs.len());
+    for &start in runs.iter().rev() {
+        pieces.push(items.split_off(start));
+    }
+    pieces.reverse();
+    while pieces.len() > 1 {
+        let mut merged = Vec::with_capacity(pieces.len().div_ceil(2));
+        let mut it = pieces.into_iter();
+        while let Some(left) = it.next() {
+            match it.next() {
+                Some(right) => merged.push(merge_stably(left, right, order)),
+                None => merged.push(left),
+            }
+        }
+        pieces = merged;
+    }
+    pieces.pop().unwrap_or_default()
+}
+
+/// Merges two sorted runs, the items of `left` first among equal ones, galloping: each time
+/// the run taken from changes, how many items to take is found by doubling steps and then
+/// halving.
+fn merge_stably<T>(
+    left: Vec<T>,
+    right: Vec<T>,
+    order: &mut impl FnMut(&T, &T) -> std::cmp::Ordering,
+) -> Vec<T> {
+    use std::cmp::Ordering::{Greater, Less};
+    let mut out = Vec::with_capacity(left.len() + right.len());
+    let mut left = std::collections::VecDeque::from(left);
+    let mut right = std::collections::VecDeque::from(right);
+    while let (Some(_), Some(_)) = (left.front(), right.front()) {
+        // Every item of `left` up to the first greater than right's first.
+        let take = gallop(&left, |x| order(x, &right[0]) != Greater);
+        out.extend(left.drain(..take));
+        let Some(_) = left.front() else { break };
+        // Every item of `right` less than left's first.
+        let take = gallop(&right, |y| order(y, &left[0]) == Less);
+        out.extend(right.drain(..take));
+    }
+    out.extend(left);
+    out.extend(right);
+    out
+}
+
+/// How many items from the front satisfy `pred`, which holds for a prefix of `items`: by
+/// doubling steps, then halving.
+fn gallop<T>(items: &std::collections::VecDeque<T>, mut pred: impl FnMut(&T) -> bool) -> usize {
+    // Every index below `low` satisfies `pred`, `high` does not (or is the end).
+    let mut low = 0;
+    let mut step = 1;
+    let mut high = loop {
+        let probe = low + step - 1;
+        if probe >= items.len() {
+            break items.len();
+        }
+        if !pred(&items[probe]) {
+            break probe;
+        }
+        low = probe + 1;
+        step *= 2;
+    };
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if pred(&items[mid]) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    low
+}
+
+/// How many pairs of parts a union compares, element by element, before it sorts its
+/// elements into structural classes (most unions have two or three elements, whose
+/// comparison stops at their first parts).
+const UNION_PAIRS: usize = 1024;
+
+/// Appends to `kept` (elements no two of which are equal) each of `pending` in turn that is
+/// equal to no element kept before it, comparing it only with the kept elements of its
+/// structural class.
+fn keep_distinct_by_class(kept: &mut Vec<Type>, pending: Vec<Type>) {
+    let classes = structural_classes(kept.iter().chain(pending.iter()));
+    let (kept_classes, pending_classes) = classes.split_at(kept.len());
+    let mut by_class: rustc_hash::FxHashMap<u32, Vec<usize>> = rustc_hash::FxHashMap::default();
+    for (i, &class) in kept_classes.iter().enumerate() {
+        by_class.entry(class).or_default().push(i);
+    }
+    for (ty, &class) in pending.into_iter().zip(pending_classes) {
+        let members = by_class.entry(class).or_default();
+        if !members.iter().rev().any(|&i| kept[i].equals(&ty)) {
+            members.push(kept.len());
+            kept.push(ty);
         }
     }
 }

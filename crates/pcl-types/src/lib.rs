@@ -26,8 +26,10 @@
 #![allow(clippy::mutable_key_type)]
 
 mod assignable;
+mod classes;
 mod conversion;
 mod eventuals;
+mod facts;
 mod interner;
 mod kinds;
 mod print;

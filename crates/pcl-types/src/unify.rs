@@ -20,16 +20,22 @@ pub fn unify_all<T: Borrow<Type>>(types: impl IntoIterator<Item = T>) -> UnifyAl
     let mut unsafe_: Option<Type> = None;
     for t in types {
         let t = t.borrow();
+        // While both folds have the same type so far (always, for two types), one
+        // unification serves both.
+        let shared = match (&safe, &unsafe_) {
+            (Some(s), Some(u)) if s == u => Some(s.unify(t)),
+            _ => None,
+        };
         safe = Some(match safe {
             None => t.clone(),
-            Some(acc) => match acc.unify(t) {
+            Some(acc) => match shared.clone().unwrap_or_else(|| acc.unify(t)) {
                 (unified, ConversionKind::Safe) => unified,
                 _ => Type::union([acc, t.clone()]),
             },
         });
         unsafe_ = Some(match unsafe_ {
             None => t.clone(),
-            Some(acc) => match acc.unify(t) {
+            Some(acc) => match shared.unwrap_or_else(|| acc.unify(t)) {
                 (unified, ConversionKind::Safe | ConversionKind::Unsafe) => unified,
                 _ => Type::union([acc, t.clone()]),
             },
@@ -54,7 +60,7 @@ pub(crate) fn unify(ctx: &mut Ctx, t0: &Type, t1: &Type) -> (Type, ConversionKin
     crate::on_enough_stack(|| {
         // `dynamic` goes on the right.
         let (t0, t1) = if t0.is_dynamic() { (t1, t0) } else { (t0, t1) };
-        if t0.equals(t1) {
+        if ctx.equals(t0, t1) {
             return (t0.clone(), ConversionKind::Safe);
         }
         if t1.is_dynamic() {

@@ -72,6 +72,18 @@ proptest! {
     }
 
     #[test]
+    fn unification_answers_the_same_on_a_thread_that_remembers_nothing(a in ty(), b in ty()) {
+        // Each thread remembers facts about types without deferred objects across queries
+        // (this one, from every case before): a new thread must find the same.
+        let here = (a.unify(&b), b.unify(&a), a.equals(&b));
+        let (a2, b2) = (a.clone(), b.clone());
+        let fresh = std::thread::spawn(move || (a2.unify(&b2), b2.unify(&a2), a2.equals(&b2)))
+            .join()
+            .expect("thread");
+        prop_assert_eq!(here, fresh);
+    }
+
+    #[test]
     fn none_and_unsafe_conversions_have_reasons(d in ty(), s in ty()) {
         let c = d.conversion_from(&s);
         if c.kind != ConversionKind::Safe {

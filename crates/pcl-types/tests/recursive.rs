@@ -169,3 +169,67 @@ fn concurrent_transforms_see_every_property() {
         );
     }
 }
+
+/// Two deferred objects `A` and `B`, undefined.
+fn undefined_pair() -> (Type, Type) {
+    let namespace = common::fresh_namespace();
+    let a = Type::deferred_object(DeferredKey::new(namespace, "rec:index:A"), true, vec![]);
+    let b = Type::deferred_object(DeferredKey::new(namespace, "rec:index:B"), true, vec![]);
+    (a, b)
+}
+
+#[test]
+fn a_union_built_before_its_objects_were_defined_loses_its_duplicates_when_unioned_again() {
+    // `u = (A | B)?` is built while `A` and `B` are undefined (each equal only to itself), as a
+    // schema mapper builds `{p: oneOf[A, B]}` for both; then both are defined as `{p: u}`, so
+    // they are equal. `u` keeps both members (it was built before), but a union made of it now
+    // has one object: the one of `A` and `B` that sorts first. A shortcut that took a union
+    // covering the others as it is (reverted) gave `A | B?` here.
+    let (a, b) = undefined_pair();
+    let u = Type::optional(Type::union([a.clone(), b.clone()]));
+    assert_eq!(u.union_elements().len(), 3, "{u:?}");
+    a.define_object([("p", u.clone())]).expect("new object");
+    b.define_object([("p", u.clone())]).expect("new object");
+    assert!(a.equals(&b));
+    let again = Type::union([u.clone(), Type::none()]);
+    assert_eq!(again, Type::union([a.clone(), Type::none()]), "{again:?}");
+    assert_eq!(again.union_elements().len(), 2, "{again:?}");
+    assert!(again.union_elements().contains(&a), "{again:?}");
+    assert_eq!(Type::optional(u.clone()), again);
+    // The same from the union alone, and given its members in the other order.
+    assert_eq!(Type::union([u.clone()]), again);
+    assert_eq!(Type::union([Type::none(), b.clone(), a.clone()]), again);
+}
+
+#[test]
+fn many_objects_defined_alike_after_their_union_was_built_are_one_member() {
+    // 60 undefined objects in one union (60 members), then defined as 20 shapes that differ by
+    // a literal, each also holding the union: a union made of it now has 20 members, found by
+    // structural classes (it compares more pairs than a union compares one by one).
+    let namespace = common::fresh_namespace();
+    let objects: Vec<Type> = (0..60)
+        .map(|i| {
+            Type::deferred_object(
+                DeferredKey::new(namespace, format!("rec:index:T{i:02}")),
+                i % 2 == 0,
+                vec![],
+            )
+        })
+        .collect();
+    let u = Type::union(objects.iter().cloned());
+    assert_eq!(u.union_elements().len(), 60);
+    for (i, object) in objects.iter().enumerate() {
+        object
+            .define_object([
+                ("all", u.clone()),
+                ("shape", Type::string_literal(&format!("s{}", i % 20))),
+            ])
+            .expect("new object");
+    }
+    let again = Type::union([u.clone(), Type::none()]);
+    assert_eq!(again.union_elements().len(), 21, "{again:?}");
+    // The first of each shape (by name) is kept.
+    for (i, object) in objects.iter().enumerate() {
+        assert_eq!(again.union_elements().contains(object), i < 20, "T{i:02}");
+    }
+}
