@@ -78,6 +78,10 @@ fn hostile_programs(n: usize) {
         ("fan-in.pp".to_string(), hostile::fan_in(n).into_bytes()),
         ("ranges.pp".to_string(), hostile::huge_ranges().into_bytes()),
         (
+            "list-unions.pp".to_string(),
+            hostile::nested_list_unions(n / 100).into_bytes(),
+        ),
+        (
             "encoding.pp".to_string(),
             b"a = \"x\xff\"\nb = 1\0\n".to_vec(),
         ),
@@ -119,6 +123,11 @@ fn hostile_programs(n: usize) {
         !found.contains_key("ranges.pp"),
         "{:?}",
         found.get("ranges.pp")
+    );
+    assert!(
+        !found.contains_key("list-unions.pp"),
+        "{:?}",
+        found.get("list-unions.pp")
     );
     let encoding = &found["encoding.pp"];
     assert!(encoding[0].contains("not valid UTF-8"), "{encoding:#?}");
@@ -173,12 +182,14 @@ fn hostile_schemas_are_loaded_or_refused_with_a_reason() {
             ("schemas/cyc-1.0.0.json", &hostile::cyclic_schema(1_000)),
             ("schemas/deep-1.0.0.json", &hostile::deep_schema(100_000)),
             ("schemas/big-1.0.0.json", &hostile::big_schema(100 << 20)),
+            ("schemas/wide-1.0.0.json", &hostile::one_of_schema(10_000)),
             (
                 "main.pp",
                 &format!(
-                    "{}{}resource d \"deep:index:R\" {{\n  p = \"x\"\n}}\n",
+                    "{}{}{}resource d \"deep:index:R\" {{\n  p = \"x\"\n}}\n",
                     hostile::BIG_SCHEMA_USER,
-                    hostile::CYCLIC_SCHEMA_USER
+                    hostile::CYCLIC_SCHEMA_USER,
+                    hostile::ONE_OF_SCHEMA_USER
                 ),
             ),
         ],

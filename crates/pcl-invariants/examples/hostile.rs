@@ -103,6 +103,17 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            name: "a schema property oneOf 10,000 object types (twice)".into(),
+            input: ProgramInput {
+                schemas: vec![schema("wide", hostile::one_of_schema(10_000))],
+                ..ProgramInput::single(hostile::ONE_OF_SCHEMA_USER)
+            },
+        },
+        Case {
+            name: "conditional unions of lists nested 1,000 deep".into(),
+            input: demo(hostile::nested_list_unions(1_000)),
+        },
+        Case {
             name: "a 100 MB schema".into(),
             input: ProgramInput {
                 schemas: vec![schema("big", hostile::big_schema(100 << 20))],

@@ -254,6 +254,71 @@ pub fn cyclic_schema(length: usize) -> String {
     .to_string()
 }
 
+/// A schema whose resource has two properties, each `oneOf` `count` object types: `flat`,
+/// types of one property each (`F{i}` is `{f{i}: string}`), and `chain`, types that differ
+/// only far down (`C0` is `{end: string}`, `C{i}` is `{next: C{i-1}}`, so `C{i}` and `C{j}`
+/// agree for `min(i, j)` levels). Each union is `count` members that no two are equal.
+pub fn one_of_schema(count: usize) -> String {
+    let mut types = serde_json::Map::new();
+    let mut flat = Vec::with_capacity(count);
+    let mut chain = Vec::with_capacity(count);
+    for i in 0..count {
+        types.insert(
+            format!("wide:index:F{i}"),
+            serde_json::json!({
+                "type": "object",
+                "properties": { format!("f{i}"): { "type": "string" } }
+            }),
+        );
+        let next = if i == 0 {
+            serde_json::json!({ "end": { "type": "string" } })
+        } else {
+            serde_json::json!({ "next": { "$ref": format!("#/types/wide:index:C{}", i - 1) } })
+        };
+        types.insert(
+            format!("wide:index:C{i}"),
+            serde_json::json!({ "type": "object", "properties": next }),
+        );
+        flat.push(serde_json::json!({ "$ref": format!("#/types/wide:index:F{i}") }));
+        chain.push(serde_json::json!({ "$ref": format!("#/types/wide:index:C{i}") }));
+    }
+    let properties = serde_json::json!({
+        "flat": { "oneOf": flat },
+        "chain": { "oneOf": chain }
+    });
+    serde_json::json!({
+        "name": "wide",
+        "version": "1.0.0",
+        "types": types,
+        "resources": {
+            "wide:index:Res": {
+                "inputProperties": properties.clone(),
+                "properties": properties
+            }
+        }
+    })
+    .to_string()
+}
+
+/// A program that uses the resource of [`one_of_schema`]: sets one property and reads both.
+pub const ONE_OF_SCHEMA_USER: &str =
+    "resource r \"wide:index:Res\" {\n  flat = { f0 = \"x\" }\n}\n\
+flat = r.flat\n\
+chain = r.chain\n";
+
+/// Conditional unions of nested lists, `depth` of each: `l1 = [for x in [1] : x]`, `u1 = l1`,
+/// then `l{j} = [for x in [1] : l{j-1}]` (a list nested `j` deep) and `u{j} = c ? l{j} : u{j-1}`
+/// (the union of the lists nested 1 to `j` deep: `j` members, each but the shallowest
+/// agreeing with the others for as many levels as the shallower is deep).
+pub fn nested_list_unions(depth: usize) -> String {
+    let mut text = String::from("config c \"bool\" {\n}\nl1 = [for x in [1] : x]\nu1 = l1\n");
+    for j in 2..=depth {
+        let _ = writeln!(text, "l{j} = [for x in [1] : l{}]", j - 1);
+        let _ = writeln!(text, "u{j} = c ? l{j} : u{}", j - 1);
+    }
+    text
+}
+
 /// A schema document with a value nested `depth` arrays deep inside a resource.
 pub fn deep_schema(depth: usize) -> String {
     let mut text = String::from(
