@@ -49,6 +49,9 @@ pub(crate) trait PairMemo {
 
 impl PairMemo for EqualsMemo {
     fn known(&mut self, a: &Type, b: &Type) -> Option<bool> {
+        if self.is_empty() {
+            return None;
+        }
         self.get(&(a.addr(), b.addr())).copied()
     }
     fn unequal(&mut self, a: &Type, b: &Type) {
@@ -80,19 +83,22 @@ pub(crate) fn equals_closed(a: &Type, b: &Type, facts: &mut Facts<bool>) -> bool
 
 /// [`Type::equals`], answered from `memo` where it knows a pair, and adding to it what this
 /// comparison found: every pair whose comparison came out unequal (an unequal part makes its
-/// whole unequal, whatever was assumed of the pairs being compared, so these are final), and,
-/// when the answer is equal, every pair compared (each is then equal: the pairs met form a
-/// bisimulation). Only facts are kept, so the answer is that of `equals`; a relation that
+/// whole unequal, whatever was assumed of the pairs being compared, so these are final). Only
+/// facts are kept, so the answer is that of `equals`; a relation that
 /// compares the parts of the same two types again and again (the parts of a nested list at
 /// each level of its conversion) compares each pair once. The caller keeps `a` and `b` alive
 /// while `memo` is used: the pairs are parts of them.
 pub(crate) fn equals_remembered(a: &Type, b: &Type, memo: &mut EqualsMemo) -> bool {
-    let mut seen = FxHashSet::default();
-    let equal = equals(a, b, &mut seen, &mut Some(&mut *memo));
-    if equal {
-        memo.extend(seen.into_iter().map(|pair| (pair, true)));
+    // The pair itself is not recorded (the caller remembers its own answers): its parts are.
+    if a == b {
+        return true;
     }
-    equal
+    if composite(a, b) {
+        if let Some(known) = memo.known(a, b) {
+            return known;
+        }
+    }
+    crate::on_enough_stack(|| by_kind(a, b, &mut FxHashSet::default(), &mut Some(memo)))
 }
 
 /// `seen` holds the pairs of composite parts of the two types met so far (by address; alive

@@ -282,7 +282,10 @@ impl Ctx {
         if a == b {
             return true;
         }
-        if a.composite_pair(b) && facts::closed(a, b) {
+        if !a.composite_pair(b) {
+            return a.equals(b);
+        }
+        if facts::closed(a, b) {
             if let Some(equal) = facts::with_closed(|c| equals_closed(a, b, &mut c.equal)) {
                 return equal;
             }

@@ -822,10 +822,10 @@ impl Type {
         // The elements in order, and where each run of them starts: the members of a union
         // element are one run (sorted already, as every union is), any other element is one.
         let mut flat = Vec::new();
-        let mut runs = Vec::new();
+        let mut union_runs = Vec::new();
         for element in elements {
-            runs.push(flat.len());
             if let TypeKind::Union(inner) = element.kind() {
+                union_runs.push(flat.len()..flat.len() + inner.len());
                 flat.extend(inner.iter().cloned());
             } else {
                 flat.push(element);
@@ -844,7 +844,7 @@ impl Type {
                     }
                 })
             };
-            flat = sort_stably(keyed, &runs, &mut order)
+            flat = sort_stably(keyed, &union_runs, &mut order)
                 .into_iter()
                 .map(|(_, t)| t)
                 .collect();
@@ -1024,8 +1024,9 @@ impl Type {
     }
 }
 
-/// `items` sorted stably by `order` (a total preorder): as `sort_by` sorts them. `runs` are
-/// where runs of items start (the first at 0); when there are long runs and each is in order
+/// `items` sorted stably by `order` (a total preorder): as `sort_by` sorts them. `union_runs`
+/// are runs of items (every other item is a run of one); when there are long runs and each is
+/// in order
 /// already (a union's members, which it sorted), they are merged, which finds where a short
 /// run's items go among a long run's by galloping, with a few comparisons each: the
 /// comparisons of one type with many can each cost as much as the type is deep (the members of
@@ -1035,10 +1036,23 @@ impl Type {
 /// merge of sorted runs gives too.
 fn sort_stably<T>(
     mut items: Vec<T>,
-    runs: &[usize],
+    union_runs: &[std::ops::Range<usize>],
     order: &mut impl FnMut(&T, &T) -> std::cmp::Ordering,
 ) -> Vec<T> {
     use std::cmp::Ordering::Greater;
+    let in_runs: usize = union_runs.iter().map(|r| r.len()).sum();
+    if items.len() < 8 || in_runs < items.len() / 2 {
+        items.sort_by(order);
+        return items;
+    }
+    let mut runs = Vec::new();
+    let mut next = 0;
+    for run in union_runs {
+        runs.extend(next..run.start);
+        runs.push(run.start);
+        next = run.end;
+    }
+    runs.extend(next..items.len());
     let long_runs = runs.len() < items.len() / 2;
     let sorted_runs = long_runs
         && runs.iter().enumerate().all(|(i, &start)| {
