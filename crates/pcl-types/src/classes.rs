@@ -335,7 +335,10 @@ mod tests {
         for element in elements {
             flat.extend(element.union_elements().iter().cloned());
         }
-        let mut keyed: Vec<_> = flat.into_iter().map(|t| (t.union_sort_key(), t)).collect();
+        let mut keyed: Vec<_> = flat
+            .into_iter()
+            .map(|t| (t.union_sort_key().clone(), t))
+            .collect();
         let mut memo = rustc_hash::FxHashMap::default();
         keyed.sort_by(|a, b| {
             a.0.cmp(&b.0).then_with(|| {

@@ -107,6 +107,9 @@ pub(crate) struct TypeData {
     /// The eventuals this type reaches (`eventuals::reach`): set when the node is made if it
     /// reaches no deferred object, else by the first scan that meets no undefined object.
     eventuals: AtomicU8,
+    /// The key unions sort this type by (`Type::union_sort_key`), made when first asked: it
+    /// depends on the type alone (a deferred object stands in it for itself, by name).
+    sort_key: OnceLock<Box<crate::kinds::UnionSortKey>>,
 }
 
 impl TypeData {
@@ -118,6 +121,7 @@ impl TypeData {
             tabled: false,
             literal_parts: false,
             eventuals: AtomicU8::new(crate::eventuals::KNOWN),
+            sort_key: OnceLock::new(),
         }
     }
 
@@ -136,6 +140,7 @@ impl TypeData {
             tabled: true,
             literal_parts,
             eventuals: AtomicU8::new(eventuals),
+            sort_key: OnceLock::new(),
         }
     }
 
@@ -145,6 +150,10 @@ impl TypeData {
 
     pub(crate) fn eventuals(&self) -> &AtomicU8 {
         &self.eventuals
+    }
+
+    pub(crate) fn sort_key(&self) -> &OnceLock<Box<crate::kinds::UnionSortKey>> {
+        &self.sort_key
     }
 
     pub(crate) fn kind(&self) -> &TypeKind {

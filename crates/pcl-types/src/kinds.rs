@@ -514,7 +514,7 @@ impl ObjectType {
 }
 
 /// See [`Type::union_sort_key`].
-#[derive(Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct UnionSortKey {
     /// The canonical text, cut at a fixed length.
     text: String,
@@ -832,21 +832,32 @@ impl Type {
             }
         }
         if flat.len() > 1 {
-            let keyed: Vec<(UnionSortKey, Type)> =
-                flat.into_iter().map(|t| (t.union_sort_key(), t)).collect();
-            let mut memo = rustc_hash::FxHashMap::default();
-            let mut order = |a: &(UnionSortKey, Type), b: &(UnionSortKey, Type)| {
-                a.0.cmp(&b.0).then_with(|| {
-                    if a.0.cut {
-                        crate::print::structural_order(&a.1, &b.1, &mut memo)
-                    } else {
-                        std::cmp::Ordering::Equal
-                    }
-                })
+            // The elements' places in sorted order (the keys are the elements' own).
+            let places: Vec<usize> = {
+                let keyed: Vec<(&UnionSortKey, usize)> = flat
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (t.union_sort_key(), i))
+                    .collect();
+                let mut memo = rustc_hash::FxHashMap::default();
+                let mut order = |a: &(&UnionSortKey, usize), b: &(&UnionSortKey, usize)| {
+                    a.0.cmp(b.0).then_with(|| {
+                        if a.0.cut {
+                            crate::print::structural_order(&flat[a.1], &flat[b.1], &mut memo)
+                        } else {
+                            std::cmp::Ordering::Equal
+                        }
+                    })
+                };
+                sort_stably(keyed, &union_runs, &mut order)
+                    .into_iter()
+                    .map(|(_, i)| i)
+                    .collect()
             };
-            flat = sort_stably(keyed, &union_runs, &mut order)
+            let mut slots: Vec<Option<Type>> = flat.into_iter().map(Some).collect();
+            flat = places
                 .into_iter()
-                .map(|(_, t)| t)
+                .map(|i| slots[i].take().expect("each place once"))
                 .collect();
         }
         // Types with equal keys are equal, but equal types need not have equal keys (e.g. two
@@ -898,10 +909,16 @@ impl Type {
     /// inside a deferred object.
     ///
     /// The order depends only on the types, never on the order in which they were created.
-    pub(crate) fn union_sort_key(&self) -> UnionSortKey {
-        let mut key = UnionSortKey::default();
-        key.cut = crate::print::sort_key(self, &mut key.text, &mut key.keys);
-        key
+    ///
+    /// Made once per type and kept with it: unions are built often from the same few types
+    /// (`T | none` by every traversal through an optional type), and printing their keys
+    /// again each time was most of the cost of building them.
+    pub(crate) fn union_sort_key(&self) -> &UnionSortKey {
+        self.0.sort_key().get_or_init(|| {
+            let mut key = UnionSortKey::default();
+            key.cut = crate::print::sort_key(self, &mut key.text, &mut key.keys);
+            Box::new(key)
+        })
     }
 
     /// `optional(T)` = `union(T, none)`.
