@@ -241,15 +241,16 @@ impl<'a, 'db> Infer<'a, 'db> {
         // Most values fit without outputs in the picture: skip building `dest`'s input type.
         if src == dest
             || dest.is_dynamic()
-            || dest.conversion_from(src).kind == ConversionKind::Safe
+            || dest.conversion_kind_from(src) == ConversionKind::Safe
         {
             return true;
         }
-        let conversion = dest.input_type().conversion_from(src);
-        if conversion.kind == ConversionKind::Safe {
+        let input = dest.input_type();
+        let kind = input.conversion_kind_from(src);
+        if kind == ConversionKind::Safe {
             return true;
         }
-        if conversion.kind == ConversionKind::Unsafe {
+        if kind == ConversionKind::Unsafe {
             // An unsafe conversion of a literal can be decided now: "abc" is never a number.
             if let Some(problem) = literal_conversion_problem(src, dest) {
                 self.report(
@@ -263,7 +264,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         }
         // Explain against the plain destination: its reason names the real types.
         let plain = dest.conversion_from(&src.resolve_outputs());
-        let why = why_not(plain, conversion.reason, src, dest);
+        let why = why_not(plain, input.conversion_from(src).reason, src, dest);
         self.report(
             Code::TypeMismatch,
             Target::Expr(expr),
@@ -735,8 +736,8 @@ impl<'a, 'db> Infer<'a, 'db> {
             values.push(value_ty.clone());
             keys.push(key_ty.clone());
             let string = Type::string();
-            let converts = string.conversion_from(&key_ty).kind != ConversionKind::None
-                || string.input_type().conversion_from(&key_ty).kind != ConversionKind::None;
+            let converts = string.conversion_kind_from(&key_ty) != ConversionKind::None
+                || string.input_type().conversion_kind_from(&key_ty) != ConversionKind::None;
             if !converts {
                 self.report(
                     Code::NonStringKey,

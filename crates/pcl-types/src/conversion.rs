@@ -760,6 +760,14 @@ impl Primitive {
 
 /// pcl-semantics.md 3.3, the primitive matrix.
 fn primitive(d: Primitive, s: Primitive, dest: &Type, src: &Type) -> Conversion {
+    match primitive_kind(d, s) {
+        ConversionKind::Safe => Conversion::safe(),
+        _ => Conversion::may_fail(dest, src),
+    }
+}
+
+/// The kind of [`primitive`]'s answer.
+fn primitive_kind(d: Primitive, s: Primitive) -> ConversionKind {
     use Primitive::*;
     let safe = d == s
         || matches!(
@@ -767,10 +775,10 @@ fn primitive(d: Primitive, s: Primitive, dest: &Type, src: &Type) -> Conversion 
             (String, Bool | Int | Number | Id) | (Id, _) | (Number, Int)
         );
     if safe {
-        Conversion::safe()
+        ConversionKind::Safe
     } else {
         // Every other pair of primitives converts, with a run-time check.
-        Conversion::may_fail(dest, src)
+        ConversionKind::Unsafe
     }
 }
 
@@ -778,10 +786,24 @@ impl Type {
     /// `dest.conversion_from(src)`: whether and how safely a value of type `src` converts
     /// to `self`, with a reason for `None` and `Unsafe` results.
     pub fn conversion_from(&self, src: &Type) -> Conversion {
-        if literal_fits(self, src) {
+        // A Safe conversion has no reason: the shortcuts' Safe is the whole answer.
+        if literal_fits(self, src) || plain_kind(self, src, 0) == Some(ConversionKind::Safe) {
             return Conversion::safe();
         }
         self.conversion_by_rules(src)
+    }
+
+    /// The kind of [`Type::conversion_from`], for callers that need no reason: the same
+    /// answer, found without a conversion's tables (or the reasons it builds and drops) for
+    /// the shapes of most values given to resources' inputs.
+    pub fn conversion_kind_from(&self, src: &Type) -> ConversionKind {
+        if literal_fits(self, src) {
+            return ConversionKind::Safe;
+        }
+        match plain_kind(self, src, 0) {
+            Some(kind) => kind,
+            None => self.conversion_by_rules(src).kind,
+        }
     }
 
     /// [`Type::conversion_from`] without its shortcut for literals.
@@ -811,6 +833,116 @@ fn literal_fits(dest: &Type, src: &Type) -> bool {
     match dest.kind() {
         TypeKind::Union(members) => members.iter().any(takes),
         _ => takes(dest),
+    }
+}
+
+/// The kind of the conversion from `src` to `dest` when both are made of primitives, their
+/// literals, `none`, outputs, unions, lists and maps (and, as sources, tuples and objects):
+/// the rules of [`Ctx::convert`] and [`Ctx::convert_uncached`], in their order, on types
+/// without cycles (so no memo or assumption can change an answer), and without reasons
+/// (which never decide a kind). `None` for anything else, left to the rules. A type equal to
+/// another (`Type::equals`) without being the same handle is only a deferred object's: the
+/// comparisons here are by identity.
+fn plain_kind(dest: &Type, src: &Type, depth: usize) -> Option<ConversionKind> {
+    use ConversionKind as K;
+    if dest == src || dest.is_dynamic() {
+        return Some(K::Safe);
+    }
+    if depth > 8 {
+        return None;
+    }
+    let kind_of = |dest: &Type, src: &Type| plain_kind(dest, src, depth + 1);
+    match src.kind() {
+        // `convert_union_source`: Safe if every member is, None if none converts.
+        TypeKind::Union(members) => {
+            let (mut all_safe, mut all_none) = (true, true);
+            for member in members.iter() {
+                let kind = kind_of(dest, member)?;
+                all_safe &= kind == K::Safe;
+                all_none &= kind == K::None;
+            }
+            return Some(if all_safe {
+                K::Safe
+            } else if all_none {
+                K::None
+            } else {
+                K::Unsafe
+            });
+        }
+        TypeKind::Dynamic | TypeKind::Promise(_) | TypeKind::Set(_) | TypeKind::Enum(_) => {
+            return None
+        }
+        _ => {}
+    }
+    match dest.kind() {
+        // `convert_to_union`: Safe if a member is the source or converts Safe, else the best.
+        TypeKind::Union(members) => {
+            if members.iter().any(|m| m == src) {
+                return Some(K::Safe);
+            }
+            let mut best = K::None;
+            for member in members.iter() {
+                match kind_of(member, src)? {
+                    K::Safe => return Some(K::Safe),
+                    kind => best = best.max(kind),
+                }
+            }
+            return Some(best);
+        }
+        TypeKind::Output(element) => {
+            return match src.kind() {
+                TypeKind::Output(u) => kind_of(element, &u.resolve_outputs()),
+                _ => kind_of(element, src),
+            };
+        }
+        TypeKind::Promise(_) | TypeKind::Enum(_) | TypeKind::Const(_) => return None,
+        _ => {}
+    }
+    if let TypeKind::Const(c) = src.kind() {
+        return kind_of(dest, &c.ty);
+    }
+    if let (Some(d), Some(s)) = (Primitive::of(dest), Primitive::of(src)) {
+        return Some(primitive_kind(d, s));
+    }
+    // `convert_structured`, for the shapes above; any other pair of them does not convert.
+    fn worst(mut parts: impl Iterator<Item = Option<ConversionKind>>) -> Option<ConversionKind> {
+        parts.try_fold(ConversionKind::Safe, |acc, kind| Some(acc.min(kind?)))
+    }
+    match (dest.kind(), src.kind()) {
+        (TypeKind::List(e), TypeKind::List(u)) | (TypeKind::Map(e), TypeKind::Map(u)) => {
+            kind_of(e, u)
+        }
+        (TypeKind::List(e), TypeKind::Tuple(us)) => worst(us.iter().map(|u| kind_of(e, u))),
+        (TypeKind::Map(e), TypeKind::Object(o)) if !o.is_deferred() => {
+            worst(o.properties().iter().map(|(_, u)| kind_of(e, u)))
+        }
+        (TypeKind::Map(_), TypeKind::Object(_)) => None,
+        (
+            TypeKind::None | TypeKind::List(_) | TypeKind::Map(_),
+            TypeKind::None
+            | TypeKind::List(_)
+            | TypeKind::Map(_)
+            | TypeKind::Tuple(_)
+            | TypeKind::Object(_)
+            | TypeKind::Output(_),
+        )
+        | (TypeKind::None, TypeKind::Bool | TypeKind::Int | TypeKind::Number | TypeKind::String) => {
+            Some(K::None)
+        }
+        (
+            TypeKind::Bool | TypeKind::Int | TypeKind::Number | TypeKind::String,
+            TypeKind::None
+            | TypeKind::List(_)
+            | TypeKind::Map(_)
+            | TypeKind::Tuple(_)
+            | TypeKind::Object(_)
+            | TypeKind::Output(_),
+        ) => Some(K::None),
+        (
+            TypeKind::List(_) | TypeKind::Map(_),
+            TypeKind::Bool | TypeKind::Int | TypeKind::Number | TypeKind::String,
+        ) => Some(K::None),
+        _ => None,
     }
 }
 
@@ -886,5 +1018,93 @@ mod tests {
             }
         }
         assert!(shortcuts > 40, "{shortcuts}");
+    }
+
+    /// The kinds found without tables are the rules' kinds, and a Safe one is the rules'
+    /// whole answer; over every pair of many types, inside and outside their shapes.
+    #[test]
+    fn plain_kinds_agree_with_the_rules() {
+        let mut bases = vec![
+            Type::bool(),
+            Type::int(),
+            Type::number(),
+            Type::string(),
+            Type::opaque("id"),
+            Type::asset(),
+            Type::none(),
+            Type::dynamic(),
+            Type::string_literal("a"),
+            Type::string_literal("1"),
+            Type::string_literal("true"),
+            Type::number_literal("1").unwrap(),
+            Type::number_literal("2.5").unwrap(),
+            Type::bool_literal(true),
+            Type::null_literal(),
+            Type::enumeration(
+                "pkg:index:Kind",
+                Type::string(),
+                [ConstValue::String("a".into())],
+            ),
+        ];
+        bases.push(Type::union([Type::int(), Type::string()]));
+        bases.push(Type::union([Type::string_literal("a"), Type::string()]));
+        bases.push(Type::union([
+            Type::number_literal("1").unwrap(),
+            Type::bool(),
+        ]));
+        let object =
+            |t: &Type| Type::object([("a", t.clone()), ("b", Type::optional(Type::int()))]);
+        let mut types = Vec::new();
+        for b in &bases {
+            let shapes = [
+                b.clone(),
+                Type::optional(b.clone()),
+                Type::output(b.clone()),
+                Type::output(Type::optional(b.clone())),
+                Type::optional(Type::output(b.clone())),
+                Type::promise(b.clone()),
+                b.input_type(),
+                Type::optional(b.clone()).input_type(),
+                Type::list(b.clone()),
+                Type::map(b.clone()),
+                Type::set(b.clone()),
+                Type::list(b.clone()).input_type(),
+                Type::optional(Type::map(b.clone()).input_type()),
+                Type::output(Type::list(b.clone())),
+                Type::output(Type::optional(Type::map(b.clone()))),
+                Type::tuple([b.clone(), Type::string()]),
+                Type::tuple([b.clone()]),
+                object(b),
+                Type::map(Type::optional(b.clone())),
+                Type::list(Type::output(b.clone())),
+            ];
+            types.extend(shapes);
+        }
+        types.push(Type::tuple([]));
+        types.push(Type::object([("a", Type::string_literal("x"))]));
+        types.push(Type::object(Vec::<(&str, Type)>::new()));
+        let (mut answered, mut by_kind) = (0, [0; 3]);
+        for dest in &types {
+            for src in &types {
+                let by_rules = dest.conversion_by_rules(src);
+                let shown = || {
+                    format!(
+                        "{} from {}",
+                        dest.display_readable(),
+                        src.display_readable()
+                    )
+                };
+                assert_eq!(dest.conversion_kind_from(src), by_rules.kind, "{}", shown());
+                assert_eq!(dest.conversion_from(src), by_rules, "{}", shown());
+                if let Some(kind) = plain_kind(dest, src, 0) {
+                    answered += 1;
+                    by_kind[kind as usize] += 1;
+                }
+            }
+        }
+        assert!(
+            answered > 50_000 && by_kind.iter().all(|&n| n > 5_000),
+            "{answered} {by_kind:?}"
+        );
     }
 }

@@ -118,7 +118,7 @@ fn traverse(receiver: &Type, traverser: &Traverser, key: &Type) -> Traversal {
     // The key's own eventuals are the binder's business (it lifts the result); here only
     // the key's value type matters.
     let key_value = key.resolve_outputs();
-    let converts = |dest: Type| dest.conversion_from(&key_value).kind != ConversionKind::None;
+    let converts = |dest: Type| dest.conversion_kind_from(&key_value) != ConversionKind::None;
     let key = key.clone();
     match receiver.kind() {
         TypeKind::Dynamic => Traversal::ok(Type::dynamic()),
@@ -247,7 +247,7 @@ fn traverse_tuple(elements: &[Type], key: Type, key_value: &Type) -> Traversal {
     // The reference requires the key to be *assignable* to number, which rejects `int`;
     // we accept every key that converts to number safely (int, number, integer literals).
     let integral = key_value.is_dynamic()
-        || Type::number().conversion_from(key_value).kind == ConversionKind::Safe;
+        || Type::number().conversion_kind_from(key_value) == ConversionKind::Safe;
     if !integral {
         return Traversal::error(ReasonKind::TupleIndexNotInteger { key });
     }

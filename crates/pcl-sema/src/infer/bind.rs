@@ -365,8 +365,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         } else {
             dest.input_type()
         };
-        let conversion = effective.conversion_from(src);
-        let ok = match conversion.kind {
+        let ok = match effective.conversion_kind_from(src) {
             ConversionKind::Safe => true,
             ConversionKind::Unsafe => match crate::infer::literal_conversion_problem(src, dest) {
                 Some(problem) => {
@@ -380,10 +379,11 @@ impl<'a, 'db> Infer<'a, 'db> {
                 let plain = dest
                     .resolve_outputs()
                     .conversion_from(&src.resolve_outputs());
-                let why = crate::infer::why_not(plain, conversion.reason, src, dest);
+                let reason = effective.conversion_from(src).reason;
+                let why = crate::infer::why_not(plain, reason, src, dest);
                 let why = if exact
                     && src.eventual_strength() != pcl_types::Eventual::None
-                    && shape_of(dest).conversion_from(&src.resolve_outputs()).kind
+                    && shape_of(dest).conversion_kind_from(&src.resolve_outputs())
                         != ConversionKind::None
                 {
                     format!(
@@ -446,7 +446,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             // object's, a list's, a map's), so it exists when each part's does; a literal part
             // is checked as `check_literal_shape` checks it.
             let ty = self.infer_expr(expr);
-            if effective.conversion_from(&ty).kind == ConversionKind::None {
+            if effective.conversion_kind_from(&ty) == ConversionKind::None {
                 return false;
             }
             return depth == 0
@@ -745,7 +745,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             resolved = Type::dynamic();
         }
         let safe =
-            |dest: Type| dest.input_type().conversion_from(&resolved).kind == ConversionKind::Safe;
+            |dest: Type| dest.input_type().conversion_kind_from(&resolved) == ConversionKind::Safe;
         let (kind, range_type) = if resolved.is_dynamic() {
             (
                 RangeKind::Other,

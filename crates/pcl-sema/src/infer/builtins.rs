@@ -5,7 +5,7 @@
 
 use pcl_diagnostics::{suggest, Code, Severity};
 use pcl_hir::{Expr, ExprId, Name};
-use pcl_types::{unify_all, Annotation, ConstValue, Eventual, Type, TypeKind};
+use pcl_types::{unify_all, Annotation, ConstValue, ConversionKind, Eventual, Type, TypeKind};
 
 use super::{show, Infer};
 use crate::Target;
@@ -685,7 +685,7 @@ fn length(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
     let countable = matches!(
         inner.kind(),
         TypeKind::List(_) | TypeKind::Map(_) | TypeKind::Object(_) | TypeKind::Tuple(_)
-    ) || Type::string().conversion_from(&inner).exists();
+    ) || Type::string().conversion_kind_from(&inner) != ConversionKind::None;
     if !countable {
         cx.report(
             Code::InvalidArgument,
