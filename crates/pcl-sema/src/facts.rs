@@ -754,7 +754,17 @@ pub fn lookup_root<'db>(
     reader: SourceFile,
     name: &Name,
 ) -> Option<Resolved<'db>> {
-    let view = View::of(db, reader);
+    lookup_root_in(db, program, View::of(db, reader), name)
+}
+
+/// [`lookup_root`] for a reader whose view is known (one node's inference looks up many
+/// names, and reading the view is a read of the file's input each time).
+pub(crate) fn lookup_root_in<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+    view: View,
+    name: &Name,
+) -> Option<Resolved<'db>> {
     resolve_root(db, RootName::new(db, program, name.clone(), view))
 }
 

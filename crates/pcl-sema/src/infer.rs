@@ -49,6 +49,7 @@ pub(crate) fn infer<'db>(
         diagnostics: Vec::new(),
         splat_items: Vec::new(),
         roots: Vec::new(),
+        view: None,
     };
     let recover_errors: Vec<BindingId> = body
         .bindings()
@@ -159,6 +160,8 @@ pub(crate) struct Infer<'a, 'db> {
     splat_items: Vec<Type>,
     /// What the top-level names used so far mean.
     roots: Vec<(pcl_hir::Name, Option<crate::Resolved<'db>>)>,
+    /// The view of `file`, once a name is looked up.
+    view: Option<crate::View>,
 }
 
 /// The collection typing of `for`, `range` and friends: key and value types.
@@ -696,7 +699,10 @@ impl<'a, 'db> Infer<'a, 'db> {
         if let Some((_, resolved)) = self.roots.iter().find(|(n, _)| n == name) {
             return *resolved;
         }
-        let resolved = crate::lookup_root(self.db, self.program, self.file, name);
+        let view = *self
+            .view
+            .get_or_insert_with(|| crate::View::of(self.db, self.file));
+        let resolved = crate::facts::lookup_root_in(self.db, self.program, view, name);
         self.roots.push((name.clone(), resolved));
         resolved
     }
