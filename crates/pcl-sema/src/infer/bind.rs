@@ -331,7 +331,8 @@ impl<'a, 'db> Infer<'a, 'db> {
             if given {
                 continue;
             }
-            if ty.is_optional() || ty.is_const() || ty.is_dynamic() {
+            // Cheapest first: `is_optional` of a type without `none` asks the relation.
+            if ty.is_const() || ty.is_dynamic() || ty.is_optional() {
                 continue;
             }
             self.report_strict(
