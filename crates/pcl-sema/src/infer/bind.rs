@@ -95,27 +95,31 @@ fn plain_member(ty: &Type) -> Option<Type> {
 /// `union(T, output(T))?` → `T`. What a literal written for it is shaped like. Builds no new
 /// type unless several plain members remain (a union of objects, say).
 pub(crate) fn shape_of(ty: &Type) -> Type {
-    let mut ty = ty.clone();
+    // Borrowed until the answer: a handle of a schema's type is not free to copy.
+    let mut ty = ty;
     for _ in 0..8 {
         match ty.kind() {
-            TypeKind::Output(e) | TypeKind::Promise(e) => ty = e.clone(),
+            TypeKind::Output(e) | TypeKind::Promise(e) => ty = e,
             TypeKind::Union(members) => {
-                let mut plain = members.iter().filter(|t| {
+                let is_plain = |t: &&Type| {
                     !t.is_none() && !matches!(t.kind(), TypeKind::Output(_) | TypeKind::Promise(_))
-                });
-                let first = plain.clone().next().cloned();
-                let count = plain.clone().count();
-                match (count, first) {
-                    (0, _) => return ty,
-                    (1, Some(only)) => ty = only,
-                    _ if count == members.len() => return ty,
-                    _ => return Type::union(plain.by_ref().cloned()),
+                };
+                let mut plain = members.iter().filter(is_plain);
+                let Some(first) = plain.next() else {
+                    return ty.clone();
+                };
+                if plain.next().is_none() {
+                    ty = first;
+                } else if 2 + plain.count() == members.len() {
+                    return ty.clone();
+                } else {
+                    return Type::union(members.iter().filter(is_plain).cloned());
                 }
             }
-            _ => return ty,
+            _ => return ty.clone(),
         }
     }
-    ty
+    ty.clone()
 }
 
 impl<'a, 'db> Infer<'a, 'db> {
