@@ -1552,7 +1552,15 @@ fn seen_nodes_of<'db>(
             name: node.name.clone(),
             occurrence: node.occurrence,
             uses: if reach_names {
-                reach(db, program, &node.key(file), node, &open_nodes, closed, &mut lookups)
+                reach(
+                    db,
+                    program,
+                    &node.key(file),
+                    node,
+                    &open_nodes,
+                    closed,
+                    &mut lookups,
+                )
             } else {
                 Arc::default()
             },

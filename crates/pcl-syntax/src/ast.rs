@@ -1014,7 +1014,9 @@ impl<N: TreeNode> TemplateExpr<N> {
         for element in self.0.children_with_tokens() {
             match element {
                 NodeOrToken::Token(t) if t.kind() == TEMPLATE_LITERAL => {
-                    if literal.is_some() || t.text().bytes().any(|b| matches!(b, b'\\' | b'$' | b'%')) {
+                    if literal.is_some()
+                        || t.text().bytes().any(|b| matches!(b, b'\\' | b'$' | b'%'))
+                    {
                         return None;
                     }
                     literal = Some(t);

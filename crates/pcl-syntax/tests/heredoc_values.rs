@@ -192,8 +192,16 @@ fn quoted_strings_decode_escapes_among_plain_runs() {
     };
     let cases = [
         (r#"a = "plain é€ text""#, "plain é€ text", true),
-        (r#"a = "é\n€\t\"q\" \\ \u00e9 \U0001F600""#, "é\n€\t\"q\" \\ é 😀", false),
-        (r#"a = "$${x} %%{y} $ % $$ %% $x %y a$""#, "${x} %{y} $ % $$ %% $x %y a$", false),
+        (
+            r#"a = "é\n€\t\"q\" \\ \u00e9 \U0001F600""#,
+            "é\n€\t\"q\" \\ é 😀",
+            false,
+        ),
+        (
+            r#"a = "$${x} %%{y} $ % $$ %% $x %y a$""#,
+            "${x} %{y} $ % $$ %% $x %y a$",
+            false,
+        ),
         (r#"a = "100%""#, "100%", false),
         (r#"a = """#, "", true),
     ];

@@ -135,7 +135,10 @@ impl ConstValue {
     pub fn parse_number(text: &str) -> Result<ConstValue, LiteralError> {
         // Most literals are small integers: the same value, without the decimal's way there.
         let unsigned = text.strip_prefix('-').unwrap_or(text);
-        if !unsigned.is_empty() && unsigned.len() <= 18 && unsigned.bytes().all(|b| b.is_ascii_digit()) {
+        if !unsigned.is_empty()
+            && unsigned.len() <= 18
+            && unsigned.bytes().all(|b| b.is_ascii_digit())
+        {
             if let Ok(value) = text.parse::<i64>() {
                 return Ok(ConstValue::Int(Box::new(BigInt::from(value))));
             }
@@ -247,9 +250,24 @@ mod tests {
     #[test]
     fn small_integers_read_as_the_rules_read_them() {
         let texts = [
-            "0", "-0", "7", "007", "-42", "2147483647", "2147483648", "-2147483649",
-            "999999999999999999", "-999999999999999999", "9223372036854775807",
-            "1000000000000000000", "1.0", "1e3", "-", "", "1-", "12a",
+            "0",
+            "-0",
+            "7",
+            "007",
+            "-42",
+            "2147483647",
+            "2147483648",
+            "-2147483649",
+            "999999999999999999",
+            "-999999999999999999",
+            "9223372036854775807",
+            "1000000000000000000",
+            "1.0",
+            "1e3",
+            "-",
+            "",
+            "1-",
+            "12a",
         ];
         for text in texts {
             assert_eq!(
