@@ -923,6 +923,17 @@ impl Type {
 
     /// `optional(T)` = `union(T, none)`.
     pub fn optional(element: Type) -> Type {
+        // `T?` made optional again (every traversal through an optional type does it) is
+        // `T?` itself when it reaches no deferred object: such a union is in its final form
+        // for good (members sorted and pairwise unequal), so the union of its members and one
+        // more `none` keeps the same members and interns to the same handle. A union reaching
+        // deferred objects may not be (one built while they were undefined can hold members
+        // that became equal since), so it is built again.
+        if let TypeKind::Union(members) = element.kind() {
+            if !element.reaches_deferred() && members.iter().any(Type::is_none) {
+                return element;
+            }
+        }
         Type::union([element, Type::none()])
     }
 

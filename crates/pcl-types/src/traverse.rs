@@ -106,6 +106,9 @@ fn attr_found(receiver: &Type, name: &str) -> Option<Type> {
                 return None;
             }
             if has_none {
+                if let [one] = found.as_slice() {
+                    return Some(Type::optional(one.clone()));
+                }
                 found.push(Type::none());
             }
             Some(Type::union(found))

@@ -99,14 +99,16 @@ proptest! {
         prop_assert_eq!(&Type::union(ts.iter().rev().cloned()), &u);
         for t in &ts {
             prop_assert!(u.assignable_from(t), "{:?} <- {:?}", u, t);
-            // A union given again with one of its parts (the shortcut of an element that
-            // covers the others) is the union itself, whichever comes first.
+            // A union given again with one of its parts is the union itself, whichever comes
+            // first (for types that reach no deferred object, as these).
             prop_assert_eq!(&Type::union([u.clone(), t.clone()]), &u);
             prop_assert_eq!(&Type::union([t.clone(), u.clone(), t.clone()]), &u);
         }
         // Parts of parts: `T?` with `none`, with `T`.
         let optional = Type::optional(u.clone());
         prop_assert_eq!(&Type::union([optional.clone(), Type::none()]), &optional);
+        // `optional` of an optional type is that type, as the union rules make it.
+        prop_assert_eq!(&Type::optional(optional.clone()), &Type::union([optional.clone(), Type::none()]));
         prop_assert_eq!(&Type::union([Type::none(), optional.clone(), u.clone()]), &optional);
     }
 
