@@ -1003,6 +1003,9 @@ impl<N: TreeNode> TemplateExpr<N> {
 
     /// The decoded value when the template is only literal text with valid escapes.
     pub fn literal_value(&self) -> Option<String> {
+        if let Some(token) = self.plain_literal() {
+            return Some(token.text().to_string());
+        }
         self.literals().literal_value()
     }
 
