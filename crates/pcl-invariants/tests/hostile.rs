@@ -424,3 +424,46 @@ fn nested_list_unions(depth: usize) {
         &report[report.len().saturating_sub(2000)..]
     );
 }
+
+#[test]
+fn shared_literals_converted_to_nested_collections() {
+    // A list of 20 lists of 20 lists, 8 deep, and the same as objects, given to typed configs:
+    // 20^8 paths to their numbers, which a conversion walked one by one when it kept no memo
+    // (48 s for the objects in a release build; found by review).
+    let (width, depth) = (20, 8);
+    let items = |name: &str, value: &str| -> String {
+        (0..width)
+            .map(|i| format!("{name}{i} = {value}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut text = format!(
+        "l0 = [{}]\nm0 = {{{}}}\n",
+        vec!["1"; width].join(", "),
+        items("a", "1")
+    );
+    for d in 1..depth {
+        let list = vec![format!("l{}", d - 1); width].join(", ");
+        text += &format!(
+            "l{d} = [{list}]\nm{d} = {{{}}}\n",
+            items("a", &format!("m{}", d - 1))
+        );
+    }
+    let nested = |outer: &str| {
+        format!(
+            "{}int{}",
+            format!("{outer}(").repeat(depth),
+            ")".repeat(depth)
+        )
+    };
+    text += &format!(
+        "config cl \"{}\" {{\n  default = l{last}\n}}\nconfig cm \"{}\" {{\n  default = m{last}\n}}\n",
+        nested("list"),
+        nested("map"),
+        last = depth - 1
+    );
+    let input = with_demo(text);
+    check_program(&input);
+    let (messages, _) = messages_and_types(&input);
+    assert!(messages.is_empty(), "{messages:#?}");
+}

@@ -787,7 +787,7 @@ impl Type {
     /// to `self`, with a reason for `None` and `Unsafe` results.
     pub fn conversion_from(&self, src: &Type) -> Conversion {
         // A Safe conversion has no reason: the shortcuts' Safe is the whole answer.
-        if literal_fits(self, src) || plain_kind(self, src, 0) == Some(ConversionKind::Safe) {
+        if literal_fits(self, src) || plain_kind(self, src) == Some(ConversionKind::Safe) {
             return Conversion::safe();
         }
         self.conversion_by_rules(src)
@@ -800,7 +800,7 @@ impl Type {
         if literal_fits(self, src) {
             return ConversionKind::Safe;
         }
-        match plain_kind(self, src, 0) {
+        match plain_kind(self, src) {
             Some(kind) => kind,
             None => self.conversion_by_rules(src).kind,
         }
@@ -840,18 +840,33 @@ fn literal_fits(dest: &Type, src: &Type) -> bool {
 /// literals, `none`, outputs, unions, lists and maps (and, as sources, tuples and objects):
 /// the rules of [`Ctx::convert`] and [`Ctx::convert_uncached`], in their order, on types
 /// without cycles (so no memo or assumption can change an answer), and without reasons
-/// (which never decide a kind). `None` for anything else, left to the rules. A type equal to
-/// another (`Type::equals`) without being the same handle is only a deferred object's: the
-/// comparisons here are by identity.
-fn plain_kind(dest: &Type, src: &Type, depth: usize) -> Option<ConversionKind> {
+/// (which never decide a kind). `None` for anything else, left to the rules. Types equal
+/// (`Type::equals`) without being the same handle are objects (deferred, or differing only in
+/// strictness) and enums, which are left to the rules: the comparisons here are by identity.
+fn plain_kind(dest: &Type, src: &Type) -> Option<ConversionKind> {
+    plain_kind_within(dest, src, 0, &mut PLAIN_PAIRS.clone())
+}
+
+/// How many pairs of parts [`plain_kind`] looks at before it leaves the question to the rules.
+/// It keeps no memo, and types share their parts: a list of 16 lists of 16 lists, 8 deep, is
+/// 16^8 paths to its numbers (8.5 s, found by review), which the rules' memo walks once.
+const PLAIN_PAIRS: u32 = 256;
+
+fn plain_kind_within(
+    dest: &Type,
+    src: &Type,
+    depth: usize,
+    budget: &mut u32,
+) -> Option<ConversionKind> {
     use ConversionKind as K;
     if dest == src || dest.is_dynamic() {
         return Some(K::Safe);
     }
-    if depth > 8 {
+    if depth > 8 || *budget == 0 {
         return None;
     }
-    let kind_of = |dest: &Type, src: &Type| plain_kind(dest, src, depth + 1);
+    *budget -= 1;
+    let mut kind_of = |dest: &Type, src: &Type| plain_kind_within(dest, src, depth + 1, budget);
     match src.kind() {
         // `convert_union_source`: Safe if every member is, None if none converts.
         TypeKind::Union(members) => {
@@ -1096,7 +1111,7 @@ mod tests {
                 };
                 assert_eq!(dest.conversion_kind_from(src), by_rules.kind, "{}", shown());
                 assert_eq!(dest.conversion_from(src), by_rules, "{}", shown());
-                if let Some(kind) = plain_kind(dest, src, 0) {
+                if let Some(kind) = plain_kind(dest, src) {
                     answered += 1;
                     by_kind[kind as usize] += 1;
                 }
