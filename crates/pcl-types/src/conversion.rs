@@ -932,32 +932,25 @@ fn plain_kind_within(
             worst(o.properties().iter().map(|(_, u)| kind_of(e, u)))
         }
         (TypeKind::Map(_), TypeKind::Object(_)) => None,
-        (
-            TypeKind::None | TypeKind::List(_) | TypeKind::Map(_),
-            TypeKind::None
-            | TypeKind::List(_)
-            | TypeKind::Map(_)
-            | TypeKind::Tuple(_)
-            | TypeKind::Object(_)
-            | TypeKind::Output(_),
-        )
-        | (TypeKind::None, TypeKind::Bool | TypeKind::Int | TypeKind::Number | TypeKind::String) => {
-            Some(K::None)
+        // `none`, a list or a map, or a primitive, from a structured value; `none`, a list or
+        // a map from a primitive.
+        (d, s) => {
+            let primitive = |k: &TypeKind| {
+                matches!(
+                    k,
+                    TypeKind::Bool | TypeKind::Int | TypeKind::Number | TypeKind::String
+                )
+            };
+            let collection =
+                |k: &TypeKind| matches!(k, TypeKind::None | TypeKind::List(_) | TypeKind::Map(_));
+            let structured = collection(s)
+                || matches!(
+                    s,
+                    TypeKind::Tuple(_) | TypeKind::Object(_) | TypeKind::Output(_)
+                );
+            ((collection(d) || primitive(d)) && structured || collection(d) && primitive(s))
+                .then_some(K::None)
         }
-        (
-            TypeKind::Bool | TypeKind::Int | TypeKind::Number | TypeKind::String,
-            TypeKind::None
-            | TypeKind::List(_)
-            | TypeKind::Map(_)
-            | TypeKind::Tuple(_)
-            | TypeKind::Object(_)
-            | TypeKind::Output(_),
-        ) => Some(K::None),
-        (
-            TypeKind::List(_) | TypeKind::Map(_),
-            TypeKind::Bool | TypeKind::Int | TypeKind::Number | TypeKind::String,
-        ) => Some(K::None),
-        _ => None,
     }
 }
 
