@@ -14,7 +14,10 @@
 //! change: whether each `{` is closed anywhere later in the file (an unclosed block recovers
 //! by indentation), so the old and the new lines must each pair their braces among
 //! themselves; where an item whose recovery ran to the end of the file ends, so lines after
-//! the last item of a broken file parse again whole; whether a `/*` above is closed (the
+//! the last item of a broken file parse again whole, and where an item with an error just
+//! above the lines ends (its recovery may have stopped at their first token: an unclosed `[`
+//! skips to the first closing bracket), so lines right after one parse again whole; whether
+//! a `/*` above is closed (the
 //! lexer looks ahead for its `*/`), so new lines with a `*/` in a file with an error above
 //! them parse again whole; and the lexer's mode at the lines' start and at the old lines'
 //! end, which must be its normal one: a `${` or `%{` whose item the parser's recovery ended at
@@ -119,12 +122,25 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     // it in a whole parse: lines after the last item parse again whole when that item has
     // an error, in it or after it (an item without one ended where its syntax says).
     let blank = |c: &Element| kind_of(c) == NEWLINE || kind_of(c).is_trivia();
-    if children[first..].iter().all(blank) {
-        if let Some(item) = children[..first].iter().rposition(|c| !blank(c)) {
-            let start = starts[item];
+    if let Some(item) = children[..first].iter().rposition(|c| !blank(c)) {
+        let start = starts[item];
+        if children[first..].iter().all(blank) {
             if old.errors.iter().any(|e| u32::from(e.range.end()) >= start) {
                 return None;
             }
+        }
+        // Likewise an item just before the lines whose recovery stopped at their first
+        // token (an unclosed `[` skips to the first closing bracket): a whole parse takes in
+        // more of the file once the edit removes that token, so lines right after an item
+        // with an error parse again whole (found by the semantic differential test, a `)`
+        // deleted on the line after an unclosed `[for`).
+        let end = start + len_of(&children[item]);
+        if old
+            .errors
+            .iter()
+            .any(|e| u32::from(e.range.end()) >= start && u32::from(e.range.start()) <= end)
+        {
+            return None;
         }
     }
     let at_file_start = first == 0;

@@ -427,6 +427,28 @@ fn a_template_sequence_left_open_holds_the_lexer_across_lines() {
     }
 }
 
+/// An item with an error whose recovery stopped at the first token of the lines after it (an
+/// unclosed `[` or `(` skips to the first closing bracket): once the edit removes that token,
+/// a whole parse takes more of the file into the item (found by the semantic differential
+/// test, seed 5201 at 300 edits).
+#[test]
+fn an_item_whose_recovery_stopped_at_the_edited_lines() {
+    for (old, new) in [
+        (
+            "a = [for v in\nb = 1\n# c\n)\nc = 2\n}\n",
+            "a = [for v in\nb = 1\n# c\nc = 2\n}\n",
+        ),
+        (
+            "a = [for v in\nb = 1\n# c x\n)\nc = 2\n}\n",
+            "a = [for v in\nb = 1\n# c x)\nc = 2\n}\n",
+        ),
+        ("a = (1 +\n# c\n]\nc = 2\n}\n", "a = (1 +\n# c\nc = 2\n}\n"),
+        ("a = [1,\n)\nc = 2\n]\n", "a = [1,\nc = 2\n]\n"),
+    ] {
+        assert_reparse_is_fresh(old, new);
+    }
+}
+
 /// Line edits (a line joined to the next, a snippet typed, a character or two deleted, a line
 /// replaced) of texts made of lines that leave strings, template sequences, heredocs and
 /// comments open across lines, or close them.
