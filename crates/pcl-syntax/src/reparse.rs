@@ -124,10 +124,10 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     let blank = |c: &Element| kind_of(c) == NEWLINE || kind_of(c).is_trivia();
     if let Some(item) = children[..first].iter().rposition(|c| !blank(c)) {
         let start = starts[item];
-        if children[first..].iter().all(blank) {
-            if old.errors.iter().any(|e| u32::from(e.range.end()) >= start) {
-                return None;
-            }
+        if children[first..].iter().all(blank)
+            && old.errors.iter().any(|e| u32::from(e.range.end()) >= start)
+        {
+            return None;
         }
         // Likewise an item just before the lines whose recovery stopped at their first
         // token (an unclosed `[` skips to the first closing bracket): a whole parse takes in
