@@ -127,7 +127,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             .files
             .iter()
             .map(|f| {
-                let text = db.files().get(&f.path).map_or("", |s| s.text(&db).as_str());
+                let text = db.files().get(&f.path).map_or("", |s| s.text(&db).as_ref());
                 (f.path.display().to_string(), text)
             })
             .collect();

@@ -99,8 +99,8 @@ impl ParseCache {
         self.lock().get(&file).cloned()
     }
 
-    fn put(&self, file: SourceFile, text: &str, parse: &Parse) {
-        self.lock().insert(file, (Arc::from(text), parse.clone()));
+    fn put(&self, file: SourceFile, text: &Arc<str>, parse: &Parse) {
+        self.lock().insert(file, (text.clone(), parse.clone()));
     }
 
     fn forget(&self, file: SourceFile) {
@@ -134,8 +134,10 @@ impl std::error::Error for NoSchemaReader {}
 pub struct SourceFile {
     #[returns(ref)]
     pub path: PathBuf,
+    /// Shared, so that a host's buffer, the database and the parse cache hold one copy (an
+    /// editor's keystroke in a file of 200 KB copied it twice).
     #[returns(ref)]
-    pub text: String,
+    pub text: Arc<str>,
     /// Where the first invalid UTF-8 byte was, when the host read bytes that were not UTF-8
     /// (the text then holds them as U+FFFD): reported as the file's first diagnostic.
     #[default]
@@ -260,7 +262,7 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
         return pcl_syntax::parse(text);
     };
     let parse = match cache.get(file) {
-        Some((old_text, old)) if *old_text == **text => old,
+        Some((old_text, old)) if Arc::ptr_eq(&old_text, text) || *old_text == **text => old,
         Some((old_text, old)) => {
             pcl_syntax::reparse(&old, &old_text, text).unwrap_or_else(|| pcl_syntax::parse(text))
         }
@@ -468,8 +470,8 @@ impl RootDatabase {
     /// Writing the text a file already has, at the durability it has, is a no-op, so it
     /// invalidates nothing. The text is one that changes often (an editor's buffer, a test's
     /// edit): `LOW` durability.
-    pub fn set_file_text(&mut self, path: &Path, text: String) -> SourceFile {
-        self.set_file(path, text, None, Durability::LOW)
+    pub fn set_file_text(&mut self, path: &Path, text: impl Into<Arc<str>>) -> SourceFile {
+        self.set_file(path, text.into(), None, Durability::LOW)
     }
 
     /// The text of a file as read from disk, decoded from bytes that were not all UTF-8 when
@@ -479,16 +481,16 @@ impl RootDatabase {
     pub fn set_file_source(
         &mut self,
         path: &Path,
-        text: String,
+        text: impl Into<Arc<str>>,
         encoding_error: Option<TextRange>,
     ) -> SourceFile {
-        self.set_file(path, text, encoding_error, Durability::MEDIUM)
+        self.set_file(path, text.into(), encoding_error, Durability::MEDIUM)
     }
 
     fn set_file(
         &mut self,
         path: &Path,
-        text: String,
+        text: Arc<str>,
         encoding_error: Option<TextRange>,
         durability: Durability,
     ) -> SourceFile {
@@ -505,7 +507,8 @@ impl RootDatabase {
             let same_durability = durabilities.get(&file) == Some(&durability);
             durabilities.insert(file, durability);
             drop(durabilities);
-            if file.text(self) != &text || !same_durability {
+            let old = file.text(self);
+            if !(Arc::ptr_eq(old, &text) || **old == *text) || !same_durability {
                 file.set_text(self).with_durability(durability).to(text);
             }
             if file.encoding_error(self) != encoding_error {

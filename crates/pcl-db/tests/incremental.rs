@@ -18,8 +18,8 @@ fn executed(db: &RootDatabase, log: &QueryLog, files: &[SourceFile]) -> Vec<Stri
 fn editing_one_file_reparses_only_that_file() {
     let mut db = RootDatabase::with_query_hooks();
     let log = QueryLog::install(&db).unwrap();
-    let main = db.set_file_text(Path::new("main.pp"), "a = 1\n".into());
-    let other = db.set_file_text(Path::new("other.pp"), "b = 2\n".into());
+    let main = db.set_file_text(Path::new("main.pp"), "a = 1\n".to_string());
+    let other = db.set_file_text(Path::new("other.pp"), "b = 2\n".to_string());
     let files = [main, other];
 
     assert!(!parse(&db, main).has_errors());
@@ -33,7 +33,7 @@ fn editing_one_file_reparses_only_that_file() {
     .assert_debug_eq(&executed(&db, &log, &files));
 
     // Edit other.pp only: main.pp's tree is reused.
-    db.set_file_text(Path::new("other.pp"), "b = 3\n".into());
+    db.set_file_text(Path::new("other.pp"), "b = 3\n".to_string());
     parse(&db, main);
     let tree = parse(&db, other).syntax().to_string();
     assert_eq!(tree, "b = 3\n");
@@ -45,7 +45,7 @@ fn editing_one_file_reparses_only_that_file() {
     .assert_debug_eq(&executed(&db, &log, &files));
 
     // Writing the same text again changes nothing, so nothing runs.
-    db.set_file_text(Path::new("main.pp"), "a = 1\n".into());
+    db.set_file_text(Path::new("main.pp"), "a = 1\n".to_string());
     parse(&db, main);
     parse(&db, other);
     expect![[r#"

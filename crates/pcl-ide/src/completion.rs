@@ -138,7 +138,7 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
     let Some(source) = db.files().get(&position.file) else {
         return Vec::new();
     };
-    let text = source.text(db).as_str();
+    let text = source.text(db).as_ref();
     let offset = usize::from(position.offset).min(text.len());
     if !text.is_char_boundary(offset) {
         return Vec::new();

@@ -1,6 +1,7 @@
 //! The host side: the database, and the changes an editor makes to it.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use pcl_db::{CheckOptions, RootDatabase, SchemaFileSpec};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -11,7 +12,7 @@ use crate::Analysis;
 #[derive(Clone, Debug)]
 enum FileChange {
     /// An editor's buffer: its text wins over the file on disk until it is closed.
-    Text(String),
+    Text(Arc<str>),
     /// The buffer was closed: the file on disk (if any) is what counts again.
     Closed,
     /// The file was created, changed or deleted on disk.
@@ -33,8 +34,8 @@ impl Change {
     }
 
     /// An open buffer's text (on open and on every edit).
-    pub fn set_file_text(&mut self, path: PathBuf, text: String) {
-        self.files.push((path, FileChange::Text(text)));
+    pub fn set_file_text(&mut self, path: PathBuf, text: impl Into<Arc<str>>) {
+        self.files.push((path, FileChange::Text(text.into())));
     }
 
     /// The buffer of `path` was closed: its text on disk counts again (and a file that
@@ -72,7 +73,7 @@ pub struct AnalysisHost {
     db: RootDatabase,
     /// Files whose text comes from an editor's buffer, with that text (restored after a
     /// reload from disk).
-    buffers: FxHashMap<PathBuf, String>,
+    buffers: FxHashMap<PathBuf, Arc<str>>,
     /// Programs loaded from disk, by the directory asked for (their files are re-listed
     /// when a file appears or disappears).
     disk_programs: FxHashSet<PathBuf>,

@@ -146,7 +146,7 @@ impl Analysis {
 
     /// The text the analysis sees for `file` (an open buffer's, else the file's on disk).
     pub fn file_text(&self, file: &Path) -> Cancellable<Option<Arc<str>>> {
-        self.with_db(|db| db.files().get(file).map(|f| Arc::from(f.text(db).as_str())))
+        self.with_db(|db| db.files().get(file).map(|f| f.text(db).clone()))
     }
 
     /// Whether every program was inferred in dependency order since the last change that

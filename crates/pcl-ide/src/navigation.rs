@@ -216,7 +216,7 @@ fn program_entry(db: &RootDatabase, program: Program) -> NavigationTarget {
         .iter()
         .find(|f| f.path(db).file_name().is_some_and(|n| n == "main.pp"))
         .or_else(|| files.first())
-        .map(|f| (f.path(db).clone(), TextSize::of(f.text(db).as_str())))
+        .map(|f| (f.path(db).clone(), TextSize::of(f.text(db).as_ref())))
         .unwrap_or_else(|| (program.root(db).clone(), TextSize::from(0)));
     let name = program
         .root(db)

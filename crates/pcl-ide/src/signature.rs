@@ -20,7 +20,7 @@ const MAX_LOOKBACK: usize = 16 * 1024;
 
 pub(crate) fn signature_help(db: &RootDatabase, position: &FilePosition) -> Option<SignatureHelp> {
     let source = db.files().get(&position.file)?;
-    let text = source.text(db).as_str();
+    let text = source.text(db).as_ref();
     let offset = usize::from(position.offset).min(text.len());
     if !text.is_char_boundary(offset) {
         return None;

@@ -59,7 +59,7 @@ impl ProgramInput {
 pub fn observe(db: &RootDatabase, program: Program) -> String {
     use std::fmt::Write;
     let report = pcl_sema::check_program(db, program);
-    let texts: Vec<(String, String)> = program
+    let texts: Vec<(String, std::sync::Arc<str>)> = program
         .files(db)
         .iter()
         .map(|f| (f.path(db).display().to_string(), f.text(db).clone()))
@@ -68,7 +68,7 @@ pub fn observe(db: &RootDatabase, program: Program) -> String {
         texts
             .iter()
             .find(|(path, _)| path == name)
-            .map(|(_, text)| text.as_str())
+            .map(|(_, text)| &**text)
     };
     let mut out = String::new();
     for file in &report.files {

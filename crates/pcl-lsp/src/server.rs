@@ -359,7 +359,7 @@ impl Server {
             return;
         };
         let text = params.text_document.text;
-        self.change().set_file_text(path.clone(), text.clone());
+        self.change().set_file_text(path.clone(), text.as_str());
         self.documents.insert(
             path.clone(),
             Document {
@@ -407,7 +407,8 @@ impl Server {
             apply_content_change(&mut document.text, change.range, &change.text);
         }
         document.version = params.text_document.version;
-        let text = document.text.clone();
+        // One copy, shared by the host's buffer, the database and the parse cache.
+        let text: Arc<str> = Arc::from(document.text.as_str());
         self.change().set_file_text(path.clone(), text);
         self.mark_dirty(&path);
     }

@@ -273,7 +273,7 @@ fn adding_and_removing_a_file() {
     let mut s = Session::new(&[("/p", &[("main.pp", MAIN)])], &schemas());
     let extra = s.db.set_file_text(
         Path::new("/p/extra.pp"),
-        "resource d \"alpha:index:Box\" {\n  label = c.size\n}\n".into(),
+        "resource d \"alpha:index:Box\" {\n  label = c.size\n}\n".to_string(),
     );
     let mut files = s.programs[0].files(&s.db).clone();
     files.push(extra);

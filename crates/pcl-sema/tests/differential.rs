@@ -216,7 +216,7 @@ fn pp_files(dir: &Path) -> Vec<(PathBuf, String)> {
     program
         .files(&db)
         .iter()
-        .map(|f| (f.path(&db).clone(), f.text(&db).clone()))
+        .map(|f| (f.path(&db).clone(), f.text(&db).to_string()))
         .collect()
 }
 
