@@ -177,7 +177,9 @@ impl<'x> crate::build::Tree<'x> for FlatBuilder<'_> {
             return;
         };
         let first_edge = self.edges.len() as u32;
-        self.edges.extend(self.pending.drain(first..));
+        // A copy and a truncation: `drain` moved the children one by one.
+        self.edges.extend_from_slice(&self.pending[first..]);
+        self.pending.truncate(first);
         self.pending.push(self.nodes.len() as u32);
         self.nodes.push(NodeData {
             kind,
