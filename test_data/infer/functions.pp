@@ -69,3 +69,12 @@ mime = mimeType("a.txt")
 dir = readDir(".")
 lenght = lenght(names)
 namespaced = provider::aws::arn_parse("arn")
+
+# A map written in place: its values are what a local's would be (literal types widened), so a
+# default other than one of them fits.
+config stage string {
+  default = "dev"
+}
+instanceType = lookup({ dev = "t2.micro", prod = "m5.large" }, stage, "t2.nano")
+replicas = lookup({ dev = 1, prod = 3 }, stage, 2)
+mixedValues = lookup({ a = 1, b = "x" }, stage, "d")

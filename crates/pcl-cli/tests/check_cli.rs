@@ -176,9 +176,27 @@ fn json_format_prints_one_object_per_diagnostic() {
           "code": "E0205",
           "message": "unsupported attribute `nmae` of resource type `demo:storage:Bucket`",
           "notes": [],
-          "help": [],
-          "fixes": [],
-          "rendered": "./main.pp:2:3: error[E0205]: unsupported attribute `nmae` of resource type `demo:storage:Bucket`\n  |\n2 |   nmae = \"x\"\n  |   ^^^^\n"
+          "help": [
+            "did you mean `name`?"
+          ],
+          "fixes": [
+            {
+              "title": "replace with `name`",
+              "edits": [
+                {
+                  "file": "./main.pp",
+                  "line": 2,
+                  "column": 3,
+                  "end_line": 2,
+                  "end_column": 7,
+                  "byte_start": 44,
+                  "byte_end": 48,
+                  "replacement": "name"
+                }
+              ]
+            }
+          ],
+          "rendered": "./main.pp:2:3: error[E0205]: unsupported attribute `nmae` of resource type `demo:storage:Bucket`\n  |\n2 |   nmae = \"x\"\n  |   ^^^^\nhelp: did you mean `name`?\n"
         }
         {
           "object": "diagnostic",

@@ -3,22 +3,17 @@
 //! One helper for every layer (keywords, variables, functions, properties, tokens), so that
 //! suggestions follow one rule: an exact case-insensitive match wins, then the smallest edit
 //! distance within a third of the name's length (at least one edit), ties broken by the
-//! candidate order given.
+//! candidate order given. Two neighbouring characters swapped count as one edit (`nmae` is one
+//! edit from `name`), the most common slip of typing.
 
-/// The Levenshtein distance between two strings, counted in characters.
+/// The edit distance between two strings, counted in characters: insertions, deletions,
+/// substitutions and swaps of two neighbouring characters each cost one (the optimal string
+/// alignment distance).
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
+    let a: Vec<char> = a.chars().collect();
+    Rows::default()
+        .distance_within(&a, b, usize::MAX)
+        .expect("every distance is within usize::MAX")
 }
 
 /// The largest distance accepted for a name of `len` characters.
@@ -155,6 +150,8 @@ impl<'n, 'c, F: Fn(&str, &str) -> bool> Matcher<'n, 'c, F> {
 #[derive(Default)]
 struct Rows {
     candidate: Vec<char>,
+    /// The row before `previous`, for swaps.
+    before: Vec<usize>,
     previous: Vec<usize>,
     current: Vec<usize>,
 }
@@ -174,20 +171,30 @@ impl Rows {
         self.previous.extend(0..=b.len());
         self.current.clear();
         self.current.resize(b.len() + 1, 0);
+        self.before.clear();
+        self.before.resize(b.len() + 1, 0);
         for (i, ca) in a.iter().enumerate() {
             self.current[0] = i + 1;
             let mut row_min = self.current[0];
             for (j, cb) in b.iter().enumerate() {
                 let substitution = self.previous[j] + usize::from(ca != cb);
-                let value = substitution
+                let mut value = substitution
                     .min(self.previous[j + 1] + 1)
                     .min(self.current[j] + 1);
+                // `ab` against `ba`: a swap, from two rows and two columns back.
+                if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                    value = value.min(self.before[j - 1] + 1);
+                }
                 self.current[j + 1] = value;
                 row_min = row_min.min(value);
             }
+            // Once every entry of a row exceeds `max`, every later entry does: it comes from
+            // the row above at no less, or by a swap from two rows above plus one, which is no
+            // less than the entry the same cell gave the row above by a substitution.
             if row_min > max {
                 return None;
             }
+            std::mem::swap(&mut self.before, &mut self.previous);
             std::mem::swap(&mut self.previous, &mut self.current);
         }
         let distance = self.previous[b.len()];
@@ -204,11 +211,39 @@ mod tests {
         assert_eq!(edit_distance("", ""), 0);
         assert_eq!(edit_distance("abc", ""), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("lenght", "length"), 2);
+        assert_eq!(edit_distance("lenght", "length"), 1);
+        assert_eq!(edit_distance("nmae", "name"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("abc", "ca"), 3);
         assert_eq!(edit_distance("héllo", "hello"), 1);
     }
 
-    /// The bounded distance is the distance whenever it is within the bound.
+    /// The optimal string alignment distance from its whole table, for the tests.
+    fn full_table(a: &str, b: &str) -> usize {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                d[i][j] = (d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1)
+                    .min(d[i - 1][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        d[a.len()][b.len()]
+    }
+
+    /// The bounded distance is the distance whenever it is within the bound, and the
+    /// distance is the whole table's.
     #[test]
     fn bounded_distances_agree() {
         let words = [
@@ -224,12 +259,21 @@ mod tests {
             "siteBucket",
             "siteBuckets",
             "bucketSite",
+            "nmae",
+            "name",
+            "abab",
+            "baba",
+            "acb",
+            "cab",
+            "tset",
+            "test",
         ];
         let mut rows = Rows::default();
         for a in words {
             let chars: Vec<char> = a.chars().collect();
             for b in words {
                 let d = edit_distance(a, b);
+                assert_eq!(d, full_table(a, b), "{a:?} {b:?}");
                 for max in 0..8 {
                     let expected = (d <= max).then_some(d);
                     assert_eq!(

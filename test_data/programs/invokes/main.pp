@@ -42,3 +42,15 @@ resource provider "pulumi:providers:demo" {
 }
 
 described = call(provider, "describe", {})
+
+# The invoke options after positional arguments; too many arguments for either form.
+largerWithOptions = invoke("demo:index/max:max", 1, 2.5, { version = "1.0.0" })
+tooManyPositional = invoke("demo:index/max:max", 1, 2, {}, 4)
+tooMany = invoke("demo:network/getZone:getZone", { name = "a" }, {}, 4)
+tooManyUnknown = invoke("demo:index/nope:nope", {}, {}, 4)
+
+# Every function takes its arguments, `{}` when none is required.
+noArguments = invoke("demo:network/getZone:getZone")
+noPositional = invoke("demo:index/max:max")
+noneRequired = invoke("demo:index/listZones:listZones")
+allOptional = invoke("demo:index/listZones:listZones", {})

@@ -63,3 +63,12 @@ resource notAList "demo:storage/bucket:Bucket" {
   }
   name = "not-a-list"
 }
+
+# Misspelled keys of the options' objects are warned about, as invoke options' are.
+resource misspelledKeys "demo:storage/bucket:Bucket" {
+  options {
+    customTimeouts = { craete = "5m", delete = "10m" }
+    aliases        = ["old-name", { nmae = "older" }, { name = "oldest", noParnet = true }]
+  }
+  name = "misspelled-keys"
+}

@@ -701,12 +701,32 @@ impl<'a, 'db> Infer<'a, 'db> {
                 _ => {
                     let ty = self.infer_expr(*value);
                     if let Some(expected) = option.and_then(resource_option_type) {
-                        self.expect(
+                        let ok = self.expect(
                             *value,
                             &ty,
                             &expected,
                             &format!("the option `{name}` must be of type {}", show(&expected)),
                         );
+                        // Their objects' keys are checked as invoke options' are (B3): a
+                        // misspelled `create` or `name` would be dropped without a word. An
+                        // alias is a string or an object: the objects are checked as such.
+                        match option {
+                            Some(ResourceOption::CustomTimeouts) => self.check_literal_shape(
+                                *value,
+                                &expected,
+                                format_args!("the option `{name}`"),
+                                ok,
+                                0,
+                            ),
+                            Some(ResourceOption::Aliases) => self.check_literal_shape(
+                                *value,
+                                &Type::list(alias_object()),
+                                format_args!("the option `{name}`"),
+                                false,
+                                0,
+                            ),
+                            _ => {}
+                        }
                     }
                     if option == Some(ResourceOption::Version) {
                         self.check_version(*value);
@@ -1089,6 +1109,17 @@ fn admits_constant(ty: &Type, value: &ConstValue) -> bool {
     })
 }
 
+/// An alias written as an object: `{ name = "old" }`.
+fn alias_object() -> Type {
+    let optional_string = || Type::optional(Type::string());
+    Type::object([
+        ("name", optional_string()),
+        ("type", optional_string()),
+        ("noParent", Type::optional(Type::bool())),
+        ("parent", Type::dynamic()),
+    ])
+}
+
 /// The type a resource option's value must have (`bindResourceOptions`); `None` for the options
 /// checked by their own rules (`range`, property paths, `hooks`). Also what editors show.
 pub fn resource_option_type(option: ResourceOption) -> Option<Type> {
@@ -1106,15 +1137,7 @@ pub fn resource_option_type(option: ResourceOption) -> Option<Type> {
             ("delete", optional_string()),
             ("read", optional_string()),
         ]),
-        Aliases => Type::list(Type::union([
-            Type::string(),
-            Type::object([
-                ("name", optional_string()),
-                ("type", optional_string()),
-                ("noParent", Type::optional(Type::bool())),
-                ("parent", Type::dynamic()),
-            ]),
-        ])),
+        Aliases => Type::list(Type::union([Type::string(), alias_object()])),
         EnvVarMappings => Type::map(Type::string()),
         Range | Hooks | AdditionalSecretOutputs | HideDiffs | IgnoreChanges | ReplaceOnChanges => {
             return None

@@ -650,17 +650,15 @@ fn invoke(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
             );
         }
     }
+    // How many arguments follow the token depends on the function (one per input for a
+    // function with multi-argument inputs, then the invoke options): `bind_invoke` counts them.
     check(
         cx,
         call,
-        &[
-            p("token", Type::string()),
-            opt("args", Type::dynamic()),
-            opt("options", Type::dynamic()),
-        ],
-        None,
+        &[p("token", Type::string())],
+        Some(opt("argument", Type::dynamic())),
     );
-    cx.bind_invoke(&call.args.typed())
+    cx.bind_invoke(&call.args.typed(), call.args.len_known().is_some())
 }
 
 fn join(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
@@ -711,10 +709,21 @@ fn lookup(cx: &mut Infer<'_, '_>, call: &Call) -> Type {
         return Type::dynamic();
     };
     let inner = map.ty.resolve_outputs().without_none().strip_const();
+    // The element type with its literal types widened, as a local's are (deviation 3): in
+    // `lookup({ dev = "t2.micro", prod = "m5.large" }, env, "t2.nano")` the values are strings,
+    // not one of two values, and the default is another string (the reference types a quoted
+    // string `string`, and converts one number literal to another unsafely).
     let element = match inner.kind() {
-        TypeKind::Map(e) => Some(e.clone()),
+        TypeKind::Map(e) => Some(crate::infer::widen_literals(e.clone())),
         TypeKind::Object(o) if o.properties().is_empty() => Some(Type::dynamic()),
-        TypeKind::Object(o) => Some(unify_all(o.properties().iter().map(|(_, t)| t)).unsafe_),
+        TypeKind::Object(o) => Some(
+            unify_all(
+                o.properties()
+                    .iter()
+                    .map(|(_, t)| crate::infer::widen_literals(t.clone())),
+            )
+            .unsafe_,
+        ),
         TypeKind::Dynamic => Some(Type::dynamic()),
         _ => None,
     };

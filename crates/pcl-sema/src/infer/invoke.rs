@@ -31,11 +31,29 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     /// Types an invoke from its function's schema. `args`: each argument and its type (the
     /// token's literal is reported by the caller when it is not a literal).
-    pub(crate) fn bind_invoke(&mut self, args: &[(ExprId, Type)]) -> Type {
+    ///
+    /// `count_known`: the call expands no list into its arguments (`invoke(t, xs...)`), so
+    /// their number is known and checked.
+    pub(crate) fn bind_invoke(&mut self, args: &[(ExprId, Type)], count_known: bool) -> Type {
         let Some(&(token_expr, _)) = args.first() else {
             return Type::dynamic();
         };
+        // The token, the arguments and the invoke options, unless the function is known to
+        // take its arguments one by one.
+        let too_many = |cx: &mut Self, max: usize| {
+            if count_known && args.len() > max {
+                cx.report(
+                    Code::ArgumentCount,
+                    Target::Expr(args[max].0),
+                    format!(
+                        "too many arguments to `invoke`: expected at most {max}, got {}",
+                        args.len()
+                    ),
+                );
+            }
+        };
         let Some(token) = self.string_literal(token_expr) else {
+            too_many(self, 3);
             return Type::dynamic();
         };
         if let Err(e) = pcl_schema::token::decompose_token(&token) {
@@ -44,9 +62,11 @@ impl<'a, 'db> Infer<'a, 'db> {
                 Target::Expr(token_expr),
                 e.to_string(),
             );
+            too_many(self, 3);
             return Type::dynamic();
         }
         let Some(package) = pcl_schema::token::package_of_token(&token) else {
+            too_many(self, 3);
             return Type::dynamic();
         };
         let request = package_request(self.db, self.program, package);
@@ -56,6 +76,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             Err(TokenError::Package(error)) => {
                 let error = error.clone();
                 self.report_unknown_package(Target::Expr(token_expr), &error);
+                too_many(self, 3);
                 return Type::dynamic();
             }
             Err(TokenError::Unknown(unknown)) => {
@@ -71,16 +92,52 @@ impl<'a, 'db> Infer<'a, 'db> {
                     help,
                     fix,
                 );
+                too_many(self, 3);
                 return Type::dynamic();
             }
         };
         let sig = &function.signature;
+        // The reference requires the second argument of every known function ("missing
+        // second arg"): the arguments object, `{}` when nothing is required, or the first
+        // positional argument.
+        if count_known && args.len() < 2 {
+            let message = match &sig.positional {
+                Some(params) => format!(
+                    "missing the arguments of `{token}`: it takes {} ({}) and then, optionally, the invoke options",
+                    pcl_diagnostics::style::count(params.len(), "positional argument"),
+                    pcl_diagnostics::style::quoted_list(
+                        &params.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+                        "and"
+                    )
+                ),
+                None => {
+                    let required = required_properties(&sig.plain_args);
+                    if required.is_empty() {
+                        format!(
+                            "missing the arguments of `{token}`: `invoke` takes them as its second argument, `{{}}` when there are none"
+                        )
+                    } else {
+                        format!(
+                            "missing the arguments of `{token}`: it requires {}",
+                            pcl_diagnostics::style::quoted_list(&required, "and")
+                        )
+                    }
+                }
+            };
+            self.report(Code::InvalidInvoke, Target::Expr(token_expr), message);
+            return if sig.positional.is_some() {
+                Type::promise(sig.result.clone())
+            } else {
+                sig.promise_result()
+            };
+        }
         let any_output = args[1..]
             .iter()
             .any(|(_, t)| t.eventual_strength() == Eventual::Output);
         if let Some(positional) = &sig.positional {
             return self.bind_positional_invoke(&token, args, positional, sig, any_output);
         }
+        too_many(self, 3);
         let output_form = sig.has_result && any_output;
         match args.get(1) {
             Some((expr, ty)) => {
@@ -285,7 +342,13 @@ fn required_properties(object: &Type) -> Vec<String> {
         TypeKind::Object(o) => o
             .properties()
             .iter()
-            .filter(|(_, t)| !t.is_optional() && !t.is_dynamic())
+            // Required: what the conversion of the arguments reports missing when left out
+            // (not an optional or dynamic input, nor a constant one, which accepts `null`).
+            .filter(|(_, t)| {
+                !t.is_optional()
+                    && !t.is_dynamic()
+                    && t.conversion_kind_from(&Type::none()) == pcl_types::ConversionKind::None
+            })
             .map(|(k, _)| k.to_string())
             .collect(),
         _ => Vec::new(),
