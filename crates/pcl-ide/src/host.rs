@@ -33,9 +33,18 @@ impl Change {
         Change::default()
     }
 
-    /// An open buffer's text (on open and on every edit).
+    /// An open buffer's text (on open and on every edit). A text that replaces one this change
+    /// already holds for the file (nothing else said of the file since) takes its place: a
+    /// burst of edits batched into one change holds one text, not one per edit.
     pub fn set_file_text(&mut self, path: PathBuf, text: impl Into<Arc<str>>) {
-        self.files.push((path, FileChange::Text(text.into())));
+        let text = text.into();
+        if let Some((_, FileChange::Text(pending))) =
+            self.files.iter_mut().rev().find(|(p, _)| *p == path)
+        {
+            *pending = text;
+            return;
+        }
+        self.files.push((path, FileChange::Text(text)));
     }
 
     /// The buffer of `path` was closed: its text on disk counts again (and a file that
@@ -588,8 +597,61 @@ impl AnalysisHost {
             self.load_components(&[root.to_path_buf()]);
             return;
         }
+        if self.disk_programs.contains(root) && std::fs::symlink_metadata(root).is_err() {
+            // The directory is gone: so is its program (a component block that names it
+            // then finds none, as `pcl check` does).
+            self.disk_programs.remove(root);
+            self.db.remove_program(root);
+            return;
+        }
         if self.disk_programs.contains(root) || root.is_dir() {
             self.load(root);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(change: &Change) -> Vec<(String, String)> {
+        change
+            .files
+            .iter()
+            .map(|(p, what)| {
+                let what = match what {
+                    FileChange::Text(t) => t.to_string(),
+                    FileChange::Closed => "<closed>".to_string(),
+                    FileChange::OnDisk => "<disk>".to_string(),
+                };
+                (p.display().to_string(), what)
+            })
+            .collect()
+    }
+
+    /// A burst of edits batched into one change holds one text per file; a text said after
+    /// something else of the file follows it.
+    #[test]
+    fn a_burst_of_edits_holds_one_text() {
+        let mut change = Change::new();
+        for i in 0..1000 {
+            change.set_file_text(PathBuf::from("/p/a.pp"), format!("a = {i}\n"));
+            change.set_file_text(PathBuf::from("/p/b.pp"), format!("b = {i}\n"));
+        }
+        change.file_changed_on_disk(PathBuf::from("/p/c.pp"));
+        change.set_file_text(PathBuf::from("/p/a.pp"), "a = last\n");
+        change.close_file(PathBuf::from("/p/b.pp"));
+        change.set_file_text(PathBuf::from("/p/b.pp"), "b = reopened\n");
+        let expected: Vec<(String, String)> = [
+            ("/p/a.pp", "a = last\n"),
+            ("/p/b.pp", "b = 999\n"),
+            ("/p/c.pp", "<disk>"),
+            ("/p/b.pp", "<closed>"),
+            ("/p/b.pp", "b = reopened\n"),
+        ]
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+        assert_eq!(texts(&change), expected);
     }
 }

@@ -121,6 +121,43 @@ fn programs_load_from_disk_with_their_components() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A component's directory deleted: its users see that no program is there, as `pcl check`
+/// does (the host kept the program it had loaded, with hover and definitions into files that
+/// were gone).
+#[test]
+fn a_component_directory_deleted_leaves_no_program() {
+    let dir = temp_dir("component-deleted");
+    let main = dir.join("main.pp");
+    std::fs::write(
+        &main,
+        "component c \"./comp\" {\n  size = 2\n}\nx = c.result\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.join("comp")).unwrap();
+    std::fs::write(dir.join("comp/main.pp"), COMPONENT).unwrap();
+    let mut host = AnalysisHost::new();
+    assert!(host.load_program(&dir).is_empty());
+    // As a language server walking its folder loads it: a program of its own too.
+    assert!(host.load_program(&dir.join("comp")).is_empty());
+    set_text(&mut host, &main, std::fs::read_to_string(&main).unwrap());
+    assert!(codes(&host, &main).is_empty());
+    std::fs::remove_dir_all(dir.join("comp")).unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("comp/main.pp"));
+    host.apply_change(change);
+    let found = codes(&host, &main);
+    assert!(found.iter().any(|c| c.starts_with("E0510")), "{found:?}");
+    assert!(!loaded_files(&host, &dir).contains(&"comp/main.pp".to_string()));
+    // The directory back: the program is found again.
+    std::fs::create_dir(dir.join("comp")).unwrap();
+    std::fs::write(dir.join("comp/main.pp"), COMPONENT).unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(dir.join("comp/main.pp"));
+    host.apply_change(change);
+    assert!(codes(&host, &main).is_empty(), "{:?}", codes(&host, &main));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A component block typed in an editor finds its program on disk, as `pcl check` finds it:
 /// loading a program loads the components its blocks name, but a block typed later named a
 /// directory nobody had loaded (a false "no component program" until the file was saved).

@@ -50,6 +50,8 @@ pub(crate) struct Server {
     out: Out,
     pool: crate::pool::Pool,
     documents: HashMap<PathBuf, Document>,
+    /// Documents edited since the pending change last took their text ([`Server::change`]).
+    edited: Vec<PathBuf>,
     /// Program directories loaded into the host.
     loaded: HashSet<PathBuf>,
     folders: Vec<PathBuf>,
@@ -81,6 +83,7 @@ impl Server {
             out,
             pool: crate::pool::Pool::new(threads),
             documents: HashMap::new(),
+            edited: Vec::new(),
             loaded: HashSet::new(),
             folders: Vec::new(),
             schema_dirs: Vec::new(),
@@ -336,12 +339,26 @@ impl Server {
         self.dirty.get_or_insert_with(Vec::new);
     }
 
+    /// The pending change, with the texts of the documents edited since it was last read in
+    /// it (anything said of a file after an edit then comes after its text, in order).
     fn change(&mut self) -> &mut Change {
-        self.pending.get_or_insert_with(Change::default)
+        let edited = std::mem::take(&mut self.edited);
+        let change = self.pending.get_or_insert_with(Change::default);
+        for path in edited {
+            if let Some(document) = self.documents.get(&path) {
+                // One copy per batch of edits, shared by the host's buffer, the database
+                // and the parse cache.
+                change.set_file_text(path, document.text.as_str());
+            }
+        }
+        change
     }
 
     /// Applies the pending change (cancelling every snapshot in flight).
     fn flush(&mut self) {
+        if !self.edited.is_empty() {
+            self.change();
+        }
         if let Some(change) = self.pending.take() {
             self.host.apply_change(change);
         }
@@ -407,9 +424,12 @@ impl Server {
             apply_content_change(&mut document.text, change.range, &change.text);
         }
         document.version = params.text_document.version;
-        // One copy, shared by the host's buffer, the database and the parse cache.
-        let text: Arc<str> = Arc::from(document.text.as_str());
-        self.change().set_file_text(path.clone(), text);
+        // Its text joins the pending change when that is read: a burst of edits queued
+        // behind a long request copied the whole text once per edit and kept every copy
+        // until the change was applied (2,000 edits of a 4.7 MB file: 8.9 GB).
+        if !self.edited.contains(&path) {
+            self.edited.push(path.clone());
+        }
         self.mark_dirty(&path);
     }
 
