@@ -59,10 +59,13 @@ fn code_block(signature: &str) -> String {
     format!("```pcl\n{signature}\n```")
 }
 
+/// `markdown` and a description (a schema's, without its doc shortcodes and the SDK examples
+/// they wrap).
 fn with_doc(mut markdown: String, doc: Option<&str>) -> String {
-    if let Some(doc) = doc.map(str::trim).filter(|d| !d.is_empty()) {
+    let doc = doc.map(pcl_schema::description_markdown);
+    if let Some(doc) = doc.filter(|d| !d.is_empty()) {
         markdown.push_str("\n\n");
-        markdown.push_str(doc);
+        markdown.push_str(&doc);
     }
     markdown
 }

@@ -141,7 +141,7 @@ pub(crate) fn all_resource_tokens(
 
 /// The first paragraph of a schema description, trimmed: enough for a completion item.
 pub(crate) fn summary(description: &str) -> String {
-    description
+    pcl_schema::description_markdown(description)
         .split("\n\n")
         .next()
         .unwrap_or("")

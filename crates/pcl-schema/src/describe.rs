@@ -35,43 +35,66 @@ pub fn describe(registry: &SchemaRegistry, package: &Package, found: &Found) -> 
     out
 }
 
-/// The first line of a description's summary: its first paragraph line, skipping Pulumi doc
-/// shortcodes (`{{% examples %}}` ... `{{% /examples %}}` blocks and lone `{{% ... %}}` lines)
-/// and code fences. A description whose first content is a heading (`## Import`) has no summary.
+/// A schema description as an editor shows it: Pulumi's doc shortcodes left out, with the
+/// `{{% examples %}}` ... `{{% /examples %}}` blocks they wrap (code in the SDKs' languages,
+/// not PCL; a few kilobytes of a resource's hover) and lone `{{% ... %}}` lines.
+pub fn description_markdown(text: &str) -> String {
+    let kept: Vec<&str> = content_lines(text).collect();
+    kept.join("\n").trim().to_string()
+}
+
+/// The lines of a description outside Pulumi's doc shortcodes: a shortcode's line is left out,
+/// and so is everything between a shortcode and its closing `{{% /name %}}` (a shortcode never
+/// closed is left out by itself). Lines keep their indentation.
+fn content_lines(text: &str) -> impl Iterator<Item = &str> {
+    // Shortcodes whose closing `{{% /name %}}` is still to come.
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        while !rest.is_empty() {
+            let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+            rest = after;
+            if let Some(code) = line
+                .trim()
+                .strip_prefix("{{%")
+                .and_then(|l| l.split_once("%}}"))
+                .map(|(code, _)| code.trim())
+            {
+                if let Some(name) = code.strip_prefix('/') {
+                    let name = name.split_whitespace().next().unwrap_or("");
+                    if let Some(at) = open.iter().rposition(|n| *n == name) {
+                        open.truncate(at);
+                    }
+                } else if let Some(name) = code.split_whitespace().next() {
+                    if rest.contains(&format!("{{{{% /{name} %}}}}")) {
+                        open.push(name);
+                    }
+                }
+                continue;
+            }
+            if open.is_empty() {
+                return Some(line);
+            }
+        }
+        None
+    })
+}
+
+/// The first line of a description's summary: its first paragraph line outside Pulumi doc
+/// shortcodes ([`content_lines`]) and code fences. A description whose first content is a
+/// heading (`## Import`) has no summary.
 fn first_line(text: Option<&str>) -> &str {
     let Some(text) = text else {
         return "";
     };
-    // Shortcodes whose closing `{{% /name %}}` is still to come.
-    let mut open: Vec<&str> = Vec::new();
     let mut in_fence = false;
-    let mut rest = text;
-    while !rest.is_empty() {
-        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
-        rest = after;
+    for line in content_lines(text) {
         let line = line.trim();
-        if let Some(code) = line
-            .strip_prefix("{{%")
-            .and_then(|l| l.split_once("%}}"))
-            .map(|(code, _)| code.trim())
-        {
-            if let Some(name) = code.strip_prefix('/') {
-                let name = name.split_whitespace().next().unwrap_or("");
-                if let Some(at) = open.iter().rposition(|n| *n == name) {
-                    open.truncate(at);
-                }
-            } else if let Some(name) = code.split_whitespace().next() {
-                if rest.contains(&format!("{{{{% /{name} %}}}}")) {
-                    open.push(name);
-                }
-            }
-            continue;
-        }
         if line.starts_with("```") {
             in_fence = !in_fence;
             continue;
         }
-        if !open.is_empty() || in_fence || line.is_empty() {
+        if in_fence || line.is_empty() {
             continue;
         }
         if line.starts_with('#') {
@@ -387,7 +410,17 @@ fn enum_table(rows: &[(String, String, bool, String)], out: &mut String) -> fmt:
 
 #[cfg(test)]
 mod tests {
-    use super::first_line;
+    use super::{description_markdown, first_line};
+
+    #[test]
+    fn descriptions_leave_out_doc_shortcodes_and_examples() {
+        let text = "Manages a bucket.\n\n{{% examples %}}\n## Example Usage\n{{% example %}}\n```ts\nconst x = 1;\n```\n{{% /example %}}\n{{% /examples %}}\n\n## Import\n\n  indented\n{{% notice %}}\nlast";
+        assert_eq!(
+            description_markdown(text),
+            "Manages a bucket.\n\n\n## Import\n\n  indented\nlast"
+        );
+        assert_eq!(description_markdown("plain"), "plain");
+    }
 
     #[test]
     fn summaries_skip_doc_shortcodes() {

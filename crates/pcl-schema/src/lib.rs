@@ -24,7 +24,7 @@ mod types;
 mod validate;
 mod version;
 
-pub use describe::{describe, readable_type};
+pub use describe::{describe, description_markdown, readable_type};
 pub use diagnostic::{JsonPath, SchemaDiagnostic};
 pub use package::{Decoded, DefinitionKind, Found, Package, Parameterization, UnknownToken};
 pub use registry::{
