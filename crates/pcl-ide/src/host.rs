@@ -394,6 +394,21 @@ impl AnalysisHost {
         problems
     }
 
+    /// Forgets the program loaded from `dir` by [`AnalysisHost::load_program`] (a workspace
+    /// folder removed, the last buffer of a directory outside every folder closed): its files
+    /// leave the analysis, and so do the programs only its component blocks named. A program
+    /// with an open buffer stays, and one that a block of a program still loaded names stays
+    /// as that block's component, as `pcl check` of that program would load it.
+    pub fn unload_program(&mut self, dir: &Path) {
+        if !self.disk_programs.contains(dir) || self.has_open_buffer(dir) {
+            return;
+        }
+        self.disk_programs.remove(dir);
+        self.db.remove_program(dir);
+        self.sync_named_components();
+        self.publish(false);
+    }
+
     fn load(&mut self, dir: &Path) -> Vec<String> {
         if !self.schemas_configured {
             self.schemas_configured = true;

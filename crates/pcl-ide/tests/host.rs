@@ -158,6 +158,50 @@ fn a_component_directory_deleted_leaves_no_program() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Unloading a program: its files leave the analysis with the components only it named; a
+/// program with an open buffer stays, and one a kept program's block names stays as that
+/// block's component.
+#[test]
+fn programs_unload() {
+    let dir = temp_dir("unload");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    for d in [&a, &b, &a.join("comp"), &b.join("comp")] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(
+        a.join("main.pp"),
+        "component c \"./comp\" {\n  size = 1\n}\n",
+    )
+    .unwrap();
+    std::fs::write(a.join("comp/main.pp"), COMPONENT).unwrap();
+    std::fs::write(
+        b.join("main.pp"),
+        "component c \"./comp\" {\n  size = 1\n}\nbad = nope\n",
+    )
+    .unwrap();
+    std::fs::write(b.join("comp/main.pp"), COMPONENT).unwrap();
+    let mut host = AnalysisHost::new();
+    for d in [&a, &a.join("comp"), &b] {
+        assert!(host.load_program(d).is_empty());
+    }
+    assert_eq!(
+        loaded_files(&host, &dir),
+        ["a/comp/main.pp", "a/main.pp", "b/comp/main.pp", "b/main.pp"]
+    );
+    // `b` goes, with the component only it named.
+    host.unload_program(&b);
+    assert_eq!(loaded_files(&host, &dir), ["a/comp/main.pp", "a/main.pp"]);
+    // `a/comp` was loaded for itself too; `a`'s block still names it.
+    host.unload_program(&a.join("comp"));
+    assert_eq!(loaded_files(&host, &dir), ["a/comp/main.pp", "a/main.pp"]);
+    assert!(codes(&host, &a.join("main.pp")).is_empty());
+    // A program with an open buffer stays.
+    set_text(&mut host, &a.join("main.pp"), "x = 1\n".to_string());
+    host.unload_program(&a);
+    assert_eq!(loaded_files(&host, &dir), ["a/main.pp"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A component block typed in an editor finds its program on disk, as `pcl check` finds it:
 /// loading a program loads the components its blocks name, but a block typed later named a
 /// directory nobody had loaded (a false "no component program" until the file was saved).

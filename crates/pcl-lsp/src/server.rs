@@ -440,6 +440,16 @@ impl Server {
         self.documents.remove(&path);
         self.change().close_file(path.clone());
         self.mark_dirty(&path);
+        // The last document of a directory outside every folder, loaded for it: its program
+        // goes (with its diagnostics), as the editor leaves it.
+        if let Some(dir) = path.parent() {
+            if self.loaded.contains(dir)
+                && !self.under_a_folder(dir)
+                && !self.has_open_document(dir)
+            {
+                self.unload(vec![dir.to_path_buf()]);
+            }
+        }
     }
 
     fn watched_files(&mut self, params: DidChangeWatchedFilesParams) {
@@ -480,10 +490,39 @@ impl Server {
         }
         for folder in params.event.removed {
             if let Some(path) = uri_to_path(&folder.uri) {
-                // The host cannot unload programs; they stay loaded but are no longer watched.
                 self.folders.retain(|f| *f != path);
             }
         }
+        // The programs of the folders removed go (with their diagnostics), but those under a
+        // folder that stays and those with an open document.
+        let gone: Vec<PathBuf> = self
+            .loaded
+            .iter()
+            .filter(|dir| !self.under_a_folder(dir) && !self.has_open_document(dir))
+            .cloned()
+            .collect();
+        self.unload(gone);
+    }
+
+    fn under_a_folder(&self, dir: &Path) -> bool {
+        self.folders.iter().any(|f| dir.starts_with(f))
+    }
+
+    fn has_open_document(&self, dir: &Path) -> bool {
+        self.documents.keys().any(|p| p.parent() == Some(dir))
+    }
+
+    /// Unloads the programs of `dirs`; the next diagnostics clear their files'.
+    fn unload(&mut self, dirs: Vec<PathBuf>) {
+        if dirs.is_empty() {
+            return;
+        }
+        self.flush();
+        for dir in dirs {
+            self.host.unload_program(&dir);
+            self.loaded.remove(&dir);
+        }
+        self.dirty.get_or_insert_with(Vec::new);
     }
 
     fn configuration_changed(&mut self, params: Value) {

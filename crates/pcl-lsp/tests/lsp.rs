@@ -287,3 +287,49 @@ fn lifecycle_exit_statuses() {
     client.notify("exit", Value::Null);
     assert_eq!(client.wait(), 0);
 }
+
+/// A workspace folder removed takes its programs' diagnostics with it, and so does closing the
+/// last document of a directory outside every folder.
+#[test]
+fn programs_leave_with_their_folder_or_last_document() {
+    let dir = fixture();
+    let other = dir.path().join("other.pp");
+    let outside = TempDirOutside::new();
+    let lone = outside.0.join("lone.pp");
+    std::fs::write(&lone, "w = zz\n").unwrap();
+    std::fs::write(&other, "bad = nope\n").unwrap();
+    let mut client = Client::initialized(dir.path());
+    assert!(has_error(&client.diagnostics(&other, |d| !d.is_empty())));
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({ "event": { "added": [], "removed": [{ "uri": uri(dir.path()), "name": "fixture" }] } }),
+    );
+    client.diagnostics(&other, |d| d.is_empty());
+
+    client.open(&lone);
+    assert!(has_error(&client.diagnostics(&lone, |d| !d.is_empty())));
+    client.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri(&lone) } }),
+    );
+    client.diagnostics(&lone, |d| d.is_empty());
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// A directory outside the fixture's folder.
+struct TempDirOutside(std::path::PathBuf);
+
+impl TempDirOutside {
+    fn new() -> TempDirOutside {
+        let dir = std::env::temp_dir().join(format!("pcl-lsp-outside-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDirOutside(dir)
+    }
+}
+
+impl Drop for TempDirOutside {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
