@@ -75,3 +75,19 @@ output endpoint {
 output missingOutput {
   value = site.endpoint2
 }
+
+# A problem deep inside a literal is reported where it is, each one: the second rule lacks
+# nothing but has a string for its days; the website lacks its index document.
+resource nested "demo:storage/bucket:Bucket" {
+  name = "nested"
+  lifecycleRules = [
+    { days = 30, prefix = "logs/" },
+    {
+      days   = "ninety"
+      prefix = "tmp/"
+    },
+  ]
+  website = {
+    errorDocument = "404.html"
+  }
+}

@@ -370,21 +370,28 @@ impl<'a, 'db> Infer<'a, 'db> {
         } else {
             dest.input_type()
         };
-        let ok = match effective.conversion_kind_from(src) {
-            ConversionKind::Safe => true,
-            ConversionKind::Unsafe => match crate::infer::literal_conversion_problem(src, dest) {
-                Some(problem) => {
+        match effective.conversion_kind_from(src) {
+            ConversionKind::Safe => {}
+            ConversionKind::Unsafe => {
+                if let Some(problem) = crate::infer::literal_conversion_problem(src, dest) {
                     self.report_value(expr, format!("{context}: {problem}"));
-                    false
                 }
-                None => true,
-            },
+            }
             ConversionKind::None => {
                 // Explain against the plain shapes: their reason names the real types.
                 let plain = dest
                     .resolve_outputs()
                     .conversion_from(&src.resolve_outputs());
                 let reason = effective.conversion_from(src).reason;
+                // Where inside a literal the problem is: reported there, not at the value's
+                // first line (a missing `name` of the second container of a deployment's spec
+                // was reported at `spec = {`).
+                let at = plain
+                    .reason
+                    .as_ref()
+                    .filter(|_| plain.kind == ConversionKind::None)
+                    .or(reason.as_ref())
+                    .map_or(expr, |r| self.part_at(expr, r.path()));
                 let why = crate::infer::why_not(plain, reason, src, dest);
                 let why = if exact
                     && src.eventual_strength() != pcl_types::Eventual::None
@@ -398,13 +405,13 @@ impl<'a, 'db> Infer<'a, 'db> {
                 } else {
                     why
                 };
-                self.report_value(expr, format!("{context}: {why}"));
-                false
+                self.report_value(at, format!("{context}: {why}"));
             }
-        };
-        // Keys the type does not have are worth a warning even when a value is also wrong;
-        // literals deep inside are checked only where the whole converted.
-        self.check_literal_shape(expr, dest, context, ok, 0);
+        }
+        // Keys the type does not have, and literals deep inside that cannot convert, are
+        // problems of their own, reported also beside one that made the whole fail (a string
+        // given for a port beside a container missing its name): a conversion names one.
+        self.check_literal_shape(expr, dest, context, true, 0);
     }
 
     /// Whether `expr`, an object or tuple literal, fits `dest` as [`Infer::check_value`] would
@@ -571,6 +578,35 @@ impl<'a, 'db> Infer<'a, 'db> {
             }
         }
         None
+    }
+
+    /// The part of the literal `expr` a conversion's path leads to: through object literals
+    /// by key and tuple literals by index, as far as the literal goes (a step into something
+    /// else, or into any element of a collection, stops there).
+    fn part_at<'p>(
+        &self,
+        expr: ExprId,
+        path: impl Iterator<Item = &'p pcl_types::PathStep>,
+    ) -> ExprId {
+        let mut at = expr;
+        for step in path {
+            let part = match (self.body.expr(self.unparen(at)), step) {
+                (Expr::Object(items), pcl_types::PathStep::Property(key)) => items
+                    .iter()
+                    .rev()
+                    .find_map(|item| match self.body.expr(item.key) {
+                        Expr::Literal(ConstValue::String(k)) if **k == **key => Some(item.value),
+                        _ => None,
+                    }),
+                (Expr::Tuple(elements), pcl_types::PathStep::Index(i)) => elements.get(*i).copied(),
+                _ => None,
+            };
+            match part {
+                Some(part) => at = part,
+                None => break,
+            }
+        }
+        at
     }
 
     fn unparen(&self, mut expr: ExprId) -> ExprId {
