@@ -372,19 +372,10 @@ mod tests {
     #[test]
     fn the_table_agrees_with_walking_the_text() {
         let pieces = ["a", "bc", "é", "日本", "😀", "\n", "\r\n", "\r", " ", "𝔘x"];
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut rng = pcl_progen::SplitMix64::new(1);
         for _ in 0..300 {
-            let length = (next() % 24) as usize;
-            let text: String = (0..length)
-                .map(|_| pieces[(next() % pieces.len() as u64) as usize])
-                .collect();
+            let length = rng.below(24);
+            let text: String = (0..length).map(|_| *rng.pick(&pieces)).collect();
             let idx = index(&text);
             for offset in 0..=text.len() as u32 + 2 {
                 assert_eq!(
