@@ -86,6 +86,9 @@ pub struct AnalysisHost {
     /// Programs loaded from disk, by the directory asked for (their files are re-listed
     /// when a file appears or disappears).
     disk_programs: FxHashSet<PathBuf>,
+    /// The directories `load_program` was asked for, each with the root of the program it
+    /// loaded (another directory when a `Pulumi.yaml`'s `main:` names one).
+    asked: FxHashMap<PathBuf, PathBuf>,
     /// Programs given in memory, by root.
     memory_programs: FxHashMap<PathBuf, Vec<PathBuf>>,
     /// Schema directories given by the client, before `$PCL_SCHEMA_PATH` and `~/.pcl/schemas`.
@@ -150,6 +153,7 @@ impl AnalysisHost {
         AnalysisHost {
             db,
             buffers: FxHashMap::default(),
+            asked: FxHashMap::default(),
             disk_programs: FxHashSet::default(),
             memory_programs: FxHashMap::default(),
             schema_dirs_given: Vec::new(),
@@ -389,7 +393,10 @@ impl AnalysisHost {
     /// Until schemas are configured (`set_schema_dirs`, `Change::set_schema_files`), the
     /// default search path is used: `$PCL_SCHEMA_PATH`, then `~/.pcl/schemas`.
     pub fn load_program(&mut self, dir: &Path) -> Vec<String> {
-        let problems = self.load(dir);
+        let (problems, root) = self.load(dir);
+        if let Some(root) = root {
+            self.asked.insert(dir.to_path_buf(), root);
+        }
         self.publish(false);
         problems
     }
@@ -400,16 +407,31 @@ impl AnalysisHost {
     /// with an open buffer stays, and one that a block of a program still loaded names stays
     /// as that block's component, as `pcl check` of that program would load it.
     pub fn unload_program(&mut self, dir: &Path) {
-        if !self.disk_programs.contains(dir) || self.has_open_buffer(dir) {
+        let root = self
+            .asked
+            .get(dir)
+            .cloned()
+            .unwrap_or_else(|| dir.to_path_buf());
+        if !self.disk_programs.contains(&root)
+            || self.has_open_buffer(&root)
+            || self.has_open_buffer(dir)
+        {
             return;
         }
-        self.disk_programs.remove(dir);
-        self.db.remove_program(dir);
+        self.asked.remove(dir);
+        // Another directory asked for that loaded the same program keeps it.
+        if self.asked.values().any(|r| *r == root) {
+            return;
+        }
+        self.disk_programs.remove(&root);
+        self.db.remove_program(&root);
         self.sync_named_components();
         self.publish(false);
     }
 
-    fn load(&mut self, dir: &Path) -> Vec<String> {
+    /// [`AnalysisHost::load_program`] without the publication: the problems met, and the root
+    /// of the program loaded for `dir` (none when it holds none).
+    fn load(&mut self, dir: &Path) -> (Vec<String>, Option<PathBuf>) {
         if !self.schemas_configured {
             self.schemas_configured = true;
             self.rescan_schemas();
@@ -428,7 +450,11 @@ impl AnalysisHost {
             }
             self.keep_buffers(&root);
         }
-        loaded.errors.into_iter().chain(loaded.warnings).collect()
+        let root = loaded.programs.first().map(|p| p.root(&self.db).clone());
+        (
+            loaded.errors.into_iter().chain(loaded.warnings).collect(),
+            root,
+        )
     }
 
     /// After a load from disk: open buffers keep their text, and buffers of files that are
@@ -612,10 +638,15 @@ impl AnalysisHost {
             self.load_components(&[root.to_path_buf()]);
             return;
         }
-        if self.disk_programs.contains(root) && std::fs::symlink_metadata(root).is_err() {
+        if self.disk_programs.contains(root)
+            && std::fs::symlink_metadata(root).is_err()
+            && !self.has_open_buffer(root)
+        {
             // The directory is gone: so is its program (a component block that names it
-            // then finds none, as `pcl check` does).
+            // then finds none, as `pcl check` does). With a buffer open it stays, as the
+            // editor shows it.
             self.disk_programs.remove(root);
+            self.asked.retain(|_, r| r != root);
             self.db.remove_program(root);
             return;
         }

@@ -202,6 +202,52 @@ fn programs_unload() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Open buffers keep being checked where there is no directory on disk: one typed in a
+/// directory that does not exist yet (which the editor then asks to load), and one whose
+/// directory was deleted (found by a review: both left the analysis until the next keystroke).
+#[test]
+fn buffers_outlive_their_directories() {
+    let dir = temp_dir("no-directory");
+    let missing = dir.join("missing");
+    let lone = missing.join("x.pp");
+    let mut host = AnalysisHost::new();
+    set_text(&mut host, &lone, "a = zz\n".to_string());
+    let _ = host.load_program(&missing);
+    assert_eq!(codes(&host, &lone).len(), 1, "{:?}", codes(&host, &lone));
+
+    let gone = dir.join("gone");
+    std::fs::create_dir_all(&gone).unwrap();
+    let main = gone.join("main.pp");
+    std::fs::write(&main, "x = nope\n").unwrap();
+    assert!(host.load_program(&gone).is_empty());
+    set_text(&mut host, &main, "x = nope\n".to_string());
+    std::fs::remove_dir_all(&gone).unwrap();
+    let mut change = Change::new();
+    change.file_changed_on_disk(main.clone());
+    host.apply_change(change);
+    assert_eq!(codes(&host, &main).len(), 1, "{:?}", codes(&host, &main));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A directory whose `Pulumi.yaml` names its program elsewhere (`main:`) unloads that program.
+#[test]
+fn unloading_a_directory_unloads_the_program_its_project_names() {
+    let dir = temp_dir("unload-main");
+    std::fs::create_dir_all(dir.join("infra")).unwrap();
+    std::fs::write(
+        dir.join("Pulumi.yaml"),
+        "name: p\nruntime: pcl\nmain: infra/\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("infra/main.pp"), "y = bad1\n").unwrap();
+    let mut host = AnalysisHost::new();
+    let _ = host.load_program(&dir);
+    assert_eq!(loaded_files(&host, &dir), ["infra/main.pp"]);
+    host.unload_program(&dir);
+    assert!(loaded_files(&host, &dir).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A component block typed in an editor finds its program on disk, as `pcl check` finds it:
 /// loading a program loads the components its blocks name, but a block typed later named a
 /// directory nobody had loaded (a false "no component program" until the file was saved).

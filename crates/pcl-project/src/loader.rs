@@ -77,12 +77,7 @@ impl Loader {
             }
             (root, files)
         } else {
-            // A file that is missing or not a regular file is refused when it is read. A
-            // path that is gone takes the program loaded from it before (a directory then)
-            // with it.
-            if std::fs::symlink_metadata(path).is_err() {
-                db.remove_program(path);
-            }
+            // A file that is missing or not a regular file is refused when it is read.
             (path.to_path_buf(), vec![path.to_path_buf()])
         };
         self.load_pending(db, vec![(root, Some(files))], loaded)
