@@ -68,7 +68,7 @@ resource notAList "demo:storage/bucket:Bucket" {
 resource misspelledKeys "demo:storage/bucket:Bucket" {
   options {
     customTimeouts = { craete = "5m", delete = "10m" }
-    aliases        = ["old-name", { nmae = "older" }, { name = "oldest", noParnet = true }]
+    aliases        = ["old-name", { nmae = "older" }, { name = "oldest", noParnet = true }, { noParent = "maybe" }]
   }
   name = "misspelled-keys"
 }

@@ -754,11 +754,12 @@ impl<'a, 'db> Infer<'a, 'db> {
                                 ok,
                                 0,
                             ),
+                            // A string alias is a literal no object check flags.
                             Some(ResourceOption::Aliases) => self.check_literal_shape(
                                 *value,
                                 &Type::list(alias_object()),
                                 format_args!("the option `{name}`"),
-                                false,
+                                ok,
                                 0,
                             ),
                             _ => {}
