@@ -22,6 +22,7 @@ use crate::{InferDiagnostic, NodeInference, Target};
 
 pub use bind::resource_option_type;
 pub use builtins::Builtin;
+pub(crate) use component::interface_type as component_interface_type;
 
 /// Types one node. `all_types`: also the object and tuple literals that a check settles without
 /// typing them ([`Infer::fits_as_written`]): hover and the tests that print every type want

@@ -163,6 +163,13 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
     if facts::cycles_for(db, program, node.file(db).file(db)).contains(db, node) {
         return Type::dynamic();
     }
+    if node.kind(db) == NodeKind::Component {
+        // Typed without its body when its body cannot change its type (components may use
+        // each other's outputs).
+        if let Some(ty) = infer::component_interface_type(db, node) {
+            return ty;
+        }
+    }
     let ty = infer_node(db, node).node_type.clone();
     match node.kind(db) {
         // Literal types come only from the values of locals, configs and outputs; the

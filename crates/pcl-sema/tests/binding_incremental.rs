@@ -361,6 +361,7 @@ fn an_inclusion_that_closes_a_cycle_is_found_and_forgotten_incrementally() {
             "program_scope(/p/b)",
             "component_interface(/p/b)",
             "closed_graph(/p/b)",
+            "node_type(b)",
             "node_references(a)",
             "infer_node(a)",
             "node_type(a)",

@@ -38,46 +38,10 @@ impl<'a, 'db> Infer<'a, 'db> {
             }
             return Type::dynamic();
         };
-        let dir = component_dir(self.db, self.program, &source);
-        let own_dir = normalize(program_dir(self.program.root(self.db)));
-        let program = program_at(self.db, &dir);
-        let problem = if dir == own_dir {
-            Some(format!(
-                "cannot use the program's own directory `{source}` as a component: a component cannot include itself"
-            ))
-        } else if program == Some(self.program) {
-            // The host registered this path as another name of the program (a symbolic link).
-            Some(format!(
-                "cannot use `{source}` as a component: it is the program itself (through a symbolic link), and a component cannot include itself"
-            ))
-        } else if let Some(closing) = program.and_then(|_| {
-            inclusion_cycles(self.db, pcl_db::workspace(self.db))
-                .iter()
-                .find(|c| c.from == self.program && c.dir == dir)
-        }) {
-            let chain: Vec<String> = closing
-                .chain
-                .iter()
-                .map(|root| format!("`{}`", root.display()))
-                .collect();
-            Some(format!(
-                "cannot use `{source}` as a component: it includes this program again, a cycle of components ({}); a component cannot include itself, directly or through others",
-                chain.join(" → ")
-            ))
-        } else if program.is_none() {
-            Some(format!(
-                "no component program at `{source}` (`{}`): the directory must exist and hold `.pp` files",
-                dir.display()
-            ))
-        } else {
-            None
-        };
-        let program = match (program, problem) {
-            (Some(program), None) => program,
-            (_, problem) => {
-                if let Some(problem) = problem {
-                    self.report(Code::InvalidComponent, Target::Label(1), problem);
-                }
+        let program = match source_program(self.db, self.program, &source) {
+            Ok(program) => program,
+            Err(problem) => {
+                self.report(Code::InvalidComponent, Target::Label(1), problem);
                 self.infer_body_attrs();
                 return Type::dynamic();
             }
@@ -96,4 +60,69 @@ impl<'a, 'db> Infer<'a, 'db> {
         self.check_inputs(&inputs, &what, false, &["token"]);
         range.apply(interface.instance_type())
     }
+}
+
+/// The component program a block's source names, or why there is none (reported at the
+/// source label; the block is then `dynamic`). One home for the rule, read by the binding of
+/// the block and by [`interface_type`].
+fn source_program(
+    db: &dyn pcl_db::Db,
+    including: pcl_db::Program,
+    source: &str,
+) -> Result<pcl_db::Program, String> {
+    let dir = component_dir(db, including, source);
+    let own_dir = normalize(program_dir(including.root(db)));
+    let program = program_at(db, &dir);
+    if dir == own_dir {
+        return Err(format!(
+            "cannot use the program's own directory `{source}` as a component: a component cannot include itself"
+        ));
+    }
+    if program == Some(including) {
+        // The host registered this path as another name of the program (a symbolic link).
+        return Err(format!(
+            "cannot use `{source}` as a component: it is the program itself (through a symbolic link), and a component cannot include itself"
+        ));
+    }
+    let Some(program) = program else {
+        return Err(format!(
+            "no component program at `{source}` (`{}`): the directory must exist and hold `.pp` files",
+            dir.display()
+        ));
+    };
+    if let Some(closing) = inclusion_cycles(db, pcl_db::workspace(db))
+        .iter()
+        .find(|c| c.from == including && c.dir == dir)
+    {
+        let chain: Vec<String> = closing
+            .chain
+            .iter()
+            .map(|root| format!("`{}`", root.display()))
+            .collect();
+        return Err(format!(
+            "cannot use `{source}` as a component: it includes this program again, a cycle of components ({}); a component cannot include itself, directly or through others",
+            chain.join(" → ")
+        ));
+    }
+    Ok(program)
+}
+
+/// The type of a component block whose type depends on nothing in its body: one with a source
+/// naming a component program and no `range` option is that program's outputs, whatever its
+/// inputs. Other nodes read it without inferring the block, so components that use each
+/// other's outputs (which the reference allows) are each checked in full (typed through each
+/// other's inference, they formed a cycle, and both were `dynamic` and unchecked). `None` for
+/// any other component, typed by its inference.
+pub(crate) fn interface_type(db: &dyn pcl_db::Db, node: pcl_hir::Node<'_>) -> Option<Type> {
+    let source = node.signature(db).label(1)?;
+    let body = node.body(db);
+    let ranged = body
+        .blocks_in(None)
+        .filter(|(_, b)| b.type_name.as_str() == "options")
+        .any(|(id, _)| body.find_attr(Some(id), "range").is_some());
+    if ranged {
+        return None;
+    }
+    let program = source_program(db, node.file(db).program(db), source).ok()?;
+    Some(component_interface(db, program).instance_type())
 }

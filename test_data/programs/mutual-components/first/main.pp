@@ -1,0 +1,6 @@
+config firstInput string {
+}
+
+output data {
+  value = "first ${firstInput}"
+}

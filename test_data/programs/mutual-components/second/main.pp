@@ -1,0 +1,6 @@
+config secondInput string {
+}
+
+output data {
+  value = "second ${secondInput}"
+}
