@@ -840,6 +840,22 @@ impl<'a, 'db> Infer<'a, 'db> {
         let traversal = ty.traverse(traverser);
         if let Some((severity, reason)) = &traversal.diagnostic {
             let severity = *severity;
+            // An optional object without the property: the object's own reason (the unknown
+            // property, with its did-you-mean), not "cannot traverse" the optional.
+            let reason = match &reason.kind {
+                ReasonKind::CannotTraverseUnion { receiver, first }
+                    if receiver
+                        .union_elements()
+                        .iter()
+                        .filter(|t| !t.is_none())
+                        .count()
+                        == 1
+                        && matches!(first.kind, ReasonKind::UnknownProperty { .. }) =>
+                {
+                    &**first
+                }
+                _ => reason,
+            };
             let (code, fix) = match &reason.kind {
                 ReasonKind::UnknownProperty { suggestion, .. } => (
                     Code::UnknownProperty,

@@ -119,10 +119,13 @@ impl Reason {
                 continue;
             }
             match step {
-                PathStep::Property(name) => {
+                // A key that is no identifier (`"key...ellipse"`, `"app.kubernetes.io/name"`)
+                // is written as an index, as a program would write it.
+                PathStep::Property(name) if is_identifier(name) => {
                     out.push('.');
                     out.push_str(name);
                 }
+                PathStep::Property(name) => out.push_str(&format!("[{name:?}]")),
                 PathStep::Index(i) => out.push_str(&format!("[{i}]")),
                 PathStep::Element => out.push_str("[*]"),
             }
@@ -357,4 +360,12 @@ impl fmt::Debug for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.steps()).finish()
     }
+}
+
+/// Whether `name` can follow a `.` in a traversal: an HCL identifier (letters, digits, `_` and
+/// `-`, not starting with a digit or `-`).
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }

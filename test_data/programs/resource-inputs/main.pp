@@ -91,3 +91,14 @@ resource nested "demo:storage/bucket:Bucket" {
     errorDocument = "404.html"
   }
 }
+
+# A property misspelt through an optional object: the unknown property, with its did-you-mean;
+# a key that is no identifier is shown as an index in the path.
+output misspeltThroughOptional {
+  value = nested.website.indexDocumnt
+}
+
+resource oddKey "demo:storage/bucket:Bucket" {
+  name = "odd-key"
+  tags = { "app.kubernetes.io/name" = { x = 1 } }
+}
