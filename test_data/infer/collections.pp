@@ -27,3 +27,9 @@ notTraversable = count.foo
 nullTraversal = null.foo
 caseMismatch = object.A
 hugeExponent = 1e99999999999999999999
+
+# After `[*]`, the rest of the traversal, splats included, applies to each element (hclsyntax
+# parses it anew against the element): each element's `a.*.b`, and each element's `a[*]`.
+nestedRows = [{ a = [{ b = 1 }, { b = 2 }] }]
+splatInSplat = nestedRows[*].a.*.b
+fullInFull = nestedRows[*].a[*].b

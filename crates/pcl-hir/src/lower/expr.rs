@@ -258,30 +258,24 @@ impl Lowerer<'_> {
     /// `a.b[0]`, `a[*].b`, `a.*.b`: HCL applies the steps after a splat to each element
     /// (attributes only after `.*`; attributes and indexes after `[*]`).
     fn lower_postfix_chain<N: TreeNode>(&mut self, expr: &ast::Expr<N>) -> ExprId {
-        enum Step<N: TreeNode> {
-            Attr(Option<N::Token>),
-            Index(Option<ast::Expr<N>>),
-            LegacyIndex(Option<N::Token>),
-            Splat { full: bool },
-        }
-        let mut steps: Vec<(Step<N>, TextRange)> = Vec::new();
+        let mut steps: Vec<(ChainStep<N>, TextRange)> = Vec::new();
         let mut current = Some(expr.clone());
         let root = loop {
             match current {
                 Some(ast::Expr::GetAttr(ref g)) => {
-                    steps.push((Step::Attr(g.name()), range_of(g)));
+                    steps.push((ChainStep::Attr(g.name()), range_of(g)));
                     current = g.receiver();
                 }
                 Some(ast::Expr::Index(ref i)) => {
-                    steps.push((Step::Index(i.index()), range_of(i)));
+                    steps.push((ChainStep::Index(i.index()), range_of(i)));
                     current = i.receiver();
                 }
                 Some(ast::Expr::LegacyIndex(ref l)) => {
-                    steps.push((Step::LegacyIndex(l.index()), range_of(l)));
+                    steps.push((ChainStep::LegacyIndex(l.index()), range_of(l)));
                     current = l.receiver();
                 }
                 Some(ast::Expr::Splat(ref s)) => {
-                    steps.push((Step::Splat { full: s.is_full() }, range_of(s)));
+                    steps.push((ChainStep::Splat { full: s.is_full() }, range_of(s)));
                     current = s.receiver();
                 }
                 other => break other,
@@ -291,12 +285,23 @@ impl Lowerer<'_> {
         let first_range = steps
             .first()
             .map_or(expr.syntax().text_range(), |(_, r)| *r);
-        let mut value = self.lower_opt(root, TextRange::empty(first_range.start()));
+        let value = self.lower_opt(root, TextRange::empty(first_range.start()));
+        self.apply_steps(value, &steps)
+    }
+
+    /// The steps of a traversal applied to `value`. After `[*]`, the rest of the traversal,
+    /// splats included, applies to each element (hclsyntax parses it anew against the
+    /// element: `a[*].b.*.c` is each element's `b.*.c`); after `.*`, the attributes that follow.
+    fn apply_steps<N: TreeNode>(
+        &mut self,
+        mut value: ExprId,
+        steps: &[(ChainStep<N>, TextRange)],
+    ) -> ExprId {
         let mut i = 0;
         while i < steps.len() {
             let (step, range) = &steps[i];
             match step {
-                Step::Splat { full } => {
+                ChainStep::Splat { full } => {
                     let item = self.alloc(Expr::SplatItem, *range);
                     let mut each = item;
                     let mut end = *range;
@@ -304,12 +309,21 @@ impl Lowerer<'_> {
                     while j < steps.len() {
                         let (next, next_range) = &steps[j];
                         each = match next {
-                            Step::Attr(name) => self.step_attr(each, name.as_ref(), *next_range),
-                            Step::Index(index) if *full => {
+                            ChainStep::Attr(name) => {
+                                self.step_attr(each, name.as_ref(), *next_range)
+                            }
+                            ChainStep::Index(index) if *full => {
                                 self.step_index(each, index.as_ref(), *next_range)
                             }
-                            Step::LegacyIndex(index) if *full => {
+                            ChainStep::LegacyIndex(index) if *full => {
                                 self.step_legacy_index(each, index.as_ref(), *next_range)
+                            }
+                            ChainStep::Splat { .. } if *full => {
+                                let rest = &steps[j..];
+                                end = rest.last().map_or(end, |(_, r)| *r);
+                                j = steps.len();
+                                each = self.apply_steps(each, rest);
+                                break;
                             }
                             _ => break,
                         };
@@ -326,9 +340,9 @@ impl Lowerer<'_> {
                     i = j;
                     continue;
                 }
-                Step::Attr(name) => value = self.step_attr(value, name.as_ref(), *range),
-                Step::Index(index) => value = self.step_index(value, index.as_ref(), *range),
-                Step::LegacyIndex(index) => {
+                ChainStep::Attr(name) => value = self.step_attr(value, name.as_ref(), *range),
+                ChainStep::Index(index) => value = self.step_index(value, index.as_ref(), *range),
+                ChainStep::LegacyIndex(index) => {
                     value = self.step_legacy_index(value, index.as_ref(), *range)
                 }
             }
@@ -381,4 +395,12 @@ impl Lowerer<'_> {
             };
         self.alloc(Expr::Index { receiver, index }, range)
     }
+}
+
+/// One step of a traversal, outermost last, as `lower_postfix_chain` collects them.
+enum ChainStep<N: TreeNode> {
+    Attr(Option<N::Token>),
+    Index(Option<ast::Expr<N>>),
+    LegacyIndex(Option<N::Token>),
+    Splat { full: bool },
 }

@@ -111,9 +111,9 @@ fn unary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 
 fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     let mut lhs = term(p)?;
-    // Which splat, if any, the following traversal steps belong to (for nested-splat errors).
+    // Whether the following traversal steps belong to an attribute-only splat (`.*`), which
+    // cannot hold another.
     let mut in_attr_splat = false;
-    let mut in_full_splat = false;
     let depth_before = p.depth;
     loop {
         if matches!(p.current(), DOT | L_BRACK) && !enter_chain_link(p) {
@@ -140,7 +140,10 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                         lhs = m.complete(p, LEGACY_INDEX_EXPR);
                     }
                     STAR => {
-                        if in_attr_splat || in_full_splat {
+                        // Inside a full splat, `.*` is an attribute-only splat of each element
+                        // (hclsyntax parses the rest of the traversal after `[*]` anew); only
+                        // an attribute-only splat cannot hold another.
+                        if in_attr_splat {
                             let (start, _) = p.current_range();
                             let (_, end) = p.nth_range(1);
                             p.error_at(SyntaxErrorKind::MalformedTraversal, start, end, "nested splat expression not allowed: only one `.*` or `[*]` may apply to a traversal");
@@ -167,7 +170,6 @@ fn postfix(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                     p.bump(L_BRACK);
                     p.bump(STAR);
                     p.bump(R_BRACK);
-                    in_full_splat = true;
                     lhs = m.complete(p, SPLAT_EXPR);
                     continue;
                 }
