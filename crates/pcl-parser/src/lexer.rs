@@ -477,11 +477,25 @@ impl<'a> Lexer<'a> {
         let [.., Mode::Quoted, Mode::Sequence { depth: 0 }] = self.modes.as_slice() else {
             return false;
         };
-        // Stop at the first quote or line end, so that a line of many quotes stays linear.
-        let after = &rest[1..];
-        after
-            .find(['"', '\n', '\r'])
-            .is_none_or(|i| after.as_bytes()[i] != b'"')
+        // It opens a nested string when another quote follows before the line ends; a line
+        // break inside an interpolation the nested string opens does not end it (`"${"${`,
+        // a line break, `1}"}"`, as hclsyntax reads it). The scan stops at the first quote,
+        // at any depth, so that scans cover the text between quotes once: linear.
+        let mut depth = 0u32;
+        let mut bytes = rest.as_bytes()[1..].iter().peekable();
+        while let Some(&b) = bytes.next() {
+            match b {
+                b'"' => return false,
+                b'\n' | b'\r' if depth == 0 => return true,
+                b'$' | b'%' if bytes.peek() == Some(&&b'{') => {
+                    bytes.next();
+                    depth += 1;
+                }
+                b'}' if depth > 0 => depth -= 1,
+                _ => {}
+            }
+        }
+        true
     }
 
     fn invalid_char(&mut self) {
