@@ -878,12 +878,32 @@ impl<'a, 'db> Infer<'a, 'db> {
                 Traverser::Attr(_) => format!(".{name}"),
                 Traverser::Index(_) => format!("[\"{name}\"]"),
             });
+            // `pet[0]` of a resource without `range`: a single resource, not a list of them.
+            let single_resource = match (&reason.kind, traverser) {
+                (ReasonKind::UnknownProperty { object, .. }, Traverser::Index(key)) => {
+                    let key = key.resolve_outputs().strip_const();
+                    (key == Type::int() || key == Type::number())
+                        && matches!(object.kind(), TypeKind::Object(o) if o
+                            .annotations()
+                            .iter()
+                            .any(|a| matches!(a, pcl_types::Annotation::ResourceOutputs(_))))
+                }
+                _ => false,
+            };
+            let help = if single_resource {
+                Some(
+                    "a single resource is not a list: only a resource whose `options` set `range` is indexed by number"
+                        .to_string(),
+                )
+            } else {
+                reason.help()
+            };
             self.report_with(
                 code,
                 severity,
                 Target::Accessor { expr: id, receiver },
                 reason.to_string(),
-                reason.help(),
+                help,
                 fix,
             );
         }

@@ -102,3 +102,8 @@ resource oddKey "demo:storage/bucket:Bucket" {
   name = "odd-key"
   tags = { "app.kubernetes.io/name" = { x = 1 } }
 }
+
+# A single resource indexed as if ranged.
+output indexedSingle {
+  value = oddKey[0].name
+}
