@@ -1013,27 +1013,36 @@ pub fn one_line_type(ty: &pcl_types::Type) -> String {
     ty.display_readable_with(pcl_types::ReadableStyle::ONE_LINE)
 }
 
-/// Why `src` does not convert to `dest`, for a message: the reason of `plain` (the conversion
-/// between their plain shapes, whose reason names the real types) if that fails too, else
-/// `reason` (the conversion's own), else the two types.
+/// The reason that explains why a value does not convert: that of `plain` (the conversion
+/// between the plain shapes, whose reason names the real types) if that fails too, else
+/// `reason` (the conversion's own). Read for the message and for where it is reported.
+pub(crate) fn explaining_reason<'r>(
+    plain: &'r pcl_types::Conversion,
+    reason: Option<&'r pcl_types::Reason>,
+) -> Option<&'r pcl_types::Reason> {
+    plain
+        .reason
+        .as_ref()
+        .filter(|_| plain.kind == ConversionKind::None)
+        .or(reason)
+}
+
+/// Why `src` does not convert to `dest`, for a message: the [`explaining_reason`], else the
+/// two types.
 pub(crate) fn why_not(
     plain: pcl_types::Conversion,
     reason: Option<pcl_types::Reason>,
     src: &Type,
     dest: &Type,
 ) -> String {
-    plain
-        .reason
-        .filter(|_| plain.kind == ConversionKind::None)
-        .or(reason)
-        .map_or_else(
-            || {
-                format!(
-                    "cannot assign a value of type {} to type {}",
-                    show(src),
-                    show(dest)
-                )
-            },
-            |r| r.to_string(),
-        )
+    explaining_reason(&plain, reason.as_ref()).map_or_else(
+        || {
+            format!(
+                "cannot assign a value of type {} to type {}",
+                show(src),
+                show(dest)
+            )
+        },
+        |r| r.to_string(),
+    )
 }

@@ -145,10 +145,7 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 
     pub(crate) fn options_block(&self) -> Option<BlockId> {
-        self.body
-            .blocks_in(None)
-            .find(|(_, b)| b.type_name.as_str() == "options")
-            .map(|(id, _)| id)
+        options_block(self.body)
     }
 
     // ---- resources and reads -------------------------------------------------------------
@@ -386,11 +383,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 // Where inside a literal the problem is: reported there, not at the value's
                 // first line (a missing `name` of the second container of a deployment's spec
                 // was reported at `spec = {`).
-                let at = plain
-                    .reason
-                    .as_ref()
-                    .filter(|_| plain.kind == ConversionKind::None)
-                    .or(reason.as_ref())
+                let at = crate::infer::explaining_reason(&plain, reason.as_ref())
                     .map_or(expr, |r| self.part_at(expr, r.path()));
                 let why = crate::infer::why_not(plain, reason, src, dest);
                 let why = if exact
@@ -1144,6 +1137,13 @@ fn admits_constant(ty: &Type, value: &ConstValue) -> bool {
         TypeKind::Enum(e) => e.values.contains(value),
         _ => false,
     })
+}
+
+/// A node's `options` block (the first: a second is reported by lowering).
+pub(crate) fn options_block(body: &pcl_hir::Body) -> Option<BlockId> {
+    body.blocks_in(None)
+        .find(|(_, b)| b.type_name.as_str() == "options")
+        .map(|(id, _)| id)
 }
 
 /// An alias written as an object: `{ name = "old" }`.

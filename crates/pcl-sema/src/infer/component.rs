@@ -116,10 +116,8 @@ fn source_program(
 pub(crate) fn interface_type(db: &dyn pcl_db::Db, node: pcl_hir::Node<'_>) -> Option<Type> {
     let source = node.signature(db).label(1)?;
     let body = node.body(db);
-    let ranged = body
-        .blocks_in(None)
-        .filter(|(_, b)| b.type_name.as_str() == "options")
-        .any(|(id, _)| body.find_attr(Some(id), "range").is_some());
+    let ranged = super::bind::options_block(body)
+        .is_some_and(|options| body.find_attr(Some(options), "range").is_some());
     if ranged {
         return None;
     }
