@@ -51,6 +51,7 @@ pub(crate) fn infer<'db>(
         splat_items: Vec::new(),
         roots: Vec::new(),
         view: None,
+        missing_required: None,
     };
     let recover_errors: Vec<BindingId> = body
         .bindings()
@@ -163,6 +164,9 @@ pub(crate) struct Infer<'a, 'db> {
     roots: Vec<(pcl_hir::Name, Option<crate::Resolved<'db>>)>,
     /// The view of `file`, once a name is looked up.
     view: Option<crate::View>,
+    /// A value found missing a required property, while its literal's keys are checked: a
+    /// misspelling of that property among them is reported as the mistake, in its place.
+    pub(crate) missing_required: Option<bind::MissingRequired>,
 }
 
 /// The collection typing of `for`, `range` and friends: key and value types.

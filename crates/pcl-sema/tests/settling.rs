@@ -161,9 +161,8 @@ resource holder "demo:index:Holder" {{
         { name = "n" }
           checked: { name: "n" }
           fully: { name: "n" }
-        TypeMismatch: the attribute `bucket` of resource type `demo::Holder`: missing required property `arn` of type string
         UnknownObjectKey: unknown property `id` of resource(demo:storage:Bucket): it is ignored
-        UnknownObjectKey: unknown property `urn` of resource(demo:storage:Bucket): it is ignored
+        TypeMismatch: the attribute `bucket` of resource type `demo::Holder`: missing required property `arn` of type string, and `urn` is not a property of resource(demo:storage:Bucket)
         TypeMismatch: the attribute `anyBucket` of resource type `demo::Holder`: missing required property `arn` of type string
     "#]]
     .assert_eq(&format!("{}\n{holder}", tail.join("\n")));

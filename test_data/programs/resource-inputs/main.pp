@@ -107,3 +107,12 @@ resource oddKey "demo:storage/bucket:Bucket" {
 output indexedSingle {
   value = oddKey[0].name
 }
+
+# A required property misspelt inside an object literal: one error, at the misspelling (not
+# a missing property at `website = {` and a warning at the key).
+resource misspelt "demo:storage/bucket:Bucket" {
+  name = "misspelt"
+  website = {
+    indexDocumnet = "index.html"
+  }
+}

@@ -11,6 +11,16 @@ use crate::infer::{collection_types, rewrap, show, Infer};
 use crate::packages::{resource_schema, PackageError, ResourceSchema, TokenError};
 use crate::Target;
 
+/// A required property found missing from an object literal (see [`Infer::check_value`]).
+pub(crate) struct MissingRequired {
+    /// The literal it is missing from.
+    literal: ExprId,
+    name: Box<str>,
+    /// The conversion's message, for the literal or for the key that misspells it.
+    message: String,
+    reported: bool,
+}
+
 /// How a `range` option shapes the node's type.
 #[derive(Clone, Debug)]
 pub(crate) enum RangeKind {
@@ -385,6 +395,13 @@ impl<'a, 'db> Infer<'a, 'db> {
                 // was reported at `spec = {`).
                 let at = crate::infer::explaining_reason(&plain, reason.as_ref())
                     .map_or(expr, |r| self.part_at(expr, r.path()));
+                let missing =
+                    crate::infer::explaining_reason(&plain, reason.as_ref()).and_then(|r| match &r
+                        .kind
+                    {
+                        pcl_types::ReasonKind::MissingProperty { name, .. } => Some(name.clone()),
+                        _ => None,
+                    });
                 let why = crate::infer::why_not(plain, reason, src, dest);
                 let why = if exact
                     && src.eventual_strength() != pcl_types::Eventual::None
@@ -398,7 +415,27 @@ impl<'a, 'db> Infer<'a, 'db> {
                 } else {
                     why
                 };
-                self.report_value(at, format!("{context}: {why}"));
+                let message = format!("{context}: {why}");
+                if let Some(name) = missing {
+                    // A required property missing from an object literal is most often one
+                    // misspelt there (`nmae = "web"`): that key is the mistake, and the
+                    // literal's walk reports it as such, in place of both the missing
+                    // property at the literal's first line and a warning at the key.
+                    self.missing_required = Some(MissingRequired {
+                        literal: self.unparen(at),
+                        name,
+                        message,
+                        reported: false,
+                    });
+                    self.check_literal_shape(expr, dest, context, true, 0);
+                    if let Some(missing) = self.missing_required.take() {
+                        if !missing.reported {
+                            self.report_value(at, missing.message);
+                        }
+                    }
+                    return;
+                }
+                self.report_value(at, message);
             }
         }
         // Keys the type does not have, and literals deep inside that cannot convert, are
@@ -657,6 +694,29 @@ impl<'a, 'db> Infer<'a, 'db> {
                             let suggestion = suggest::best_match(&key, names.iter().map(|k| &**k))
                                 .map(str::to_string);
                             let shown: Vec<&str> = names.iter().map(|k| &**k).take(12).collect();
+                            let object_name = crate::infer::one_line_type(
+                                &crate::infer::widen_literals(dest.clone()),
+                            );
+                            if let Some(missing) = self.missing_required.as_mut().filter(|m| {
+                                !m.reported
+                                    && m.literal == expr
+                                    && suggestion.as_deref() == Some(&*m.name)
+                            }) {
+                                missing.reported = true;
+                                let message = format!(
+                                    "{}, and `{key}` is not a property of {object_name}",
+                                    missing.message
+                                );
+                                let name = missing.name.to_string();
+                                self.report_strict(
+                                    Code::TypeMismatch,
+                                    Target::Expr(item.key),
+                                    message,
+                                    Some(pcl_diagnostics::style::did_you_mean(&name)),
+                                    Some(name),
+                                );
+                                continue;
+                            }
                             let help = match &suggestion {
                                 Some(s) => Some(pcl_diagnostics::style::did_you_mean(s)),
                                 None if shown.is_empty() => None,
@@ -669,12 +729,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                                 Code::UnknownObjectKey,
                                 Severity::Warning,
                                 Target::Expr(item.key),
-                                format!(
-                                    "unknown property `{key}` of {}: it is ignored",
-                                    crate::infer::one_line_type(&crate::infer::widen_literals(
-                                        dest.clone()
-                                    ))
-                                ),
+                                format!("unknown property `{key}` of {object_name}: it is ignored"),
                                 help,
                                 suggestion,
                             );
