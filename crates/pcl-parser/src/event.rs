@@ -32,6 +32,8 @@ pub struct ParseError {
     pub message: String,
     /// A suggestion shown after the message ("did you mean `if`?"), never part of it.
     pub help: Option<String>,
+    /// Notes at other ranges of the input (start, end, note).
+    pub related: Vec<(u32, u32, String)>,
 }
 
 /// Everything the parser produced for one input.

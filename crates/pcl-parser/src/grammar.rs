@@ -160,6 +160,7 @@ fn block_body(p: &mut Parser<'_>) {
     }
     p.depth += 1;
     let (open_start, open_end) = p.current_range();
+    let open_pos = p.current_pos();
     let unmatched = p.at_unmatched_brace();
     p.bump(L_BRACE);
     match p.current() {
@@ -169,17 +170,34 @@ fn block_body(p: &mut Parser<'_>) {
             let unclosed_indent = unmatched.then(|| p.line_indent(open_start));
             body(p, true, unclosed_indent);
             if !p.eat(R_BRACE) {
-                p.error_at(
-                    SyntaxErrorKind::UnclosedBlock,
-                    open_start,
-                    open_end,
-                    "unclosed configuration block: there is no closing brace for this block",
-                );
+                unclosed_block(p, open_pos, (open_start, open_end));
             }
         }
         _ => one_line_block_body(p, open_start, open_end),
     }
     p.depth -= 1;
+}
+
+/// The error of a block that no `}` closes. Where a `}` inside it closes a `{` by count but
+/// begins a line indented less than that `{`'s line, the `}` missing is most likely just before
+/// it (a nested object or block lost its `}`, and the block's own `}` was taken by it): reported
+/// there, with notes at the block and at that `{`, rather than at the block's first line.
+fn unclosed_block(p: &mut Parser<'_>, open_pos: u32, open: (u32, u32)) {
+    const MESSAGE: &str = "unclosed configuration block: there is no closing brace for this block";
+    match p.take_misindented_close(open_pos) {
+        Some((inner, close)) => {
+            p.error_with_related(
+                SyntaxErrorKind::UnclosedBlock,
+                close,
+                "unclosed configuration block: a `}` is probably missing before this one, which closes an inner `{` by count but is indented less than that `{`'s line",
+                vec![
+                    (open, "the block that no `}` closes".to_string()),
+                    (inner, "the `{` this `}` closes by count".to_string()),
+                ],
+            );
+        }
+        None => p.error_at(SyntaxErrorKind::UnclosedBlock, open.0, open.1, MESSAGE),
+    }
 }
 
 fn one_line_block_body(p: &mut Parser<'_>, open_start: u32, open_end: u32) {

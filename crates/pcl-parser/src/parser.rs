@@ -22,6 +22,10 @@ pub(crate) struct Parser<'a> {
     pub(crate) depth: u32,
     /// Positions (in `tokens`) of `{` tokens that no `}` closes, in order. Usually empty.
     unmatched_braces: Vec<u32>,
+    /// When some `{` is unclosed: the pairs (positions in `tokens`) of a `{` and the `}` that
+    /// closes it by count but begins a line indented less than the `{`'s line, in order. Such
+    /// a `}` most likely belongs to an enclosing `{`, so the one missing is just before it.
+    misindented_closes: Vec<(u32, u32)>,
 }
 
 impl<'a> Parser<'a> {
@@ -30,7 +34,7 @@ impl<'a> Parser<'a> {
             .filter(|&i| !lexed.kind(i).is_trivia())
             .map(|i| i as u32)
             .collect();
-        let unmatched_braces = unmatched_braces(lexed, &tokens);
+        let (unmatched_braces, misindented_closes) = unmatched_braces(lexed, &tokens);
         // A token's own event, and its share of the nodes' starts and finishes: a little over
         // two a token in real programs, so three: sized once, the vector is not copied as it
         // grows (room never written costs no memory), and a batch of files reuses the same
@@ -45,6 +49,7 @@ impl<'a> Parser<'a> {
             newline_modes: vec![true],
             depth: 0,
             unmatched_braces,
+            misindented_closes,
         }
     }
 
@@ -171,6 +176,25 @@ impl<'a> Parser<'a> {
     pub(crate) fn at_unmatched_brace(&self) -> bool {
         let pos = self.nth_pos(0) as u32;
         self.raw_kind(pos as usize) == L_BRACE && self.unmatched_braces.binary_search(&pos).is_ok()
+    }
+
+    /// For an unclosed `{` at `open` (its position in `tokens`), parsed up to the current
+    /// token: the first `}` after it, before the current token, that closes a `{` by count but
+    /// is indented less than that `{`'s line, with that `{`, as ranges. Each pair is given
+    /// once, so nested unclosed blocks point at different ones.
+    pub(crate) fn take_misindented_close(&mut self, open: u32) -> Option<((u32, u32), (u32, u32))> {
+        let end = self.nth_pos(0) as u32;
+        let index = self
+            .misindented_closes
+            .iter()
+            .position(|&(opener, closer)| opener > open && closer < end)?;
+        let (opener, closer) = self.misindented_closes.remove(index);
+        Some((self.range_at(opener as usize), self.range_at(closer as usize)))
+    }
+
+    /// The position (in `tokens`) of the current token.
+    pub(crate) fn current_pos(&self) -> u32 {
+        self.nth_pos(0) as u32
     }
 
     /// The indentation (in bytes of spaces and tabs) of the line holding `offset`.
@@ -312,7 +336,28 @@ impl<'a> Parser<'a> {
             end,
             message: message.into(),
             help,
+            related: Vec::new(),
         });
+    }
+
+    /// [`Parser::error_at`] with notes at other ranges of the file.
+    pub(crate) fn error_with_related(
+        &mut self,
+        kind: SyntaxErrorKind,
+        (start, end): (u32, u32),
+        message: impl Into<String>,
+        related: Vec<((u32, u32), String)>,
+    ) {
+        let before = self.errors.len();
+        self.error_at(kind, start, end, message);
+        if self.errors.len() > before {
+            if let Some(error) = self.errors.last_mut() {
+                error.related = related
+                    .into_iter()
+                    .map(|((start, end), note)| (start, end, note))
+                    .collect();
+            }
+        }
     }
 
     /// How many errors have been reported so far (to tell whether an item already failed).
@@ -384,18 +429,43 @@ impl CompletedMarker {
     }
 }
 
-/// `{` tokens (as positions in `tokens`) left open at the end of the file. Template sequences are
-/// balanced by the lexer, so counting `{` and `}` alone is enough.
-fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> Vec<u32> {
-    let mut open = Vec::new();
+/// `{` tokens (as positions in `tokens`) left open at the end of the file, and when there are
+/// any, the `{`/`}` pairs whose `}` begins a line indented less than the `{`'s line (see
+/// `Parser::misindented_closes`). Template sequences are balanced by the lexer, so counting `{`
+/// and `}` alone is enough.
+fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
+    // Each open `{` with the indentation of its line.
+    let mut open: Vec<(u32, u32)> = Vec::new();
+    let mut misindented = Vec::new();
+    let mut line_indent = 0u32;
     for (pos, &i) in tokens.iter().enumerate() {
-        match lexed.kind(i as usize) {
-            L_BRACE => open.push(pos as u32),
+        let i = i as usize;
+        let kind = lexed.kind(i);
+        // The indentation of the line, at its first token.
+        let first_indent = match i.checked_sub(1).map(|b| lexed.kind(b)) {
+            None | Some(NEWLINE) => Some(0),
+            Some(WHITESPACE) if matches!(i.checked_sub(2).map(|b| lexed.kind(b)), None | Some(NEWLINE)) => {
+                Some(lexed.text(i - 1).len() as u32)
+            }
+            _ => None,
+        };
+        if let (Some(indent), false) = (first_indent, kind == NEWLINE) {
+            line_indent = indent;
+        }
+        match kind {
+            L_BRACE => open.push((pos as u32, line_indent)),
             R_BRACE => {
-                open.pop();
+                if let (Some((opener, opener_indent)), Some(indent)) = (open.pop(), first_indent) {
+                    if indent < opener_indent {
+                        misindented.push((opener, pos as u32));
+                    }
+                }
             }
             _ => {}
         }
     }
-    open
+    if open.is_empty() {
+        misindented.clear();
+    }
+    (open.into_iter().map(|(pos, _)| pos).collect(), misindented)
 }

@@ -170,9 +170,14 @@ fn syntax_error(
     end: u32,
     message: &str,
     help: &Option<String>,
+    related: &[(u32, u32, String)],
 ) -> SyntaxError {
     let mut error = SyntaxError::new(kind, TextRange::new(start.into(), end.into()), message);
     error.help.extend(help.iter().cloned());
+    error.related = related
+        .iter()
+        .map(|(start, end, note)| (TextRange::new((*start).into(), (*end).into()), note.clone()))
+        .collect();
     error
 }
 
@@ -211,12 +216,12 @@ fn lex_and_parse_errors(
     lexed
         .errors()
         .iter()
-        .map(|e| syntax_error(e.kind, e.start, e.end, &e.message, &e.help))
+        .map(|e| syntax_error(e.kind, e.start, e.end, &e.message, &e.help, &[]))
         .chain(
             output
                 .errors
                 .iter()
-                .map(|e| syntax_error(e.kind, e.start, e.end, &e.message, &e.help)),
+                .map(|e| syntax_error(e.kind, e.start, e.end, &e.message, &e.help, &e.related)),
         )
         .collect()
 }
