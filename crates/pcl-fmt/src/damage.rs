@@ -47,7 +47,10 @@ pub(crate) fn find(text: &str, unclosed_blocks: UnclosedBlocks) -> Damage {
         if error.kind == pcl_syntax::SyntaxErrorKind::UnclosedBlock {
             // Reported at the block's `{`, or at a `}` inside it with the block's `{` as the
             // first note (where the `}` missing probably is: see the parser's `unclosed_block`).
-            let at = error.related.first().map_or(error.range, |(range, _)| *range);
+            let at = error
+                .related
+                .first()
+                .map_or(error.range, |(range, _)| *range);
             if let Some(block) = enclosing_block(&root, at) {
                 match unclosed_blocks {
                     UnclosedBlocks::Formatted => unclosed_ends.push(block.end()),

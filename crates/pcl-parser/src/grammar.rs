@@ -178,25 +178,46 @@ fn block_body(p: &mut Parser<'_>) {
     p.depth -= 1;
 }
 
-/// The error of a block that no `}` closes. Where a `}` inside it closes a `{` by count but
-/// begins a line indented less than that `{`'s line, the `}` missing is most likely just before
-/// it (a nested object or block lost its `}`, and the block's own `}` was taken by it): reported
-/// there, with notes at the block and at that `{`, rather than at the block's first line.
+/// The error of a block that no `}` closes, reported where its `}` is probably missing, with a
+/// note at the block's `{` (its first note: `pcl-fmt` finds the block by it). Where a `}`
+/// inside the block closes a nested `{` by count but begins a line indented less than that
+/// `{`'s line, the nested `{` lost its `}` and took the block's: the `}` missing belongs before
+/// the first line after that `{` indented no deeper than its line. Otherwise the block's own
+/// `}` is missing where its body ended: after its last token, before the next item indented no
+/// deeper than the block (or the end of the file). hclsyntax reports the error at the `{`.
 fn unclosed_block(p: &mut Parser<'_>, open_pos: u32, open: (u32, u32)) {
-    const MESSAGE: &str = "unclosed configuration block: there is no closing brace for this block";
+    let block_note = (open, "the block that no `}` closes".to_string());
     match p.take_misindented_close(open_pos) {
         Some((inner, close)) => {
+            let at = p.dedent_after(inner, close);
             p.error_with_related(
                 SyntaxErrorKind::UnclosedBlock,
-                close,
-                "unclosed configuration block: a `}` is probably missing before this one, which closes an inner `{` by count but is indented less than that `{`'s line",
+                at,
+                "unclosed configuration block: a `}` is probably missing before this line, which is indented no deeper than the line of an inner `{` still open here",
                 vec![
-                    (open, "the block that no `}` closes".to_string()),
-                    (inner, "the `{` this `}` closes by count".to_string()),
+                    block_note,
+                    (
+                        p.range_of(inner),
+                        "this `{` is still open there: the `}` that closes it by count is indented less than its line".to_string(),
+                    ),
                 ],
             );
         }
-        None => p.error_at(SyntaxErrorKind::UnclosedBlock, open.0, open.1, MESSAGE),
+        None => {
+            let at = p.last_token_range();
+            let message = if p.at(EOF) {
+                "unclosed configuration block: the block's `}` is missing after this line, at the end of the file"
+            } else {
+                "unclosed configuration block: the block's `}` is probably missing after this line: the next item is indented no deeper than the block"
+            };
+            // An empty body ends at the block's `{`: no note repeats it.
+            let notes = if at == open {
+                Vec::new()
+            } else {
+                vec![block_note]
+            };
+            p.error_with_related(SyntaxErrorKind::UnclosedBlock, at, message, notes);
+        }
     }
 }
 

@@ -180,21 +180,60 @@ impl<'a> Parser<'a> {
 
     /// For an unclosed `{` at `open` (its position in `tokens`), parsed up to the current
     /// token: the first `}` after it, before the current token, that closes a `{` by count but
-    /// is indented less than that `{`'s line, with that `{`, as ranges. Each pair is given
+    /// is indented less than that `{`'s line, with that `{`. Each pair is given
     /// once, so nested unclosed blocks point at different ones.
-    pub(crate) fn take_misindented_close(&mut self, open: u32) -> Option<((u32, u32), (u32, u32))> {
+    pub(crate) fn take_misindented_close(&mut self, open: u32) -> Option<(u32, u32)> {
         let end = self.nth_pos(0) as u32;
         let index = self
             .misindented_closes
             .iter()
             .position(|&(opener, closer)| opener > open && closer < end)?;
-        let (opener, closer) = self.misindented_closes.remove(index);
-        Some((self.range_at(opener as usize), self.range_at(closer as usize)))
+        Some(self.misindented_closes.remove(index))
+    }
+
+    /// The range of the last token before the current one that is not a line break.
+    pub(crate) fn last_token_range(&self) -> (u32, u32) {
+        let mut pos = self.nth_pos(0);
+        while pos > 0 {
+            pos -= 1;
+            if self.raw_kind(pos) != NEWLINE {
+                return self.range_at(pos);
+            }
+        }
+        self.range_at(self.nth_pos(0))
+    }
+
+    /// The range of the token at a position in `tokens`.
+    pub(crate) fn range_of(&self, pos: u32) -> (u32, u32) {
+        self.range_at(pos as usize)
     }
 
     /// The position (in `tokens`) of the current token.
     pub(crate) fn current_pos(&self) -> u32 {
         self.nth_pos(0) as u32
+    }
+
+    /// For a `{` at `opener` left open until a `}` at `closer` (positions in `tokens`): the
+    /// range of the first token after it that begins a line indented no deeper than the
+    /// `{`'s line, where its `}` most likely belongs; the `}` at `closer` (which begins such a
+    /// line) when none comes before. Looks at tokens of the structure only: a heredoc's lines
+    /// are not indentation. Gives up after a long stretch (a hostile file) and returns `closer`.
+    pub(crate) fn dedent_after(&self, opener: u32, closer: u32) -> (u32, u32) {
+        const MAX_TOKENS: usize = 100_000;
+        let indent = self.line_indent(self.range_at(opener as usize).0);
+        let from = opener as usize + 1;
+        let to = (closer as usize).min(from + MAX_TOKENS);
+        for pos in from..to {
+            let i = self.tokens[pos] as usize;
+            let structural = matches!(
+                self.lexed.kind(i),
+                IDENT | NUMBER | L_BRACE | R_BRACE | L_BRACK | R_BRACK | L_PAREN | R_PAREN | OQUOTE
+            );
+            if structural && line_start_indent(self.lexed, i).is_some_and(|at| at <= indent) {
+                return self.range_at(pos);
+            }
+        }
+        self.range_at(closer as usize)
     }
 
     /// The indentation (in bytes of spaces and tabs) of the line holding `offset`.
@@ -429,6 +468,22 @@ impl CompletedMarker {
     }
 }
 
+/// The indentation of the line a raw token begins, if it is the first token on its line.
+fn line_start_indent(lexed: &Lexed<'_>, i: usize) -> Option<u32> {
+    match i.checked_sub(1).map(|b| lexed.kind(b)) {
+        None | Some(NEWLINE) => Some(0),
+        Some(WHITESPACE)
+            if matches!(
+                i.checked_sub(2).map(|b| lexed.kind(b)),
+                None | Some(NEWLINE)
+            ) =>
+        {
+            Some(lexed.text(i - 1).len() as u32)
+        }
+        _ => None,
+    }
+}
+
 /// `{` tokens (as positions in `tokens`) left open at the end of the file, and when there are
 /// any, the `{`/`}` pairs whose `}` begins a line indented less than the `{`'s line (see
 /// `Parser::misindented_closes`). Template sequences are balanced by the lexer, so counting `{`
@@ -441,14 +496,7 @@ fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u
     for (pos, &i) in tokens.iter().enumerate() {
         let i = i as usize;
         let kind = lexed.kind(i);
-        // The indentation of the line, at its first token.
-        let first_indent = match i.checked_sub(1).map(|b| lexed.kind(b)) {
-            None | Some(NEWLINE) => Some(0),
-            Some(WHITESPACE) if matches!(i.checked_sub(2).map(|b| lexed.kind(b)), None | Some(NEWLINE)) => {
-                Some(lexed.text(i - 1).len() as u32)
-            }
-            _ => None,
-        };
+        let first_indent = line_start_indent(lexed, i);
         if let (Some(indent), false) = (first_indent, kind == NEWLINE) {
             line_indent = indent;
         }

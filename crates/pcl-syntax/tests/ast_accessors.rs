@@ -370,7 +370,7 @@ fn calls_objects_and_attributes() {
               ATTRIBUTE@10..15: name="c" expr=LITERAL_EXPR@14..15 "1"
             "b {"
               BLOCK@0..3: type="b" labels=[] body=BODY@3..3 ""
-              error[E0015] 2..3: unclosed configuration block: there is no closing brace for this block
+              error[E0015] 2..3: unclosed configuration block: the block's `}` is missing after this line, at the end of the file
         "#]],
     );
 }
