@@ -25,7 +25,8 @@ pub(crate) struct Parser<'a> {
     /// When some `{` is unclosed: the pairs (positions in `tokens`) of a `{` and the `}` that
     /// closes it by count but begins a line indented less than the `{`'s line, in order. Such
     /// a `}` most likely belongs to an enclosing `{`, so the one missing is just before it.
-    misindented_closes: Vec<(u32, u32)>,
+    /// Sorted by the `{`'s position; the flag marks a pair already given to a block.
+    misindented_closes: Vec<(u32, u32, bool)>,
 }
 
 impl<'a> Parser<'a> {
@@ -183,12 +184,25 @@ impl<'a> Parser<'a> {
     /// is indented less than that `{`'s line, with that `{`. Each pair is given
     /// once, so nested unclosed blocks point at different ones.
     pub(crate) fn take_misindented_close(&mut self, open: u32) -> Option<(u32, u32)> {
+        // Sorted by `{`; a pair taken is marked, and the few after the first candidate are
+        // looked at (each block takes the first of its own, and nesting is bounded), so that a
+        // file of many unclosed blocks stays linear.
+        const LOOK_AT: usize = 512;
         let end = self.nth_pos(0) as u32;
-        let index = self
+        let first = self
             .misindented_closes
-            .iter()
-            .position(|&(opener, closer)| opener > open && closer < end)?;
-        Some(self.misindented_closes.remove(index))
+            .partition_point(|&(opener, _, _)| opener <= open);
+        let candidates = self.misindented_closes[first..].iter_mut().take(LOOK_AT);
+        for (opener, closer, taken) in candidates {
+            if *opener >= end {
+                break;
+            }
+            if !*taken && *closer < end {
+                *taken = true;
+                return Some((*opener, *closer));
+            }
+        }
+        None
     }
 
     /// The range of the last token before the current one that is not a line break.
@@ -488,7 +502,7 @@ fn line_start_indent(lexed: &Lexed<'_>, i: usize) -> Option<u32> {
 /// any, the `{`/`}` pairs whose `}` begins a line indented less than the `{`'s line (see
 /// `Parser::misindented_closes`). Template sequences are balanced by the lexer, so counting `{`
 /// and `}` alone is enough.
-fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
+fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u32, bool)>) {
     // Each open `{` with the indentation of its line.
     let mut open: Vec<(u32, u32)> = Vec::new();
     let mut misindented = Vec::new();
@@ -515,5 +529,10 @@ fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u
     if open.is_empty() {
         misindented.clear();
     }
+    misindented.sort_unstable();
+    let misindented = misindented
+        .into_iter()
+        .map(|(opener, closer)| (opener, closer, false))
+        .collect();
     (open.into_iter().map(|(pos, _)| pos).collect(), misindented)
 }
