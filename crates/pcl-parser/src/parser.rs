@@ -25,7 +25,7 @@ pub(crate) struct Parser<'a> {
     /// When some `{` is unclosed: the pairs (positions in `tokens`) of a `{` and the `}` that
     /// closes it by count but begins a line indented less than the `{`'s line, in order. Such
     /// a `}` most likely belongs to an enclosing `{`, so the one missing is just before it.
-    /// Sorted by the `{`'s position; the flag marks a pair already given to a block.
+    /// In the order of their `}`; the flag marks a pair already given to a block.
     misindented_closes: Vec<(u32, u32, bool)>,
 }
 
@@ -184,20 +184,21 @@ impl<'a> Parser<'a> {
     /// is indented less than that `{`'s line, with that `{`. Each pair is given
     /// once, so nested unclosed blocks point at different ones.
     pub(crate) fn take_misindented_close(&mut self, open: u32) -> Option<(u32, u32)> {
-        // Sorted by `{`; a pair taken is marked, and the few after the first candidate are
-        // looked at (each block takes the first of its own, and nesting is bounded), so that a
-        // file of many unclosed blocks stays linear.
+        // In the order of their `}`; the first whose `}` comes after the block's `{` is
+        // found by a binary search, a pair taken is marked, and only a few are looked at from
+        // there (what is skipped is taken by nested blocks or encloses the block, both bounded
+        // by the nesting), so that a file of many unclosed blocks stays linear.
         const LOOK_AT: usize = 512;
         let end = self.nth_pos(0) as u32;
         let first = self
             .misindented_closes
-            .partition_point(|&(opener, _, _)| opener <= open);
+            .partition_point(|&(_, closer, _)| closer <= open);
         let candidates = self.misindented_closes[first..].iter_mut().take(LOOK_AT);
         for (opener, closer, taken) in candidates {
-            if *opener >= end {
+            if *closer >= end {
                 break;
             }
-            if !*taken && *closer < end {
+            if !*taken && *opener > open {
                 *taken = true;
                 return Some((*opener, *closer));
             }
@@ -529,7 +530,6 @@ fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u
     if open.is_empty() {
         misindented.clear();
     }
-    misindented.sort_unstable();
     let misindented = misindented
         .into_iter()
         .map(|(opener, closer)| (opener, closer, false))
