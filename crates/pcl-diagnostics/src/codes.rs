@@ -146,6 +146,10 @@ codes! {
     TraversalOfNone = "W0314", "a traversal of a value that is always null";
     /// A numeric literal that cannot be represented.
     InvalidLiteral = "E0315", "an invalid literal";
+    /// A literal that Pulumi's binder accepts where it cannot convert when the program runs
+    /// (`true` for a number, a list indexed by `"name"`): programs converted from other
+    /// languages carry them, so a warning.
+    FailsAtRunTime = "W0316", "a literal accepted here that cannot convert at run time";
 
     // ---- 04: program structure -----------------------------------------------------------
     /// Nodes whose values depend on each other.

@@ -262,11 +262,11 @@ impl<'a, 'db> Infer<'a, 'db> {
             // An unsafe conversion of a literal can be decided now: "abc" is never a number.
             if let Some(problem) = literal_conversion_problem(src, dest) {
                 self.report(
-                    Code::TypeMismatch,
+                    problem.code,
                     Target::Expr(expr),
-                    format!("{context}: {problem}"),
+                    format!("{context}: {}", problem.message),
                 );
-                return false;
+                return problem.code != Code::TypeMismatch;
             }
             return true;
         }
@@ -871,6 +871,9 @@ impl<'a, 'db> Infer<'a, 'db> {
                 ReasonKind::CannotTraverse { receiver } if receiver.is_none() => {
                     (Code::TraversalOfNone, None)
                 }
+                ReasonKind::ListIndexNotNumber { .. } if severity == Severity::Warning => {
+                    (Code::FailsAtRunTime, None)
+                }
                 _ => (Code::InvalidTraversal, None),
             };
             let severity = if code.default_severity() == Severity::Warning {
@@ -902,11 +905,18 @@ impl<'a, 'db> Infer<'a, 'db> {
             } else {
                 reason.help()
             };
+            let message = if code == Code::FailsAtRunTime {
+                format!(
+                    "{reason}: Pulumi accepts it here, but it cannot convert when the program runs"
+                )
+            } else {
+                reason.to_string()
+            };
             self.report_with(
                 code,
                 severity,
                 Target::Accessor { expr: id, receiver },
-                reason.to_string(),
+                message,
                 help,
                 fix,
             );
@@ -915,8 +925,6 @@ impl<'a, 'db> Infer<'a, 'db> {
     }
 }
 
-/// Why a literal of type `src` cannot convert to the primitive `dest` at run time, if it
-/// cannot: a string that is no number or bool, a fraction where an int is expected.
 /// The did-you-mean of an undefined name `name` used in `node`: the program's closest name
 /// first, then the node's own variables (on a tie, the program's). Read by the edge, not by
 /// inference (see [`crate::InferDiagnostic::suggest_for`]).
@@ -937,7 +945,9 @@ pub(crate) fn suggest_variable(
     suggest::best_match(name.as_str(), candidates).map(str::to_string)
 }
 
-pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<String> {
+/// Why a literal of type `src` cannot convert to the primitive `dest` at run time, if it
+/// cannot: a string that is no number or bool, a fraction where an int is expected.
+pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<LiteralProblem> {
     // Shallow: only a literal (or an eventual literal) has a value to decide by, and only a
     // primitive destination (behind its none, input and eventual wrappers) can reject it.
     let resolved = src.unwrap_eventual();
@@ -946,27 +956,51 @@ pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<Stri
     };
     let dest = bind::shape_of(dest);
     let value = &c.value;
+    let error = |message: String| LiteralProblem {
+        message,
+        code: Code::TypeMismatch,
+    };
+    // Pulumi's binder accepts a bool for a number and a number for a bool (both convert
+    // through a string), and programs converted from Terraform carry them (its own tests
+    // bind `inputTwo = true` for an int): reported, but as a warning.
+    let at_run_time = |message: String| LiteralProblem {
+        message: format!(
+            "{message}: Pulumi accepts it here, but it cannot convert when the program runs"
+        ),
+        code: Code::FailsAtRunTime,
+    };
     match (dest.kind(), value) {
         (TypeKind::Int | TypeKind::Number, ConstValue::String(text)) => {
             match ConstValue::parse_number(text.trim()) {
                 Ok(ConstValue::Int(_)) => None,
                 Ok(ConstValue::Number(_)) if matches!(dest.kind(), TypeKind::Number) => None,
-                Ok(_) => Some(format!("the string `{value}` is not a whole number")),
-                Err(_) => Some(format!("the string `{value}` is not a number")),
+                Ok(_) => Some(error(format!("the string `{value}` is not a whole number"))),
+                Err(_) => Some(error(format!("the string `{value}` is not a number"))),
             }
         }
-        (TypeKind::Int, ConstValue::Number(_)) => Some(format!("`{value}` is not a whole number")),
-        (TypeKind::Bool, ConstValue::String(text)) if !matches!(&**text, "true" | "false") => Some(
-            format!("the string `{value}` is not a bool (`\"true\"` or `\"false\"`)"),
-        ),
+        (TypeKind::Int, ConstValue::Number(_)) => {
+            Some(error(format!("`{value}` is not a whole number")))
+        }
+        (TypeKind::Bool, ConstValue::String(text)) if !matches!(&**text, "true" | "false") => {
+            Some(error(format!(
+                "the string `{value}` is not a bool (`\"true\"` or `\"false\"`)"
+            )))
+        }
         (TypeKind::Bool, ConstValue::Int(_) | ConstValue::Number(_)) => {
-            Some(format!("the number `{value}` is not a bool"))
+            Some(at_run_time(format!("the number `{value}` is not a bool")))
         }
         (TypeKind::Int | TypeKind::Number, ConstValue::Bool(_)) => {
-            Some(format!("the bool `{value}` is not a number"))
+            Some(at_run_time(format!("the bool `{value}` is not a number")))
         }
         _ => None,
     }
+}
+
+/// Why a literal never converts to the type expected, and how it is reported: an error
+/// (`TypeMismatch`), or a warning where Pulumi's binder accepts it (`FailsAtRunTime`).
+pub(crate) struct LiteralProblem {
+    pub(crate) message: String,
+    pub(crate) code: Code,
 }
 
 /// Whether a type is `int` (a literal int counts: `1 + 2` is int, deliberately).

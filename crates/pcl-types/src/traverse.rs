@@ -145,10 +145,20 @@ fn traverse(receiver: &Type, traverser: &Traverser, key: &Type) -> Traversal {
             }
         }
         TypeKind::List(e) => {
-            if converts(Type::number()) && !is_non_numeric_literal(&key_value) {
-                Traversal::ok(e.clone())
-            } else {
+            if !converts(Type::number()) {
                 Traversal::error(ReasonKind::ListIndexNotNumber { key })
+            } else if is_non_numeric_literal(&key_value) {
+                // `list["name"]`: Pulumi's binder accepts it (a string converts to a number,
+                // unsafely), and programs converted from Terraform carry it (a `for_each`
+                // resource ranged over a list, indexed by a key): the element's type, with
+                // a warning, since it cannot succeed when the program runs.
+                Traversal::with(
+                    e.clone(),
+                    Severity::Warning,
+                    ReasonKind::ListIndexNotNumber { key },
+                )
+            } else {
+                Traversal::ok(e.clone())
             }
         }
         TypeKind::Map(e) => {

@@ -381,7 +381,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             ConversionKind::Safe => {}
             ConversionKind::Unsafe => {
                 if let Some(problem) = crate::infer::literal_conversion_problem(src, dest) {
-                    self.report_value(expr, format!("{context}: {problem}"));
+                    self.report_literal_problem(expr, context, problem);
                 }
             }
             ConversionKind::None => {
@@ -570,6 +570,20 @@ impl<'a, 'db> Infer<'a, 'db> {
         self.report_strict(Code::TypeMismatch, Target::Expr(expr), message, None, None);
     }
 
+    fn report_literal_problem(
+        &mut self,
+        expr: ExprId,
+        context: std::fmt::Arguments<'_>,
+        problem: crate::infer::LiteralProblem,
+    ) {
+        let message = format!("{context}: {}", problem.message);
+        if problem.code == Code::TypeMismatch {
+            self.report_value(expr, message);
+        } else {
+            self.report(problem.code, Target::Expr(expr), message);
+        }
+    }
+
     /// A union of objects narrowed to the member an object literal selects: the member whose
     /// discriminating property is the constant (or enum value) the literal sets.
     fn narrow(&self, expr: ExprId, dest: &Type) -> Option<Type> {
@@ -670,7 +684,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             (Expr::Literal(_), _) if check_literals && depth > 0 => {
                 let ty = self.infer_expr(expr);
                 if let Some(problem) = crate::infer::literal_conversion_problem(&ty, &dest) {
-                    self.report_value(expr, format!("{context}: {problem}"));
+                    self.report_literal_problem(expr, context, problem);
                 }
             }
             (Expr::Object(items), TypeKind::Object(object)) => {
