@@ -195,9 +195,13 @@ impl Reason {
                 r(failing),
                 r(dest)
             ),
-            ReasonKind::CannotTraverse { receiver } => {
-                format!("cannot traverse a value of type {}", r(receiver))
-            }
+            ReasonKind::CannotTraverse { receiver } => match receiver.kind() {
+                crate::TypeKind::Opaque(name) if name.contains(':') => format!(
+                    "cannot traverse a value of type {}: the schema that defines `{name}` is not available",
+                    r(receiver)
+                ),
+                _ => format!("cannot traverse a value of type {}", r(receiver)),
+            },
             ReasonKind::UnknownProperty {
                 name,
                 object,

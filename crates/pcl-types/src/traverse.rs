@@ -230,6 +230,16 @@ fn traverse(receiver: &Type, traverser: &Traverser, key: &Type) -> Traversal {
             )
         }
         TypeKind::Union(elements) => traverse_union(receiver, elements, traverser, key),
+        // A schema's reference to a type whose package is not available (`aws:lb/...` in an
+        // `awsx` schema without `aws`'s): its parts are not known, and the missing package
+        // is the problem, reported where a schema is asked for, not at every use.
+        TypeKind::Opaque(name) if name.contains(':') => Traversal::with(
+            Type::dynamic(),
+            Severity::Warning,
+            ReasonKind::CannotTraverse {
+                receiver: receiver.clone(),
+            },
+        ),
         // Deviation: the reference returns the enum itself for any traversal of an enum.
         TypeKind::Bool
         | TypeKind::Int

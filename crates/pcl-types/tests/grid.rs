@@ -949,3 +949,22 @@ fn traverse_grid() {
         enum(A|B)[bool] = dynamic  [Error: cannot traverse a value of type enum("A" | "B")]
     "#]].assert_eq(&out);
 }
+
+/// A schema's reference into a package that is not available is an opaque type named by its
+/// token: traversing it is `dynamic` with a warning that says why (the missing package is
+/// reported where its schema is asked for), where another opaque type cannot be traversed.
+#[test]
+fn traversing_a_type_of_a_missing_package_is_a_warning() {
+    let dangling = Type::opaque("aws:lb/loadBalancer:LoadBalancer");
+    let r = dangling.traverse(&Traverser::attr("dnsName"));
+    let (severity, reason) = r.diagnostic.expect("a diagnostic");
+    assert_eq!(r.ty, Type::dynamic());
+    assert_eq!(format!("{severity:?}"), "Warning");
+    expect![[r#"cannot traverse a value of type type(aws:lb/loadBalancer:LoadBalancer): the schema that defines `aws:lb/loadBalancer:LoadBalancer` is not available"#]]
+    .assert_eq(&reason.to_string());
+    let asset = Type::asset().traverse(&Traverser::attr("x"));
+    assert_eq!(
+        format!("{:?}", asset.diagnostic.expect("a diagnostic").0),
+        "Error"
+    );
+}
