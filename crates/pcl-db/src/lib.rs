@@ -643,6 +643,15 @@ impl RootDatabase {
             .copied()
     }
 
+    /// The schema file registered at `path`, if any.
+    pub fn schema_file(&self, path: &Path) -> Option<SchemaFile> {
+        self.schema_files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .copied()
+    }
+
     /// Sets the schema files, in search order, and where they were found. Files already known
     /// (by path) keep their inputs, so their parsed schemas and types are reused.
     pub fn set_schema_files(&mut self, dirs: Vec<PathBuf>, files: Vec<SchemaFileSpec>) {

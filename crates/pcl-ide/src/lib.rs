@@ -144,9 +144,22 @@ impl Analysis {
         self.with_db(semantics::all_files)
     }
 
-    /// The text the analysis sees for `file` (an open buffer's, else the file's on disk).
+    /// The text the analysis sees for `file` (an open buffer's, else the file's on disk; or a
+    /// schema file's, where definitions can lead).
     pub fn file_text(&self, file: &Path) -> Cancellable<Option<Arc<str>>> {
-        self.with_db(|db| db.files().get(file).map(|f| f.text(db).clone()))
+        self.with_db(|db| {
+            db.files()
+                .get(file)
+                .map(|f| f.text(db).clone())
+                .or_else(|| {
+                    // A schema file a definition leads into: the text its ranges are in.
+                    let schema = db.schema_file(file)?;
+                    let package = pcl_sema::packages::parsed_schema(db, schema)
+                        .as_ref()
+                        .ok()?;
+                    Some(package.0.text().clone())
+                })
+        })
     }
 
     /// Whether every program was inferred in dependency order since the last change that

@@ -470,7 +470,7 @@ pub(crate) fn inlay_hints(
         .into_iter()
         .map(|hint| lsp::InlayHint {
             position: index.position(hint.offset.into()),
-            label: lsp::InlayHintLabel::String(format!(": {}", hint.label)),
+            label: lsp::InlayHintLabel::String(hint.label),
             kind: Some(lsp::InlayHintKind::TYPE),
             text_edits: None,
             tooltip: None,

@@ -333,3 +333,70 @@ impl Drop for TempDirOutside {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Definitions lead into schema files (the location is in the schema's text, which is not a
+/// program file), and inlay hints show one `: ` before the type (found by a review with a
+/// real client: both were lost or doubled in the protocol layer).
+#[test]
+fn definitions_into_schemas_and_inlay_hints() {
+    let dir = common::TempDir(
+        std::env::temp_dir().join(format!("pcl-lsp-schema-test-{}", std::process::id())),
+    );
+    let schemas = dir.path().join("schemas");
+    let program = dir.path().join("prog");
+    std::fs::create_dir_all(&schemas).unwrap();
+    std::fs::create_dir_all(&program).unwrap();
+    let schema = schemas.join("demo-1.0.0.json");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../test_data/schemas/binding/demo-1.0.0.json"),
+        &schema,
+    )
+    .unwrap();
+    let main = program.join("main.pp");
+    std::fs::write(
+        &main,
+        "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n",
+    )
+    .unwrap();
+    let mut client = Client::initialized_with(
+        &program,
+        json!({ "schemaPaths": [schemas.to_string_lossy()] }),
+    );
+    client.open(&main);
+    assert_eq!(client.diagnostics(&main, |_| true), Vec::<Value>::new());
+
+    let definition = client.result(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "demo:storage", 3) }),
+    );
+    let locations = definition.as_array().expect("locations");
+    assert_eq!(locations.len(), 1, "{definition}");
+    assert_eq!(locations[0]["uri"], uri(&schema));
+    let text = std::fs::read_to_string(&schema).unwrap();
+    let line = locations[0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+    assert!(
+        text.lines().nth(line).unwrap().contains("demo:storage"),
+        "{definition}"
+    );
+
+    let hints = client.result(
+        "textDocument/inlayHint",
+        json!({ "textDocument": { "uri": uri(&main) },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 5, "character": 0 } } }),
+    );
+    let labels: Vec<&str> = hints
+        .as_array()
+        .expect("hints")
+        .iter()
+        .filter_map(|h| h["label"].as_str())
+        .collect();
+    assert!(!labels.is_empty(), "{hints}");
+    assert!(
+        labels
+            .iter()
+            .all(|l| l.starts_with(": ") && !l.starts_with(": :")),
+        "{labels:?}"
+    );
+    assert_eq!(client.shutdown(), 0);
+}

@@ -104,6 +104,11 @@ impl Client {
 
     /// Starts a server, initializes it with `root` as the workspace folder.
     pub fn initialized(root: &Path) -> Client {
+        Client::initialized_with(root, json!({ "schemaPaths": [] }))
+    }
+
+    /// [`Client::initialized`] with the server's initialization options.
+    pub fn initialized_with(root: &Path, options: Value) -> Client {
         let mut client = Client::start();
         let response = client.request(
             "initialize",
@@ -112,7 +117,7 @@ impl Client {
                 "rootUri": uri(root),
                 "capabilities": {},
                 "workspaceFolders": [{ "uri": uri(root), "name": "fixture" }],
-                "initializationOptions": { "schemaPaths": [] },
+                "initializationOptions": options,
             }),
         );
         assert!(response.get("result").is_some(), "{response}");
