@@ -16,6 +16,7 @@ use pcl_hir::{file_nodes, Expr, Node, NodeKind, ProgramFile};
 use pcl_sema::Settled;
 use pcl_types::{Type, TypeKind};
 
+use crate::context::{CursorContext, FrameKind, Step};
 use crate::semantics;
 use crate::{schema, FilePosition, TextEdit};
 
@@ -149,8 +150,27 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
     let before = &text[..offset];
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line = &before[line_start..];
-    let node = semantics::node_at(db, file, position.offset)
+    let mut node = semantics::node_at(db, file, position.offset)
         .or_else(|| enclosing_node(db, file, position.offset));
+    // What is open at the cursor, read from the node's start (or from a block above whose
+    // body the parser ended before the cursor: a body not indented yet, not closed yet).
+    let mut context = node.map(|n| {
+        let start = usize::from(n.source_map(db).range().start()).min(offset);
+        CursorContext::at_end_of(&text[start..offset])
+    });
+    if node.is_none() {
+        if let Some((open, cx)) = open_block_before(db, file, text, offset) {
+            node = Some(open);
+            context = Some(cx);
+        }
+    }
+    if let Some(cx) = &context {
+        // Nothing to complete in a comment or in a heredoc's text (YAML's `port:` is not
+        // syntax).
+        if cx.in_comment || cx.innermost().is_some_and(|f| f.kind == FrameKind::Heredoc) {
+            return Vec::new();
+        }
+    }
 
     // Inside a string literal on this line (and not inside one of its `${ }`)?
     let in_interpolation = |quote: usize| {
@@ -164,6 +184,9 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
         let prefix = line[..quote].trim_end();
         if prefix.ends_with("invoke(") {
             return function_tokens(db, file.program(db), range);
+        }
+        if prefix.starts_with("config ") && prefix.split_whitespace().count() == 2 {
+            return config_types(range);
         }
         if let Some(node) = node {
             let on_label = node
@@ -207,24 +230,243 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
 
     let line_prefix = &text[line_start..word_start];
     let at_line_start = line_prefix.trim().is_empty();
-    let Some(node) = node else {
+    let (Some(node), Some(cx)) = (node, context) else {
         return if at_line_start {
             block_keywords(range)
         } else {
             Vec::new()
         };
     };
-    let map = node.source_map(db);
-    let in_body = map
-        .open_brace()
-        .is_some_and(|b| b.end() <= TextSize::from(word_start as u32));
-    if at_line_start
-        && in_body
-        && !inside_value(&text[usize::from(map.range().start())..word_start])
-    {
-        return attribute_names(db, node, position.offset, range);
+    let word = &text[word_start..offset];
+    match cx.innermost() {
+        // A top-level attribute's value (`x = |`).
+        None if cx.value_of().is_some() => {
+            expression_completions(db, file, node, position.offset, range)
+        }
+        // Not in the node's body yet (`resource x "t"` before the `{`).
+        None => Vec::new(),
+        Some(frame) if frame.kind == FrameKind::Block && cx.at_key(word) => {
+            if cx.frames.len() == 1 {
+                attribute_names(db, node, range)
+            } else if frame.step == Some(Step::Name("options".into())) {
+                option_names(&frame.keys, range)
+            } else {
+                Vec::new()
+            }
+        }
+        Some(frame) if frame.kind == FrameKind::Object && cx.at_key(word) => {
+            object_keys(db, node, &cx, range)
+        }
+        Some(frame) => {
+            let mut out = Vec::new();
+            // `key = |`: the values of an enum the key takes, quoted.
+            if matches!(frame.kind, FrameKind::Block | FrameKind::Object) {
+                if let Some(key) = cx.value_of().filter(|_| cx.item.len() <= 3) {
+                    let ty = expected_type(db, node, &cx, cx.frames.len() - 1, Some(key));
+                    if let Some(ty) = ty {
+                        out.extend(quoted_enum_values(db, node, key, &ty, range));
+                    }
+                }
+            }
+            out.extend(expression_completions(
+                db,
+                file,
+                node,
+                position.offset,
+                range,
+            ));
+            out
+        }
     }
-    expression_completions(db, file, node, position.offset, range)
+}
+
+/// The last block above the cursor, when the parser ended its body before the cursor but the
+/// text leaves it open there (a body not indented yet: `resource x "t" {` then `name = "x"`
+/// at the line's start), with the context inside it.
+fn open_block_before<'db>(
+    db: &'db RootDatabase,
+    file: ProgramFile<'db>,
+    text: &str,
+    offset: usize,
+) -> Option<(Node<'db>, CursorContext)> {
+    let cursor = TextSize::from(offset as u32);
+    // The attributes of an unindented body were read as top-level nodes: the last block
+    // above them is the one to look at.
+    let node = file_nodes(db, file)
+        .iter()
+        .copied()
+        .filter(|n| {
+            let map = n.source_map(db);
+            map.range().start() <= cursor && map.open_brace().is_some()
+        })
+        .last()?;
+    let start = usize::from(node.source_map(db).range().start());
+    let cx = CursorContext::at_end_of(&text[start..offset]);
+    (cx.frames.first().map(|f| f.kind) == Some(FrameKind::Block)).then_some((node, cx))
+}
+
+/// The type of the value the frame at `depth` of the context holds (or, with `key`, of that
+/// key's value in it), from the node's input types: the frames below the node's body name
+/// attributes, keys and elements; `None` where a frame is reached otherwise (an argument,
+/// a `for` body in an object) or the types run out.
+fn expected_type(
+    db: &RootDatabase,
+    node: Node<'_>,
+    cx: &CursorContext,
+    depth: usize,
+    key: Option<&str>,
+) -> Option<Type> {
+    let mut steps: Vec<Step> = Vec::new();
+    for frame in cx.frames.get(1..=depth)? {
+        if !matches!(
+            frame.kind,
+            FrameKind::Block | FrameKind::Object | FrameKind::Tuple
+        ) {
+            return None;
+        }
+        steps.push(frame.step.clone()?);
+    }
+    if let Some(key) = key {
+        steps.push(Step::Name(key.to_string()));
+    }
+    let mut steps = steps.into_iter();
+    let Step::Name(first) = steps.next()? else {
+        return None;
+    };
+    let in_options =
+        cx.frames.get(1).is_some_and(|f| f.kind == FrameKind::Block) && first == "options";
+    let mut ty = if in_options {
+        let Step::Name(option) = steps.next()? else {
+            return None;
+        };
+        pcl_sema::resource_option_type(pcl_hir::ResourceOption::from_name(&option)?)?
+    } else {
+        match node.kind(db) {
+            NodeKind::Resource | NodeKind::Read => {
+                crate::hover::input_property_type(db, node, &first)?
+            }
+            NodeKind::Component => {
+                let program = crate::navigation::component_program(db, node)?;
+                let interface = pcl_sema::component::component_interface(db, program);
+                interface
+                    .inputs
+                    .iter()
+                    .find(|(name, _, _)| *name == first)
+                    .map(|(_, ty, _)| ty.clone())?
+            }
+            _ => return None,
+        }
+    };
+    for step in steps {
+        ty = match step {
+            Step::Name(name) => match strip(&ty).kind() {
+                TypeKind::Object(object) => object.property(&name)?,
+                TypeKind::Map(element) => element.clone(),
+                _ => return None,
+            },
+            Step::Element => element(&ty)?,
+        };
+    }
+    Some(ty)
+}
+
+/// The keys of the object literal the cursor is in that its type has and it does not set yet,
+/// required first.
+fn object_keys(
+    db: &RootDatabase,
+    node: Node<'_>,
+    cx: &CursorContext,
+    range: TextRange,
+) -> Vec<CompletionItem> {
+    let depth = cx.frames.len() - 1;
+    let Some(ty) = expected_type(db, node, cx, depth, None) else {
+        return Vec::new();
+    };
+    let set = &cx.frames[depth].keys;
+    object_properties(Some(ty))
+        .into_iter()
+        .filter(|(name, _)| !set.contains(name))
+        .map(|(name, ty)| {
+            let required = !ty.is_optional();
+            let shown = pcl_sema::one_line_type(&ty.resolve_outputs());
+            item(
+                name.clone(),
+                CompletionKind::Property,
+                Some(if required {
+                    format!("{shown} (required)")
+                } else {
+                    shown
+                }),
+                None,
+                range,
+                format!("{name} = "),
+                if required { "0" } else { "1" },
+            )
+        })
+        .collect()
+}
+
+/// The values of the enums a type admits, quoted, for a value not yet begun (`acl = |`).
+fn quoted_enum_values(
+    db: &RootDatabase,
+    node: Node<'_>,
+    key: &str,
+    ty: &Type,
+    range: TextRange,
+) -> Vec<CompletionItem> {
+    let enums = schema::enums_of(ty);
+    let mut values: Vec<(&str, &str)> = enums
+        .iter()
+        .flat_map(|e| e.values.iter().map(|v| (v.as_str(), e.token.as_str())))
+        .collect();
+    values.sort();
+    values.dedup_by(|a, b| a.0 == b.0);
+    let program = node.file(db).program(db);
+    values
+        .into_iter()
+        .map(|(value, token)| {
+            let documentation = schema::enum_value_doc(db, program, token, value)
+                .and_then(|(_, description)| description);
+            let quoted = format!("\"{value}\"");
+            item(
+                quoted.clone(),
+                CompletionKind::EnumValue,
+                Some(format!("value of {key}")),
+                documentation,
+                range,
+                quoted,
+                "0",
+            )
+        })
+        .collect()
+}
+
+/// The types a config's label can name.
+fn config_types(range: TextRange) -> Vec<CompletionItem> {
+    [
+        ("string", "string"),
+        ("int", "int"),
+        ("number", "number"),
+        ("bool", "bool"),
+        ("list(string)", "a list"),
+        ("map(string)", "a map with string keys"),
+        ("list(map(string))", "a list of maps"),
+        ("object({})", "an object with named attributes"),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, (ty, doc))| {
+        item(
+            ty.to_string(),
+            CompletionKind::Keyword,
+            Some(doc.to_string()),
+            None,
+            range,
+            ty.to_string(),
+            &format!("{i}"),
+        )
+    })
+    .collect()
 }
 
 fn is_ident_char(c: char) -> bool {
@@ -248,16 +490,6 @@ fn open_quote(line: &str) -> Option<usize> {
         escaped = false;
     }
     open
-}
-
-/// Whether the text of a node up to the cursor leaves it inside a value (an unclosed
-/// bracket or parenthesis beyond the body's braces), where attribute names are not expected.
-fn inside_value(node_text: &str) -> bool {
-    // The body's own `{` (and those of nested blocks) leave us at attribute level; any
-    // bracket or parenthesis means a value.
-    crate::signature::open_brackets(node_text)
-        .iter()
-        .any(|open| open.bracket != '{')
 }
 
 /// The node whose body the offset is in even when the block is not closed yet, or whose
@@ -409,45 +641,8 @@ fn function_tokens(db: &RootDatabase, program: Program, range: TextRange) -> Vec
 
 /// The inputs of a resource or component not yet set (required first), or the options
 /// inside `options { }`.
-fn attribute_names(
-    db: &RootDatabase,
-    node: Node<'_>,
-    offset: TextSize,
-    range: TextRange,
-) -> Vec<CompletionItem> {
+fn attribute_names(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<CompletionItem> {
     let body = node.body(db);
-    let map = node.source_map(db).body();
-    // The innermost nested block the cursor is in.
-    let block = semantics::all_blocks(body)
-        .into_iter()
-        .filter(|&b| map.block(b).contains(offset))
-        .min_by_key(|&b| map.block(b).len());
-    if let Some(block) = block {
-        if body.block(block).type_name.as_str() == "options" {
-            let set: Vec<&str> = body
-                .attrs_in(Some(block))
-                .map(|(_, a)| a.name.as_str())
-                .collect();
-            return pcl_hir::ResourceOption::ALL
-                .iter()
-                .filter(|o| !set.contains(&o.name()))
-                .map(|o| {
-                    let ty =
-                        pcl_sema::resource_option_type(*o).map(|t| pcl_sema::one_line_type(&t));
-                    item(
-                        o.name().to_string(),
-                        CompletionKind::Option,
-                        ty,
-                        Some(o.doc().to_string()),
-                        range,
-                        format!("{} = ", o.name()),
-                        "0",
-                    )
-                })
-                .collect();
-        }
-        return Vec::new();
-    }
     let set: Vec<&str> = body.attrs_in(None).map(|(_, a)| a.name.as_str()).collect();
     let mut out = Vec::new();
     match node.kind(db) {
@@ -550,6 +745,38 @@ fn attribute_names(
     out
 }
 
+/// The resource options an `options` block does not set yet.
+fn option_names(set: &[String], range: TextRange) -> Vec<CompletionItem> {
+    pcl_hir::ResourceOption::ALL
+        .iter()
+        .filter(|o| !set.iter().any(|s| s == o.name()))
+        .map(|o| {
+            let ty = pcl_sema::resource_option_type(*o).map(|t| pcl_sema::one_line_type(&t));
+            item(
+                o.name().to_string(),
+                CompletionKind::Option,
+                ty,
+                Some(o.doc().to_string()),
+                range,
+                format!("{} = ", o.name()),
+                "0",
+            )
+        })
+        .collect()
+}
+
+/// Whether the node's `options` set `range` (only then is `range` a name in its body).
+fn has_range_option(db: &RootDatabase, node: Node<'_>) -> bool {
+    let body = node.body(db);
+    body.blocks_in(None)
+        .filter(|(_, b)| b.type_name.as_str() == "options")
+        .any(|(id, _)| {
+            body.attrs_in(Some(id)).any(|(_, a)| {
+                pcl_hir::ResourceOption::from_name(&a.name) == Some(pcl_hir::ResourceOption::Range)
+            })
+        })
+}
+
 fn object_properties(ty: Option<Type>) -> Vec<(String, Type)> {
     let Some(ty) = ty else {
         return Vec::new();
@@ -565,13 +792,25 @@ fn object_properties(ty: Option<Type>) -> Vec<(String, Type)> {
 }
 
 /// A type without the wrappers that attribute access sees through: outputs, promises,
-/// optionality.
+/// optionality, and the eventual forms an input also takes (`T | output(T)`).
 fn strip(ty: &Type) -> Type {
     let mut ty = ty.clone();
     loop {
         let next = match ty.kind() {
             TypeKind::Output(inner) | TypeKind::Promise(inner) => inner.clone(),
             _ if ty.is_optional() => ty.without_none(),
+            TypeKind::Union(members) => {
+                let mut plain = members.iter().filter(|m| {
+                    !matches!(
+                        m.kind(),
+                        TypeKind::Output(_) | TypeKind::Promise(_) | TypeKind::None
+                    )
+                });
+                match (plain.next(), plain.next()) {
+                    (Some(one), None) => one.clone(),
+                    _ => return ty,
+                }
+            }
             _ => return ty,
         };
         ty = next;
@@ -612,16 +851,29 @@ fn member_completions(
             if semantics::binding_kind(db, node, binding) == pcl_hir::BindingKind::Range
                 && rest.is_empty()
             {
-                return ["key", "value"]
+                if !has_range_option(db, node) {
+                    return Vec::new();
+                }
+                // `key` and `value`, or `value` alone for a count.
+                let ty = pcl_sema::infer_node(db, node)
+                    .binding_types
+                    .get(binding.index())
+                    .cloned()
+                    .unwrap_or_else(Type::dynamic);
+                let names: Vec<String> = match object_properties(Some(ty)).as_slice() {
+                    [] => vec!["key".into(), "value".into()],
+                    properties => properties.iter().map(|(n, _)| n.clone()).collect(),
+                };
+                return names
                     .into_iter()
                     .map(|name| {
                         item(
-                            name.into(),
+                            name.clone(),
                             CompletionKind::Property,
                             Some(format!("the element's {name}")),
                             None,
                             range,
-                            name.into(),
+                            name,
                             "0",
                         )
                     })
@@ -739,7 +991,7 @@ fn expression_completions(
     // Local variables whose `for` encloses the cursor; `range` in ranged nodes.
     for (id, binding) in body.bindings() {
         let in_scope = match binding.kind {
-            pcl_hir::BindingKind::Range => true,
+            pcl_hir::BindingKind::Range => has_range_option(db, node),
             _ => {
                 body.exprs().any(|(e, expr)| {
                     matches!(expr, Expr::For(f) if f.value_var == id || f.key_var == Some(id))

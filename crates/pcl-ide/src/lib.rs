@@ -11,6 +11,7 @@
 //! the protocol's UTF-16 positions. Nothing here prints or talks to a client.
 
 mod completion;
+mod context;
 mod diagnostics;
 mod fixes;
 mod folding;

@@ -3,6 +3,7 @@
 
 use pcl_db::RootDatabase;
 
+use crate::context::{CursorContext, FrameKind};
 use crate::{schema, semantics, FilePosition};
 
 /// A signature and the parameter being written.
@@ -25,22 +26,34 @@ pub(crate) fn signature_help(db: &RootDatabase, position: &FilePosition) -> Opti
     if !text.is_char_boundary(offset) {
         return None;
     }
-    let mut floor = offset.saturating_sub(MAX_LOOKBACK);
-    while !text.is_char_boundary(floor) {
-        floor += 1;
+    // Read from the start of the node the cursor is in (else from a bounded distance back):
+    // the lexer then knows the strings, heredocs and comments before the cursor.
+    let file = semantics::program_file(db, &position.file)?;
+    let node_start = semantics::node_at(db, file, position.offset)
+        .map(|node| usize::from(node.source_map(db).range().start()))
+        .filter(|&start| start <= offset && offset - start <= MAX_LOOKBACK);
+    let start = node_start.unwrap_or_else(|| {
+        let mut floor = offset.saturating_sub(MAX_LOOKBACK);
+        while !text.is_char_boundary(floor) {
+            floor += 1;
+        }
+        floor
+    });
+    let context = CursorContext::at_end_of(&text[start..offset]);
+    if context.in_comment {
+        return None;
     }
-    let (name, argument, args_start) = enclosing_call(&text[floor..offset])?;
-    let builtin = pcl_sema::Builtin::from_name(&name)?;
-    let mut help = builtin_signature(builtin, argument);
+    // The innermost call around the cursor, also from inside a list or an object argument.
+    let call = context
+        .frames
+        .iter()
+        .rev()
+        .find(|f| f.kind == FrameKind::Paren)?;
+    let builtin = pcl_sema::Builtin::from_name(call.callee.as_deref()?)?;
+    let mut help = builtin_signature(builtin, call.commas);
     if builtin == pcl_sema::Builtin::Invoke {
         // The inputs of the function the token names.
-        let args = &text[floor + args_start..offset];
-        if let Some(token) = args
-            .trim_start()
-            .strip_prefix('"')
-            .and_then(|rest| rest.split('"').next())
-        {
-            let file = semantics::program_file(db, &position.file)?;
+        if let Some(token) = call.first_string.as_deref() {
             if let Some(def) = schema::function_def(db, file.program(db), token) {
                 let inputs: Vec<String> = def
                     .inputs
@@ -98,80 +111,4 @@ fn builtin_signature(builtin: pcl_sema::Builtin, argument: usize) -> SignatureHe
         active_parameter,
         documentation: Some(builtin.doc().to_string()),
     }
-}
-
-/// A bracket left open at the end of a text.
-pub(crate) struct OpenBracket {
-    pub(crate) bracket: char,
-    /// Its byte offset.
-    pub(crate) at: usize,
-    /// The commas directly inside it so far.
-    pub(crate) commas: usize,
-}
-
-/// The brackets (`(`, `[`, `{`) still open at the end of `text`, outermost first; brackets
-/// and commas inside string literals do not count. Scanned forward: a backward scan is easily
-/// confused by templates.
-pub(crate) fn open_brackets(text: &str) -> Vec<OpenBracket> {
-    let mut stack: Vec<OpenBracket> = Vec::new();
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        if in_string {
-            match c {
-                '\\' if !escaped => {
-                    escaped = true;
-                    continue;
-                }
-                '"' if !escaped => in_string = false,
-                '\n' => in_string = false,
-                _ => {}
-            }
-            escaped = false;
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '(' | '[' | '{' => stack.push(OpenBracket {
-                bracket: c,
-                at: i,
-                commas: 0,
-            }),
-            ')' | ']' | '}' => {
-                stack.pop();
-            }
-            ',' => {
-                if let Some(top) = stack.last_mut() {
-                    top.commas += 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    stack
-}
-
-/// The call whose argument list the end of `text` is in: its name, the index of the
-/// argument, and where its arguments start (after `(`).
-fn enclosing_call(text: &str) -> Option<(String, usize, usize)> {
-    let open = open_brackets(text);
-    let innermost = open.last()?;
-    if innermost.bracket != '(' {
-        return None;
-    }
-    let before = &text[..innermost.at];
-    let name_len = before
-        .chars()
-        .rev()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .map(char::len_utf8)
-        .sum::<usize>();
-    if name_len == 0 {
-        return None;
-    }
-    Some((
-        before[before.len() - name_len..].to_string(),
-        innermost.commas,
-        innermost.at + 1,
-    ))
 }

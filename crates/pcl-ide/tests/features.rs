@@ -524,7 +524,6 @@ x = b.$0
 }
 "#,
         expect![[r#"
-            Property key the element's key
             Property value the element's value
         "#]],
     );
@@ -1035,4 +1034,142 @@ resource bucket "aws:s3/bucket:Bucket" {
         { team: "web", tier: "backend" }
         ```"#]]
     .assert_eq(&hover.markdown);
+}
+
+#[test]
+fn complete_keys_of_nested_objects() {
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  corsRules = [{
+    $0
+  }]
+}
+"#,
+        expect![[r#"
+            Property allowedMethods list(string) (required)
+            Property allowedOrigins list(string) (required)
+            Property allowedHeaders list(string)?
+            Property maxAgeSeconds int?
+        "#]],
+    );
+    // On one line, with a key already set.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  corsRules = [{ allowedMethods = ["GET"], allowed$0 }]
+}
+"#,
+        expect![[r#"
+            Property allowedOrigins list(string) (required)
+            Property allowedHeaders list(string)?
+        "#]],
+    );
+    // An object an option takes, and a one-line options block.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  options {
+    customTimeouts = {
+      $0
+    }
+  }
+}
+"#,
+        expect![[r#"
+            Property create string?
+            Property delete string?
+            Property read string?
+            Property update string?
+        "#]],
+    );
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  options { prot$0 }
+}
+"#,
+        expect![[r#"
+            Option protect bool
+        "#]],
+    );
+    // Brackets in comments do not make the body a value.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  # see (the docs
+  /* [draft */
+  forc$0
+}
+"#,
+        expect![[r#"
+            Property forceDestroy bool?
+        "#]],
+    );
+    // A body not indented yet, not closed yet, at the end of the file.
+    check_completions(
+        "resource b \"aws:s3/bucket:Bucket\" {\nacl = \"private\"\nforc$0",
+        expect![[r#"
+            Property forceDestroy bool?
+        "#]],
+    );
+    // An enum's values before any quote is typed.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  acl = $0
+}
+"#,
+        expect![[r#"
+            EnumValue "authenticated-read" value of acl
+            EnumValue "aws-exec-read" value of acl
+            EnumValue "log-delivery-write" value of acl
+            EnumValue "private" value of acl
+            EnumValue "public-read" value of acl
+            EnumValue "public-read-write" value of acl
+            Function assetArchive assetArchive(assets: map(Asset | Archive)) -> Archive
+            Function call call(self: resource, method: string, args: object) -> output(T)
+            Function can can(value) -> bool
+            Function cwd cwd() -> string
+            Function element element(list: list(T), index: int) -> T
+            Function entries entries(collection: list(T) | map(T)) -> list({key, value})
+        "#]],
+    );
+    // Nothing in a heredoc's text or in a comment.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  bucket = <<EOT
+port: $0
+EOT
+}
+"#,
+        expect![[r#""#]],
+    );
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  # see b.$0
+}
+"#,
+        expect![[r#""#]],
+    );
+    // `range` only where the options set it.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  bucket = rang$0
+}
+"#,
+        expect![[r#"
+            Function range range(fromOrTo: int, to?: int) -> list(int)
+        "#]],
+    );
+    // A config's type.
+    check_completions(
+        r#"config region "$0" {
+}
+"#,
+        expect![[r#"
+            Keyword string string
+            Keyword int int
+            Keyword number number
+            Keyword bool bool
+            Keyword list(string) a list
+            Keyword map(string) a map with string keys
+            Keyword list(map(string)) a list of maps
+            Keyword object({}) an object with named attributes
+        "#]],
+    );
 }
