@@ -204,7 +204,7 @@ impl CursorContext {
                 }
             }
         }
-        let in_comment = lexed.len() > 0 && lexed.kind(lexed.len() - 1) == COMMENT;
+        let in_comment = !lexed.is_empty() && lexed.kind(lexed.len() - 1) == COMMENT;
         CursorContext {
             frames,
             item,
