@@ -765,18 +765,6 @@ fn option_names(set: &[String], range: TextRange) -> Vec<CompletionItem> {
         .collect()
 }
 
-/// Whether the node's `options` set `range` (only then is `range` a name in its body).
-fn has_range_option(db: &RootDatabase, node: Node<'_>) -> bool {
-    let body = node.body(db);
-    body.blocks_in(None)
-        .filter(|(_, b)| b.type_name.as_str() == "options")
-        .any(|(id, _)| {
-            body.attrs_in(Some(id)).any(|(_, a)| {
-                pcl_hir::ResourceOption::from_name(&a.name) == Some(pcl_hir::ResourceOption::Range)
-            })
-        })
-}
-
 fn object_properties(ty: Option<Type>) -> Vec<(String, Type)> {
     let Some(ty) = ty else {
         return Vec::new();
@@ -851,7 +839,7 @@ fn member_completions(
             if semantics::binding_kind(db, node, binding) == pcl_hir::BindingKind::Range
                 && rest.is_empty()
             {
-                if !has_range_option(db, node) {
+                if !semantics::has_range_option(db, node) {
                     return Vec::new();
                 }
                 // `key` and `value`, or `value` alone for a count.
@@ -991,7 +979,7 @@ fn expression_completions(
     // Local variables whose `for` encloses the cursor; `range` in ranged nodes.
     for (id, binding) in body.bindings() {
         let in_scope = match binding.kind {
-            pcl_hir::BindingKind::Range => has_range_option(db, node),
+            pcl_hir::BindingKind::Range => semantics::has_range_option(db, node),
             _ => {
                 body.exprs().any(|(e, expr)| {
                     matches!(expr, Expr::For(f) if f.value_var == id || f.key_var == Some(id))

@@ -126,11 +126,23 @@ pub(crate) fn rename(
                 let body = user.body(db);
                 let range = user.source_map(db).body().expr(id);
                 let shadowed = body.bindings().any(|(b, binding)| {
-                    binding.name.as_str() == new_name && scope_contains(db, user, b, range)
+                    binding.name.as_str() == new_name
+                        && if binding.kind == pcl_hir::BindingKind::Range {
+                            // `range` is the element being created in the whole body of a
+                            // node whose options set it.
+                            semantics::has_range_option(db, user)
+                        } else {
+                            scope_contains(db, user, b, range)
+                        }
                 });
                 if shadowed {
+                    let what = if new_name == "range" && semantics::has_range_option(db, user) {
+                        "the element `range`".to_string()
+                    } else {
+                        format!("a local variable named `{new_name}`")
+                    };
                     return Err(RenameError::Collision(format!(
-                        "a local variable named `{new_name}` in `{}` would hide the renamed `{}`",
+                        "{what} in `{}` would hide the renamed `{}`",
                         user.name(db),
                         node.kind(db).keyword()
                     )));

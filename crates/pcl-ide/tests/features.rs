@@ -424,6 +424,16 @@ fn rename_refuses_bad_names_and_collisions() {
             error: no name to rename here
         "#]],
     );
+    // `files` uses `bucket` and sets `range`: there the new name would mean the element.
+    check_rename(
+        "main.pp",
+        "resource bucket",
+        9,
+        "range",
+        expect![[r#"
+            error: the element `range` in `files` would hide the renamed `resource`
+        "#]],
+    );
 }
 
 fn check_completions(text: &str, expect: Expect) {
