@@ -197,6 +197,15 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
             if on_label || (keyword_line && prefix.split_whitespace().count() == 2) {
                 return resource_tokens(db, file.program(db), range);
             }
+            // `key = "|` in a nested object: the enum of that key's type there.
+            if let Some(cx) = context.as_ref().filter(|cx| cx.frames.len() >= 2) {
+                if let Some(key) = cx.value_of() {
+                    let depth = cx.frames.len() - 2;
+                    if let Some(ty) = expected_type(db, node, cx, depth, Some(key)) {
+                        return enum_items(db, node, key, &ty, range, false);
+                    }
+                }
+            }
             if let Some(attr) = prefix.strip_suffix('=').map(str::trim_end) {
                 return enum_values(db, node, attr.trim(), range);
             }
@@ -264,7 +273,7 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
                 if let Some(key) = cx.value_of().filter(|_| cx.item.len() <= 3) {
                     let ty = expected_type(db, node, &cx, cx.frames.len() - 1, Some(key));
                     if let Some(ty) = ty {
-                        out.extend(quoted_enum_values(db, node, key, &ty, range));
+                        out.extend(enum_items(db, node, key, &ty, range, true));
                     }
                 }
             }
@@ -362,6 +371,21 @@ fn expected_type(
             Step::Name(name) => match strip(&ty).kind() {
                 TypeKind::Object(object) => object.property(&name)?,
                 TypeKind::Map(element) => element.clone(),
+                // A union of objects (told apart by a discriminator): the property's types
+                // in the members that have it.
+                TypeKind::Union(members) => {
+                    let types: Vec<Type> = members
+                        .iter()
+                        .filter_map(|m| match strip(m).kind() {
+                            TypeKind::Object(object) => object.property(&name),
+                            _ => None,
+                        })
+                        .collect();
+                    if types.is_empty() {
+                        return None;
+                    }
+                    Type::union(types)
+                }
                 _ => return None,
             },
             Step::Element => element(&ty)?,
@@ -406,13 +430,15 @@ fn object_keys(
         .collect()
 }
 
-/// The values of the enums a type admits, quoted, for a value not yet begun (`acl = |`).
-fn quoted_enum_values(
+/// The values of the enums a type admits (and the constants of a union's discriminator):
+/// quoted for a value not yet begun (`acl = |`), as they are inside quotes.
+fn enum_items(
     db: &RootDatabase,
     node: Node<'_>,
     key: &str,
     ty: &Type,
     range: TextRange,
+    quoted: bool,
 ) -> Vec<CompletionItem> {
     let enums = schema::enums_of(ty);
     let mut values: Vec<(&str, &str)> = enums
@@ -427,14 +453,18 @@ fn quoted_enum_values(
         .map(|(value, token)| {
             let documentation = schema::enum_value_doc(db, program, token, value)
                 .and_then(|(_, description)| description);
-            let quoted = format!("\"{value}\"");
+            let text = if quoted {
+                format!("\"{value}\"")
+            } else {
+                value.to_string()
+            };
             item(
-                quoted.clone(),
+                text.clone(),
                 CompletionKind::EnumValue,
                 Some(format!("value of {key}")),
                 documentation,
                 range,
-                quoted,
+                text,
                 "0",
             )
         })
@@ -775,6 +805,20 @@ fn object_properties(ty: Option<Type>) -> Vec<(String, Type)> {
             .iter()
             .map(|(name, ty)| (name.to_string(), ty.clone()))
             .collect(),
+        // A union of objects: the properties of every member, each once.
+        TypeKind::Union(members) => {
+            let mut out: Vec<(String, Type)> = Vec::new();
+            for member in members.iter() {
+                if let TypeKind::Object(object) = strip(member).kind() {
+                    for (name, ty) in object.properties().iter() {
+                        if !out.iter().any(|(n, _)| **n == **name) {
+                            out.push((name.to_string(), ty.clone()));
+                        }
+                    }
+                }
+            }
+            out
+        }
         _ => Vec::new(),
     }
 }
@@ -935,34 +979,10 @@ fn enum_values(
     attr: &str,
     range: TextRange,
 ) -> Vec<CompletionItem> {
-    let Some(ty) = crate::hover::input_property_type(db, node, attr) else {
-        return Vec::new();
-    };
-    let enums = schema::enums_of(&ty);
-    let mut values: Vec<(&str, &str)> = enums
-        .iter()
-        .flat_map(|e| e.values.iter().map(|v| (v.as_str(), e.token.as_str())))
-        .collect();
-    values.sort();
-    values.dedup_by(|a, b| a.0 == b.0);
-    let program = node.file(db).program(db);
-    values
-        .into_iter()
-        .map(|(value, token)| {
-            let documentation = schema::enum_value_doc(db, program, token, value)
-                .and_then(|(_, description)| description);
-            let value = value.to_string();
-            item(
-                value.clone(),
-                CompletionKind::EnumValue,
-                Some(format!("value of {attr}")),
-                documentation,
-                range,
-                value,
-                "0",
-            )
-        })
-        .collect()
+    match crate::hover::input_property_type(db, node, attr) {
+        Some(ty) => enum_items(db, node, attr, &ty, range, false),
+        None => Vec::new(),
+    }
 }
 
 /// Names in scope and builtin functions.

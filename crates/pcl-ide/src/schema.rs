@@ -222,6 +222,18 @@ pub(crate) fn enums_of(ty: &pcl_types::Type) -> Vec<EnumChoice> {
                         .collect(),
                 })
             }
+            // A constant a union of objects is told apart by (`kind = "http"`).
+            TypeKind::Const(c) => {
+                if let pcl_types::ConstValue::String(value) = &c.value {
+                    let token = format!("\"{value}\"");
+                    if !out.iter().any(|c| c.token == token) {
+                        out.push(EnumChoice {
+                            token,
+                            values: vec![value.to_string()],
+                        });
+                    }
+                }
+            }
             TypeKind::Union(members) => members.iter().for_each(|m| walk(m, out, depth + 1)),
             TypeKind::Output(inner) | TypeKind::Promise(inner) => walk(inner, out, depth + 1),
             _ => {}

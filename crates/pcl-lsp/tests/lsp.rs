@@ -335,10 +335,12 @@ impl Drop for TempDirOutside {
 }
 
 /// Definitions lead into schema files (the location is in the schema's text, which is not a
-/// program file), and inlay hints show one `: ` before the type (found by a review with a
-/// real client: both were lost or doubled in the protocol layer).
+/// program file), completion inside a nested object offers its keys and its discriminator's
+/// constants, and inlay hints show one `: ` before the type (found by a review with a real
+/// client: definitions were lost and colons doubled in the protocol layer, and a nested
+/// object was completed as the resource's body).
 #[test]
-fn definitions_into_schemas_and_inlay_hints() {
+fn definitions_into_schemas_nested_completion_and_inlay_hints() {
     let dir = common::TempDir(
         std::env::temp_dir().join(format!("pcl-lsp-schema-test-{}", std::process::id())),
     );
@@ -356,7 +358,7 @@ fn definitions_into_schemas_and_inlay_hints() {
     let main = program.join("main.pp");
     std::fs::write(
         &main,
-        "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n",
+        "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n\nresource hc \"demo:network/healthCheck:HealthCheck\" {\n  check = {\n    kind = \"http\"\n    path = \"/\"\n  }\n}\n",
     )
     .unwrap();
     let mut client = Client::initialized_with(
@@ -378,6 +380,25 @@ fn definitions_into_schemas_and_inlay_hints() {
     assert!(
         text.lines().nth(line).unwrap().contains("demo:storage"),
         "{definition}"
+    );
+
+    // In a nested object: its keys, and the constants of a union's discriminator.
+    let completion = client.result(
+        "textDocument/completion",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "kind = \"http", 8) }),
+    );
+    let labels = completion.to_string();
+    assert!(
+        labels.contains("\"label\":\"http\"") && labels.contains("\"label\":\"tcp\""),
+        "{completion}"
+    );
+    let completion = client.result(
+        "textDocument/completion",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "    path", 4) }),
+    );
+    assert!(
+        completion.to_string().contains("\"label\":\"port\""),
+        "{completion}"
     );
 
     let hints = client.result(
