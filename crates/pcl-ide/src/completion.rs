@@ -318,7 +318,7 @@ fn open_block_before<'db>(
 /// key's value in it), from the node's input types: the frames below the node's body name
 /// attributes, keys and elements; `None` where a frame is reached otherwise (an argument,
 /// a `for` body in an object) or the types run out.
-fn expected_type(
+pub(crate) fn expected_type(
     db: &RootDatabase,
     node: Node<'_>,
     cx: &CursorContext,
@@ -825,7 +825,7 @@ fn object_properties(ty: Option<Type>) -> Vec<(String, Type)> {
 
 /// A type without the wrappers that attribute access sees through: outputs, promises,
 /// optionality, and the eventual forms an input also takes (`T | output(T)`).
-fn strip(ty: &Type) -> Type {
+pub(crate) fn strip(ty: &Type) -> Type {
     let mut ty = ty.clone();
     loop {
         let next = match ty.kind() {

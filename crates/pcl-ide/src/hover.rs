@@ -226,6 +226,41 @@ fn attr_hover(
     }
 }
 
+/// A key of an object literal inside a resource's (or an option's) value: the type the
+/// schema gives that property there, and its description.
+fn object_key_hover(db: &RootDatabase, node: Node<'_>, id: ExprId) -> Option<HoverResult> {
+    let body = node.body(db);
+    let Expr::Literal(pcl_types::ConstValue::String(key)) = body.expr(id) else {
+        return None;
+    };
+    let is_key = body
+        .exprs()
+        .any(|(_, e)| matches!(e, Expr::Object(items) if items.iter().any(|i| i.key == id)));
+    if !is_key {
+        return None;
+    }
+    let range = node.source_map(db).body().expr(id);
+    let text = node.file(db).file(db).text(db);
+    let start = usize::from(node.source_map(db).range().start());
+    let cx = crate::context::CursorContext::at_end_of(text.get(start..usize::from(range.start()))?);
+    let depth = cx.frames.len().checked_sub(1)?;
+    let ty = crate::completion::expected_type(db, node, &cx, depth, Some(key))?;
+    let object = crate::completion::expected_type(db, node, &cx, depth, None);
+    let doc =
+        object.and_then(|o| schema::object_property_doc(db, node.file(db).program(db), &o, key));
+    let required = if ty.is_optional() { "" } else { " (required)" };
+    Some(HoverResult {
+        range,
+        markdown: with_doc(
+            code_block(&format!(
+                "{key}: {}{required}",
+                pcl_sema::one_line_type(&ty.resolve_outputs())
+            )),
+            doc.as_deref(),
+        ),
+    })
+}
+
 /// The declared type of a resource's input property.
 pub(crate) fn input_property_type(db: &RootDatabase, node: Node<'_>, name: &str) -> Option<Type> {
     let schema = schema::resource_types(db, node)?;
@@ -246,6 +281,9 @@ fn expr_hover(
     let body = node.body(db);
     let map = node.source_map(db).body();
     let range = map.expr(id);
+    if let Some(hover) = object_key_hover(db, node, id) {
+        return Some(hover);
+    }
     let inference = pcl_sema::infer_node_fully(db, node);
     let ty = inference.expr_types.get(id.index())?.clone();
     match body.expr(id) {

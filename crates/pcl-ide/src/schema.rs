@@ -195,6 +195,43 @@ pub(crate) fn resource_location(
     })
 }
 
+/// The description of property `name` of a schema object type (or of the members of a union
+/// of them that have it), from the schema's definition of the type.
+pub(crate) fn object_property_doc(
+    db: &RootDatabase,
+    program: Program,
+    ty: &pcl_types::Type,
+    name: &str,
+) -> Option<String> {
+    let ty = crate::completion::strip(ty);
+    let members: Vec<pcl_types::Type> = match ty.kind() {
+        pcl_types::TypeKind::Union(members) => {
+            members.iter().map(crate::completion::strip).collect()
+        }
+        _ => vec![ty.clone()],
+    };
+    members.iter().find_map(|member| {
+        let pcl_types::TypeKind::Object(object) = member.kind() else {
+            return None;
+        };
+        let token = object.annotations().iter().find_map(|a| match a {
+            pcl_types::Annotation::SchemaObject(token) => Some(token.to_string()),
+            _ => None,
+        })?;
+        let package = package_of(db, program, &token)?;
+        let found = package.lookup_type(&token).ok()?;
+        match package.type_def(&found)? {
+            pcl_schema::spec::TypeDefSpec::Object(spec) => spec
+                .properties
+                .iter()
+                .find(|p| p.name == name)?
+                .description
+                .clone(),
+            _ => None,
+        }
+    })
+}
+
 /// An enum a type admits: its token and its string values.
 pub(crate) struct EnumChoice {
     pub(crate) token: String,

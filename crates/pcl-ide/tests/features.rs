@@ -1183,3 +1183,38 @@ EOT
         "#]],
     );
 }
+
+#[test]
+fn hover_keys_of_nested_objects() {
+    let f = fixture(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  corsRules = [{
+    allowed$0Methods = ["GET"]
+    allowedOrigins = ["*"]
+  }]
+  website = { indexDocument = "index.html" }
+}
+"#,
+    );
+    let hover = f.analysis().hover(&f.position()).unwrap().expect("a hover");
+    expect![[r#"
+        ```pcl
+        allowedMethods: list(string) (required)
+        ```
+
+        Specifies which methods are allowed. Can be `GET`, `PUT`, `POST`, `DELETE` or `HEAD`."#]]
+    .assert_eq(&hover.markdown);
+    let f = fixture(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  website = { index$0Document = "index.html" }
+}
+"#,
+    );
+    let hover = f.analysis().hover(&f.position()).unwrap().expect("a hover");
+    expect![[r#"
+        ```pcl
+        indexDocument: string?
+        ```
+
+        Amazon S3 returns this index document when requests are made to the root domain or any of the subfolders."#]].assert_eq(&hover.markdown);
+}
