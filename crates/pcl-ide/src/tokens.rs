@@ -198,6 +198,15 @@ pub(crate) fn semantic_tokens(db: &RootDatabase, path: &Path) -> Vec<SemanticTok
                 ),
                 Some(SyntaxKind::VARIABLE_EXPR) => match variables.get(&range.start()) {
                     Some(&(kind, modifiers)) => (kind, modifiers),
+                    // A bare object key (`{ name = "x" }`) is a property's name, not a
+                    // variable (a key in parentheses is an expression, resolved above).
+                    None if token
+                        .parent()
+                        .and_then(|v| v.parent())
+                        .is_some_and(|k| k.kind() == SyntaxKind::OBJECT_KEY) =>
+                    {
+                        (HighlightKind::Property, 0)
+                    }
                     None => (HighlightKind::Variable, 0),
                 },
                 _ => continue,

@@ -667,7 +667,7 @@ fn folding_ranges_of_blocks_and_comments() {
 
 #[test]
 fn semantic_tokens_classify_names() {
-    let f = fixture("config c string {\n}\nresource b \"aws:s3/bucket:Bucket\" {\n  bucket = join(\"-\", [c])\n}\n");
+    let f = fixture("config c string {\n}\nresource b \"aws:s3/bucket:Bucket\" {\n  bucket = join(\"-\", [c])\n  website = { indexDocument = c }\n}\n");
     let path = &f.files[0].0;
     let text = f.text(path);
     let tokens = f.analysis().semantic_tokens(path).unwrap();
@@ -696,6 +696,9 @@ fn semantic_tokens_classify_names() {
         "\"" String 0
         "-" String 0
         "\"" String 0
+        "c" Parameter 2
+        "website" Property 0
+        "indexDocument" Property 0
         "c" Parameter 2
     "#]]
     .assert_eq(&actual);
