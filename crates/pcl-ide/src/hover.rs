@@ -308,10 +308,20 @@ fn expr_hover(
                 if let Some(doc) = output_property_doc(db, file, node, *receiver, name.as_str()) {
                     markdown = with_doc(markdown, Some(&doc));
                 }
-                return Some(HoverResult {
-                    range: name_range,
-                    markdown,
-                });
+                // The name, without the `.` before it.
+                let text = node.file(db).file(db).text(db);
+                let dot = text
+                    .get(usize::from(name_range.start())..)
+                    .is_some_and(|t| t.starts_with('.'));
+                let range = if dot && name_range.len() > 1.into() {
+                    TextRange::new(
+                        name_range.start() + pcl_diagnostics::TextSize::from(1),
+                        name_range.end(),
+                    )
+                } else {
+                    name_range
+                };
+                return Some(HoverResult { range, markdown });
             }
         }
         Expr::Call(call) => {

@@ -165,7 +165,7 @@ fn hover_output_property_read() {
         "bucket.bucket",
         9,
         expect![[r#"
-            main.pp:14:18-14:25 ".bucket"
+            main.pp:14:19-14:25 "bucket"
             ```pcl
             bucket: output(string)
             ```
