@@ -197,6 +197,24 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
             if on_label || (keyword_line && prefix.split_whitespace().count() == 2) {
                 return resource_tokens(db, file.program(db), range);
             }
+            // `ignoreChanges = ["|"]` and the other options that take property paths: the
+            // resource's inputs.
+            if let Some(cx) = context.as_ref() {
+                if let [.., options, paths, last] = cx.frames.as_slice() {
+                    let takes_paths = matches!(&paths.step, Some(Step::Name(option))
+                        if pcl_hir::ResourceOption::from_name(option)
+                            .is_some_and(|o| o.takes_property_paths()));
+                    if last.kind == FrameKind::Quoted
+                        && paths.kind == FrameKind::Tuple
+                        && takes_paths
+                        && options.kind == FrameKind::Block
+                        && options.step == Some(Step::Name("options".into()))
+                        && cx.frames.len() == 4
+                    {
+                        return property_paths(db, node, range);
+                    }
+                }
+            }
             // `key = "|` in a nested object: the enum of that key's type there.
             if let Some(cx) = context.as_ref().filter(|cx| cx.frames.len() >= 2) {
                 if let Some(key) = cx.value_of() {
@@ -465,6 +483,27 @@ fn enum_items(
                 documentation,
                 range,
                 text,
+                "0",
+            )
+        })
+        .collect()
+}
+
+/// The input properties of a resource, as the first step of a property path.
+fn property_paths(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<CompletionItem> {
+    let Some(types) = crate::schema::resource_types(db, node) else {
+        return Vec::new();
+    };
+    object_properties(Some(types.inputs.clone()))
+        .into_iter()
+        .map(|(name, ty)| {
+            item(
+                name.clone(),
+                CompletionKind::Property,
+                Some(pcl_sema::one_line_type(&ty.resolve_outputs())),
+                None,
+                range,
+                name,
                 "0",
             )
         })

@@ -1159,6 +1159,18 @@ EOT
 "#,
         expect![[r#""#]],
     );
+    // The inputs a property path of `ignoreChanges` starts with.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  options {
+    ignoreChanges = ["t$0"]
+  }
+}
+"#,
+        expect![[r#"
+            Property tags map(string)?
+        "#]],
+    );
     // `range` only where the options set it.
     check_completions(
         r#"resource b "aws:s3/bucket:Bucket" {
