@@ -504,8 +504,21 @@ fn line_start_indent(lexed: &Lexed<'_>, i: usize) -> Option<u32> {
 /// `Parser::misindented_closes`). Template sequences are balanced by the lexer, so counting `{`
 /// and `}` alone is enough.
 fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u32, bool)>) {
-    // Each open `{` with the indentation of its line.
-    let mut open: Vec<(u32, u32)> = Vec::new();
+    let mut open = Vec::new();
+    for (pos, &i) in tokens.iter().enumerate() {
+        match lexed.kind(i as usize) {
+            L_BRACE => open.push(pos as u32),
+            R_BRACE => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    if open.is_empty() {
+        return (open, Vec::new());
+    }
+    // Only for a file with an unclosed `{` (rare): a second pass with each line's indentation.
+    let mut stack: Vec<(u32, u32)> = Vec::new();
     let mut misindented = Vec::new();
     let mut line_indent = 0u32;
     for (pos, &i) in tokens.iter().enumerate() {
@@ -516,23 +529,16 @@ fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u
             line_indent = indent;
         }
         match kind {
-            L_BRACE => open.push((pos as u32, line_indent)),
+            L_BRACE => stack.push((pos as u32, line_indent)),
             R_BRACE => {
-                if let (Some((opener, opener_indent)), Some(indent)) = (open.pop(), first_indent) {
+                if let (Some((opener, opener_indent)), Some(indent)) = (stack.pop(), first_indent) {
                     if indent < opener_indent {
-                        misindented.push((opener, pos as u32));
+                        misindented.push((opener, pos as u32, false));
                     }
                 }
             }
             _ => {}
         }
     }
-    if open.is_empty() {
-        misindented.clear();
-    }
-    let misindented = misindented
-        .into_iter()
-        .map(|(opener, closer)| (opener, closer, false))
-        .collect();
-    (open.into_iter().map(|(pos, _)| pos).collect(), misindented)
+    (open, misindented)
 }
