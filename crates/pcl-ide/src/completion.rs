@@ -197,6 +197,28 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
             if on_label || (keyword_line && prefix.split_whitespace().count() == 2) {
                 return resource_tokens(db, file.program(db), range);
             }
+            // `call(res, "|")`: the methods of the resource's type.
+            if let Some(cx) = context.as_ref() {
+                if let [.., call, last] = cx.frames.as_slice() {
+                    if last.kind == FrameKind::Quoted
+                        && call.kind == FrameKind::Paren
+                        && call.callee.as_deref() == Some("call")
+                        && call.commas == 1
+                    {
+                        let receiver = call.first_name.as_deref().and_then(|name| {
+                            pcl_sema::lookup_node(
+                                db,
+                                file.program(db),
+                                file.file(db),
+                                &pcl_hir::Name::new(name),
+                            )
+                        });
+                        return receiver
+                            .map(|r| method_names(db, r, range))
+                            .unwrap_or_default();
+                    }
+                }
+            }
             // `ignoreChanges = ["|"]` and the other options that take property paths: the
             // resource's inputs.
             if let Some(cx) = context.as_ref() {
@@ -483,6 +505,24 @@ fn enum_items(
                 documentation,
                 range,
                 text,
+                "0",
+            )
+        })
+        .collect()
+}
+
+/// The methods of a resource's type, for `call`.
+fn method_names(db: &RootDatabase, resource: Node<'_>, range: TextRange) -> Vec<CompletionItem> {
+    schema::resource_methods(db, resource)
+        .into_iter()
+        .map(|(name, token)| {
+            item(
+                name.clone(),
+                CompletionKind::Function,
+                Some(token),
+                None,
+                range,
+                name,
                 "0",
             )
         })

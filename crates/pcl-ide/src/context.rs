@@ -56,6 +56,8 @@ pub(crate) struct Frame {
     pub(crate) callee: Option<String>,
     /// For parentheses: the first argument, when it is a plain string.
     pub(crate) first_string: Option<String>,
+    /// For parentheses: the first argument, when it starts with a name (`call(res, ...)`).
+    pub(crate) first_name: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +83,7 @@ impl CursorContext {
             commas: 0,
             callee: None,
             first_string: None,
+            first_name: None,
         };
         for i in 0..lexed.len() {
             let kind = lexed.kind(i);
@@ -190,6 +193,13 @@ impl CursorContext {
                     }
                 }
                 _ if matches!(top, Some(FrameKind::Quoted | FrameKind::Heredoc)) => {}
+                IDENT if top == Some(FrameKind::Paren) => {
+                    if let Some(paren) = frames.last_mut() {
+                        if paren.commas == 0 && paren.first_name.is_none() {
+                            paren.first_name = Some(lexed.text(i).to_string());
+                        }
+                    }
+                }
                 _ => {
                     if items_here {
                         item.push(ItemToken {

@@ -88,6 +88,18 @@ pub(crate) fn resource_of_node(db: &RootDatabase, node: Node<'_>) -> Option<Reso
     })
 }
 
+/// The methods of the resource type a `resource` block names: each name with its function's
+/// token.
+pub(crate) fn resource_methods(db: &RootDatabase, node: Node<'_>) -> Vec<(String, String)> {
+    let Some((token, package)) = resource_package(db, node) else {
+        return Vec::new();
+    };
+    let Ok(found) = package.lookup_resource(token) else {
+        return Vec::new();
+    };
+    package.resource(&found).spec.methods.clone()
+}
+
 /// A function's definition, for `invoke("token", ...)`.
 pub(crate) struct FunctionDef {
     pub(crate) token: String,

@@ -358,7 +358,7 @@ fn definitions_into_schemas_nested_completion_and_inlay_hints() {
     let main = program.join("main.pp");
     std::fs::write(
         &main,
-        "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n\nresource hc \"demo:network/healthCheck:HealthCheck\" {\n  check = {\n    kind = \"http\"\n    path = \"/\"\n  }\n}\n",
+        "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n\nresource hc \"demo:network/healthCheck:HealthCheck\" {\n  check = {\n    kind = \"http\"\n    path = \"/\"\n  }\n}\n\nlink = call(site, \"presign\", { key = \"k\" })\n",
     )
     .unwrap();
     let mut client = Client::initialized_with(
@@ -398,6 +398,15 @@ fn definitions_into_schemas_nested_completion_and_inlay_hints() {
     );
     assert!(
         completion.to_string().contains("\"label\":\"port\""),
+        "{completion}"
+    );
+    // The methods of the resource `call` names.
+    let completion = client.result(
+        "textDocument/completion",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "call(site, \"", 12) }),
+    );
+    assert!(
+        completion.to_string().contains("\"label\":\"presign\""),
         "{completion}"
     );
 
