@@ -299,6 +299,10 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
                 attribute_names(db, node, range)
             } else if frame.step == Some(Step::Name("options".into())) {
                 option_names(&frame.keys, range)
+            } else if frame.step == Some(Step::Name("parameterization".into()))
+                && node.kind(db) == NodeKind::Package
+            {
+                plain_attributes(&["name", "version", "value"], &frame.keys, range)
             } else {
                 Vec::new()
             }
@@ -506,6 +510,25 @@ fn enum_items(
                 range,
                 text,
                 "0",
+            )
+        })
+        .collect()
+}
+
+/// Attributes of a block that takes these names, but those already set.
+fn plain_attributes(names: &[&str], set: &[String], range: TextRange) -> Vec<CompletionItem> {
+    names
+        .iter()
+        .filter(|name| !set.iter().any(|s| s == *name))
+        .map(|&name| {
+            item(
+                name.to_string(),
+                CompletionKind::Property,
+                Some("string".to_string()),
+                None,
+                range,
+                format!("{name} = "),
+                "1",
             )
         })
         .collect()
@@ -809,6 +832,35 @@ fn attribute_names(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<C
                         if *required { "0" } else { "1" },
                     ));
                 }
+            }
+        }
+        NodeKind::Package => {
+            // What a package descriptor sets (its `parameterization` is a block).
+            out.extend(plain_attributes(
+                &[
+                    "baseProviderName",
+                    "baseProviderVersion",
+                    "baseProviderDownloadUrl",
+                ],
+                &set.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                range,
+            ));
+            if body
+                .blocks_in(None)
+                .all(|(_, b)| b.type_name.as_str() != "parameterization")
+            {
+                out.push(CompletionItem {
+                    snippet: true,
+                    ..item(
+                        "parameterization".into(),
+                        CompletionKind::Keyword,
+                        Some("the package's parameterization block".into()),
+                        None,
+                        range,
+                        "parameterization {\n\tname    = \"$1\"\n\tversion = \"$2\"\n\tvalue   = \"$3\"\n}".into(),
+                        "2",
+                    )
+                });
             }
         }
         kind => {

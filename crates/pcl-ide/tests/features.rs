@@ -1233,3 +1233,39 @@ fn hover_keys_of_nested_objects() {
 
         Amazon S3 returns this index document when requests are made to the root domain or any of the subfolders."#]].assert_eq(&hover.markdown);
 }
+
+#[test]
+fn complete_attributes_of_other_blocks() {
+    check_completions(
+        r#"package {
+  baseProviderName = "terraform-provider"
+  $0
+}
+"#,
+        expect![[r#"
+            Property baseProviderDownloadUrl string
+            Property baseProviderVersion string
+            Keyword parameterization the package's parameterization block
+        "#]],
+    );
+    check_completions(
+        r#"package {
+  parameterization {
+    na$0
+  }
+}
+"#,
+        expect![[r#"
+            Property name string
+        "#]],
+    );
+    check_completions(
+        r#"config c "int" {
+  def$0
+}
+"#,
+        expect![[r#"
+            Property default 
+        "#]],
+    );
+}
