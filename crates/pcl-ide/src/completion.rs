@@ -296,7 +296,13 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
         None => Vec::new(),
         Some(frame) if frame.kind == FrameKind::Block && cx.at_key(word) => {
             if cx.frames.len() == 1 {
+                // Also those the scanner saw set (a body the parser did not read as the
+                // block's: not indented yet).
+                let set = &frame.keys;
                 attribute_names(db, node, range)
+                    .into_iter()
+                    .filter(|i| !set.contains(&i.label))
+                    .collect()
             } else if frame.step == Some(Step::Name("options".into())) {
                 option_names(&frame.keys, range)
             } else if frame.step == Some(Step::Name("parameterization".into()))
@@ -308,7 +314,10 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
             }
         }
         Some(frame) if frame.kind == FrameKind::Object && cx.at_key(word) => {
+            // An object whose keys the schema does not fix (a map's, a local's): any key, or
+            // a `for` expression.
             object_keys(db, node, &cx, range)
+                .unwrap_or_else(|| expression_completions(db, file, node, position.offset, range))
         }
         Some(frame) => {
             let mut out = Vec::new();
@@ -445,13 +454,15 @@ fn object_keys(
     node: Node<'_>,
     cx: &CursorContext,
     range: TextRange,
-) -> Vec<CompletionItem> {
+) -> Option<Vec<CompletionItem>> {
     let depth = cx.frames.len() - 1;
-    let Some(ty) = expected_type(db, node, cx, depth, None) else {
-        return Vec::new();
-    };
+    let ty = expected_type(db, node, cx, depth, None)?;
     let set = &cx.frames[depth].keys;
-    object_properties(Some(ty))
+    let properties = object_properties(Some(ty));
+    if properties.is_empty() {
+        return None;
+    }
+    let items = properties
         .into_iter()
         .filter(|(name, _)| !set.contains(name))
         .map(|(name, ty)| {
@@ -471,7 +482,8 @@ fn object_keys(
                 if required { "0" } else { "1" },
             )
         })
-        .collect()
+        .collect();
+    Some(items)
 }
 
 /// The values of the enums a type admits (and the constants of a union's discriminator):
@@ -497,18 +509,20 @@ fn enum_items(
         .map(|(value, token)| {
             let documentation = schema::enum_value_doc(db, program, token, value)
                 .and_then(|(_, description)| description);
-            let text = if quoted {
+            // The label is the value (what a client filters by the word typed); a value not
+            // yet begun is inserted quoted.
+            let insert = if quoted {
                 format!("\"{value}\"")
             } else {
                 value.to_string()
             };
             item(
-                text.clone(),
+                value.to_string(),
                 CompletionKind::EnumValue,
                 Some(format!("value of {key}")),
                 documentation,
                 range,
-                text,
+                insert,
                 "0",
             )
         })

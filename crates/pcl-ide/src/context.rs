@@ -58,6 +58,9 @@ pub(crate) struct Frame {
     pub(crate) first_string: Option<String>,
     /// For parentheses: the first argument, when it starts with a name (`call(res, ...)`).
     pub(crate) first_name: Option<String>,
+    /// The item of the frame around it when it opened, which goes on once it closes
+    /// (`key = cond ? [] : [{`).
+    saved_item: Vec<ItemToken>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +87,7 @@ impl CursorContext {
             callee: None,
             first_string: None,
             first_name: None,
+            saved_item: Vec::new(),
         };
         for i in 0..lexed.len() {
             let kind = lexed.kind(i);
@@ -92,6 +96,16 @@ impl CursorContext {
             match kind {
                 WHITESPACE | COMMENT | BLOCK_COMMENT => {}
                 NEWLINE => {
+                    // A quoted string the line leaves unterminated ends there, as the parser
+                    // ends it (the lexer gives no closing quote).
+                    while frames.last().map(|f| f.kind) == Some(FrameKind::Quoted) {
+                        frames.pop();
+                        string.pop();
+                    }
+                    let items_here = matches!(
+                        frames.last().map(|f| f.kind),
+                        None | Some(FrameKind::Block | FrameKind::Object)
+                    );
                     if items_here {
                         record_key(&mut frames, &item);
                         item.clear();
@@ -152,27 +166,29 @@ impl CursorContext {
                         FrameKind::Object
                     };
                     record_key(&mut frames, &item);
-                    frames.push(frame(kind, step.map(|(s, _)| s)));
-                    item.clear();
+                    let mut opened = frame(kind, step.map(|(s, _)| s));
+                    opened.saved_item = std::mem::take(&mut item);
+                    frames.push(opened);
                 }
                 L_BRACK => {
                     let step = opened_step(top, &item, false).map(|(s, _)| s);
                     record_key(&mut frames, &item);
-                    frames.push(frame(FrameKind::Tuple, step));
-                    item.clear();
+                    let mut opened = frame(FrameKind::Tuple, step);
+                    opened.saved_item = std::mem::take(&mut item);
+                    frames.push(opened);
                 }
                 L_PAREN => {
                     let callee = preceding_ident(&lexed, i);
                     record_key(&mut frames, &item);
                     let mut paren = frame(FrameKind::Paren, None);
                     paren.callee = callee;
+                    paren.saved_item = std::mem::take(&mut item);
                     frames.push(paren);
-                    item.clear();
                 }
                 R_BRACE | R_BRACK | R_PAREN => {
-                    frames.pop();
-                    item.clear();
-                    // What closed was a value: the item goes on (`a = {}` then a newline).
+                    // What closed was a value: the item it was in goes on (`a = {}` then a
+                    // newline; `key = cond ? [] : [{`).
+                    item = frames.pop().map(|f| f.saved_item).unwrap_or_default();
                     if matches!(
                         frames.last().map(|f| f.kind),
                         None | Some(FrameKind::Block | FrameKind::Object)
@@ -181,6 +197,8 @@ impl CursorContext {
                             kind,
                             text: String::new(),
                         });
+                    } else {
+                        item.clear();
                     }
                 }
                 COMMA => {
@@ -285,7 +303,10 @@ fn record_key(frames: &mut [Frame], item: &[ItemToken]) {
         return;
     }
     if let [key, sep, ..] = item {
-        if matches!(sep.kind, EQ | COLON) && matches!(key.kind, IDENT | OQUOTE) {
+        if matches!(sep.kind, EQ | COLON)
+            && matches!(key.kind, IDENT | OQUOTE)
+            && !frame.keys.contains(&key.text)
+        {
             frame.keys.push(key.text.clone());
         }
     }

@@ -246,9 +246,20 @@ fn object_key_hover(db: &RootDatabase, node: Node<'_>, id: ExprId) -> Option<Hov
     let depth = cx.frames.len().checked_sub(1)?;
     let ty = crate::completion::expected_type(db, node, &cx, depth, Some(key))?;
     let object = crate::completion::expected_type(db, node, &cx, depth, None);
+    // A map's keys are the user's own: none is required.
+    let in_map = object.as_ref().is_some_and(|o| {
+        matches!(
+            crate::completion::strip(o).kind(),
+            pcl_types::TypeKind::Map(_)
+        )
+    });
     let doc =
         object.and_then(|o| schema::object_property_doc(db, node.file(db).program(db), &o, key));
-    let required = if ty.is_optional() { "" } else { " (required)" };
+    let required = if ty.is_optional() || in_map {
+        ""
+    } else {
+        " (required)"
+    };
     Some(HoverResult {
         range,
         markdown: with_doc(

@@ -128,9 +128,11 @@ pub(crate) fn rename(
                 let shadowed = body.bindings().any(|(b, binding)| {
                     binding.name.as_str() == new_name
                         && if binding.kind == pcl_hir::BindingKind::Range {
-                            // `range` is the element being created in the whole body of a
-                            // node whose options set it.
+                            // `range` is the element being created in the body of a node
+                            // whose options set it, but in the value of `range` itself.
                             semantics::has_range_option(db, user)
+                                && !semantics::range_option_value(db, user)
+                                    .is_some_and(|value| value.contains_range(range))
                         } else {
                             scope_contains(db, user, b, range)
                         }

@@ -314,3 +314,18 @@ pub(crate) fn has_range_option(db: &RootDatabase, node: Node<'_>) -> bool {
             })
         })
 }
+
+/// The range of the value the node's `options` give `range`, if they set it.
+pub(crate) fn range_option_value(db: &RootDatabase, node: Node<'_>) -> Option<TextRange> {
+    let body = node.body(db);
+    let map = node.source_map(db).body();
+    body.blocks_in(None)
+        .filter(|(_, b)| b.type_name.as_str() == "options")
+        .find_map(|(id, _)| {
+            body.attrs_in(Some(id)).find_map(|(_, a)| {
+                (pcl_hir::ResourceOption::from_name(&a.name)
+                    == Some(pcl_hir::ResourceOption::Range))
+                .then(|| map.expr(a.value))
+            })
+        })
+}

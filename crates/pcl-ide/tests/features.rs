@@ -1128,12 +1128,12 @@ fn complete_keys_of_nested_objects() {
 }
 "#,
         expect![[r#"
-            EnumValue "authenticated-read" value of acl
-            EnumValue "aws-exec-read" value of acl
-            EnumValue "log-delivery-write" value of acl
-            EnumValue "private" value of acl
-            EnumValue "public-read" value of acl
-            EnumValue "public-read-write" value of acl
+            EnumValue authenticated-read value of acl
+            EnumValue aws-exec-read value of acl
+            EnumValue log-delivery-write value of acl
+            EnumValue private value of acl
+            EnumValue public-read value of acl
+            EnumValue public-read-write value of acl
             Function assetArchive assetArchive(assets: map(Asset | Archive)) -> Archive
             Function call call(self: resource, method: string, args: object) -> output(T)
             Function can can(value) -> bool
@@ -1169,6 +1169,45 @@ EOT
 "#,
         expect![[r#"
             Property tags map(string)?
+        "#]],
+    );
+    // A string the line leaves unterminated ends with it.
+    check_completions(
+        "resource b \"aws:s3/bucket:Bucket\" {\n  bucket = \"abc\n  forc$0\n}\n",
+        expect![[r#"
+            Property forceDestroy bool?
+        "#]],
+    );
+    // After a value with brackets, the key is still known; a map's keys are free.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  corsRules = true ? [] : [{ allowedH$0 }]
+}
+"#,
+        expect![[r#"
+            Property allowedHeaders list(string)?
+            Property allowedMethods list(string) (required)
+        "#]],
+    );
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  tags = { fo$0 }
+}
+"#,
+        expect![[r#"
+            Keyword for 
+            Function fromBase64 fromBase64(value: string) -> string
+        "#]],
+    );
+    // An enum's value begun without its quote.
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  acl = pri$0
+}
+"#,
+        expect![[r#"
+            EnumValue private value of acl
+            EnumValue public-read-write value of acl
         "#]],
     );
     // `range` only where the options set it.

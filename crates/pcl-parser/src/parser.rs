@@ -357,7 +357,10 @@ impl<'a> Parser<'a> {
         message: impl Into<String>,
         help: Option<String>,
     ) {
-        if self.current() == ERROR_TOKEN && self.current_range().0 == start {
+        if self.current() == ERROR_TOKEN
+            && self.current_range().0 == start
+            && kind != SyntaxErrorKind::UnclosedBlock
+        {
             return;
         }
         // A range must not split a character, whatever a caller computed.
@@ -378,9 +381,11 @@ impl<'a> Parser<'a> {
         };
         // Outwards, so that a range inside a character still covers it.
         let (start, end) = (floor(start), ceil(end.max(start)));
-        // One position, one message: later errors at the same spot are cascades.
+        // One position, one message: later errors at the same spot are cascades. But each
+        // unclosed block keeps its error, which may share its place (the last token) with an
+        // inner block's or an item's: the formatter finds the blocks left open by them.
         if let Some(last) = self.errors.last() {
-            if last.start == start && last.end == end {
+            if last.start == start && last.end == end && kind != SyntaxErrorKind::UnclosedBlock {
                 return;
             }
         }
