@@ -12,6 +12,40 @@ pub fn tokens(text: &str) -> Vec<(SyntaxKind, String)> {
         .collect()
 }
 
+/// The tree of a text without its whitespace: each node's kind and depth, each other token's
+/// kind and text, in order.
+pub fn tree_shape(text: &str) -> Vec<(u32, SyntaxKind, String)> {
+    let root = pcl_syntax::parse(text).syntax();
+    let mut out = Vec::new();
+    let mut depth = 0u32;
+    for event in root.preorder_with_tokens() {
+        match event {
+            pcl_syntax::WalkEvent::Enter(element) => {
+                match &element {
+                    pcl_syntax::NodeOrToken::Node(node) => {
+                        out.push((depth, node.kind(), String::new()))
+                    }
+                    pcl_syntax::NodeOrToken::Token(token)
+                        if token.kind() != SyntaxKind::WHITESPACE =>
+                    {
+                        out.push((depth, token.kind(), token.text().to_string()))
+                    }
+                    pcl_syntax::NodeOrToken::Token(_) => {}
+                }
+                if element.as_node().is_some() {
+                    depth += 1;
+                }
+            }
+            pcl_syntax::WalkEvent::Leave(element) => {
+                if element.as_node().is_some() {
+                    depth -= 1;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The formatter's promises on one input and its output. Returns a description of the first
 /// broken promise.
 pub fn broken_promise(input: &str, formatted: &pcl_fmt::Formatted) -> Option<String> {
@@ -34,6 +68,11 @@ pub fn broken_promise(input: &str, formatted: &pcl_fmt::Formatted) -> Option<Str
         if !output.contains(kept) {
             return Some(format!("the damaged item at {range:?} was changed"));
         }
+    }
+    // The parser ends an unclosed block by indentation, so a layout could move items into
+    // or out of one: what the text parses to must not change.
+    if tree_shape(input) != tree_shape(output) {
+        return Some("what the text parses to changed".into());
     }
     match pcl_fmt::format(output) {
         Ok(again) if again.text == *output => None,

@@ -18,7 +18,7 @@ mod validate;
 use std::sync::Arc;
 
 pub use pcl_parser::{SyntaxErrorKind, SyntaxKind};
-pub use rowan::{TextRange, TextSize};
+pub use rowan::{NodeOrToken, TextRange, TextSize, WalkEvent};
 
 pub use dump::{debug_tree, json_tree};
 pub use flat::{
