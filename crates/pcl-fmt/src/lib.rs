@@ -100,8 +100,13 @@ pub fn format(text: &str) -> Result<Formatted, FormatError> {
     // is accepted only when formatting it gives it back, so that formatting is idempotent by
     // construction; otherwise everything from the unclosed block on is kept, and failing
     // that the whole file.
+    // It must also parse as the input does: an output that formats to itself can still move
+    // a line out of an unclosed block (a damaged line kept at its width in tabs, under a
+    // block line indented in spaces).
     let once = |text: &str, how| render(text, &Plan::new(text, how)).map(|f| f.text);
-    if once(&formatted.text, UnclosedBlocks::Formatted)? == formatted.text {
+    if once(&formatted.text, UnclosedBlocks::Formatted)? == formatted.text
+        && parses_alike(text, &formatted.text)
+    {
         return Ok(formatted);
     }
     let kept = render(text, &Plan::new(text, UnclosedBlocks::KeptToEnd))?;
@@ -110,7 +115,7 @@ pub fn format(text: &str) -> Result<Formatted, FormatError> {
     let first_step_keeps = again == kept.text;
     let second_step_keeps = once(&again, UnclosedBlocks::Formatted)? != again
         && once(&kept.text, UnclosedBlocks::KeptToEnd)? == kept.text;
-    if first_step_keeps || second_step_keeps {
+    if (first_step_keeps || second_step_keeps) && parses_alike(text, &kept.text) {
         return Ok(kept);
     }
     Ok(Formatted {
@@ -119,6 +124,32 @@ pub fn format(text: &str) -> Result<Formatted, FormatError> {
         damaged: vec![TextRange::up_to(TextSize::of(text))],
         kept_whole: true,
     })
+}
+
+/// Whether two texts that differ only in whitespace parse to the same tree (the same nodes,
+/// and the same tokens but whitespace, in the same places).
+fn parses_alike(a: &str, b: &str) -> bool {
+    fn shape(text: &str) -> Vec<(u32, pcl_syntax::SyntaxKind, Option<String>)> {
+        let mut out = Vec::new();
+        let mut depth = 0u32;
+        for event in pcl_syntax::parse(text).syntax().preorder_with_tokens() {
+            match event {
+                rowan::WalkEvent::Enter(rowan::NodeOrToken::Node(node)) => {
+                    out.push((depth, node.kind(), None));
+                    depth += 1;
+                }
+                rowan::WalkEvent::Enter(rowan::NodeOrToken::Token(token)) => {
+                    if token.kind() != pcl_syntax::SyntaxKind::WHITESPACE {
+                        out.push((depth, token.kind(), Some(token.text().to_string())));
+                    }
+                }
+                rowan::WalkEvent::Leave(rowan::NodeOrToken::Node(_)) => depth -= 1,
+                rowan::WalkEvent::Leave(rowan::NodeOrToken::Token(_)) => {}
+            }
+        }
+        out
+    }
+    shape(a) == shape(b)
 }
 
 /// The output of a plan, with its edits.
