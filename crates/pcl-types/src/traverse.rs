@@ -145,7 +145,11 @@ fn traverse(receiver: &Type, traverser: &Traverser, key: &Type) -> Traversal {
             }
         }
         TypeKind::List(e) => {
-            if !converts(Type::number()) {
+            if !converts(Type::number())
+                || (is_non_numeric_literal(&key_value) && matches!(traverser, Traverser::Attr(_)))
+            {
+                // `list.name` (a ranged resource used as one) stays an error: the common
+                // mistake, and no valid program writes it.
                 Traversal::error(ReasonKind::ListIndexNotNumber { key })
             } else if is_non_numeric_literal(&key_value) {
                 // `list["name"]`: Pulumi's binder accepts it (a string converts to a number,

@@ -842,14 +842,14 @@ fn traverse_grid() {
         Asset["b"] = dynamic  [Error: cannot traverse a value of type Asset]
         Asset[string] = dynamic  [Error: cannot traverse a value of type Asset]
         Asset[bool] = dynamic  [Error: cannot traverse a value of type Asset]
-        list(str).a = string  [Warning: list indices must be numbers, not "a"]
+        list(str).a = dynamic  [Error: list indices must be numbers, not "a"]
         list(str)[0] = string
         list(str)[5] = string
         list(str)[int] = string
         list(str)["b"] = string  [Warning: list indices must be numbers, not "b"]
         list(str)[string] = string
         list(str)[bool] = string
-        list(int).a = int  [Warning: list indices must be numbers, not "a"]
+        list(int).a = dynamic  [Error: list indices must be numbers, not "a"]
         list(int)[0] = int
         list(int)[5] = int
         list(int)[int] = int
