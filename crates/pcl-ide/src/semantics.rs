@@ -305,14 +305,7 @@ pub(crate) fn range_option(db: &RootDatabase, node: Node<'_>) -> Option<AttrId> 
 
 /// Whether the node's `options` set `range` (only then is `range` a name in its body).
 pub(crate) fn has_range_option(db: &RootDatabase, node: Node<'_>) -> bool {
-    let body = node.body(db);
-    body.blocks_in(None)
-        .filter(|(_, b)| b.type_name.as_str() == "options")
-        .any(|(id, _)| {
-            body.attrs_in(Some(id)).any(|(_, a)| {
-                pcl_hir::ResourceOption::from_name(&a.name) == Some(pcl_hir::ResourceOption::Range)
-            })
-        })
+    range_option_value(db, node).is_some()
 }
 
 /// The range of the value the node's `options` give `range`, if they set it.
