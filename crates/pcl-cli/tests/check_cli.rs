@@ -146,26 +146,6 @@ fn json_format_prints_one_object_per_diagnostic() {
           "object": "diagnostic",
           "version": 1,
           "file": "./main.pp",
-          "line": 1,
-          "column": 41,
-          "end_line": 1,
-          "end_column": 42,
-          "byte_start": 40,
-          "byte_end": 41,
-          "severity": "error",
-          "code": "E0208",
-          "message": "missing required attribute `name` of resource type `demo:storage:Bucket`",
-          "notes": [],
-          "help": [
-            "`name` is of type string"
-          ],
-          "fixes": [],
-          "rendered": "./main.pp:1:41: error[E0208]: missing required attribute `name` of resource type `demo:storage:Bucket`\n  |\n1 | resource b \"demo:storage/bucket:Bucket\" {\n  |                                         ^\nhelp: `name` is of type string\n"
-        }
-        {
-          "object": "diagnostic",
-          "version": 1,
-          "file": "./main.pp",
           "line": 2,
           "column": 3,
           "end_line": 2,
@@ -174,7 +154,7 @@ fn json_format_prints_one_object_per_diagnostic() {
           "byte_end": 48,
           "severity": "error",
           "code": "E0205",
-          "message": "unsupported attribute `nmae` of resource type `demo:storage:Bucket`",
+          "message": "unsupported attribute `nmae` of resource type `demo:storage:Bucket`, whose required attribute `name` (string) is missing",
           "notes": [],
           "help": [
             "did you mean `name`?"
@@ -196,7 +176,7 @@ fn json_format_prints_one_object_per_diagnostic() {
               ]
             }
           ],
-          "rendered": "./main.pp:2:3: error[E0205]: unsupported attribute `nmae` of resource type `demo:storage:Bucket`\n  |\n2 |   nmae = \"x\"\n  |   ^^^^\nhelp: did you mean `name`?\n"
+          "rendered": "./main.pp:2:3: error[E0205]: unsupported attribute `nmae` of resource type `demo:storage:Bucket`, whose required attribute `name` (string) is missing\n  |\n2 |   nmae = \"x\"\n  |   ^^^^\nhelp: did you mean `name`?\n"
         }
         {
           "object": "diagnostic",
@@ -268,7 +248,7 @@ fn json_format_prints_one_object_per_diagnostic() {
           "version": 1,
           "programs": 1,
           "files": 2,
-          "errors": 3,
+          "errors": 2,
           "warnings": 1,
           "io_errors": 0
         }

@@ -150,6 +150,9 @@ codes! {
     /// (`true` for a number, a list indexed by `"name"`): programs converted from other
     /// languages carry them, so a warning.
     FailsAtRunTime = "W0316", "a literal accepted here that cannot convert at run time";
+    /// A key given twice in one object literal: the later value is used (as Pulumi's binder
+    /// and hclsyntax take it), and some languages' code generators refuse the program.
+    DuplicateObjectKey = "W0317", "a key given twice in one object literal";
 
     // ---- 04: program structure -----------------------------------------------------------
     /// Nodes whose values depend on each other.

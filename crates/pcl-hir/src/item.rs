@@ -75,17 +75,8 @@ impl NodeKind {
         })
     }
 
-    /// The block keywords PCL knows.
-    pub const BLOCK_KEYWORDS: &'static [&'static str] = &[
-        "resource",
-        "read",
-        "config",
-        "output",
-        "component",
-        "hook",
-        "pulumi",
-        "package",
-    ];
+    /// The block keywords PCL knows (their one list is the parser's).
+    pub const BLOCK_KEYWORDS: &'static [&'static str] = pcl_syntax::BLOCK_KEYWORDS;
 
     /// Whether the node's name is visible to expressions (package blocks are not values).
     pub fn is_value(self) -> bool {

@@ -73,6 +73,20 @@ impl ResourceOption {
             .map(|i| ResourceOption::ALL[i])
     }
 
+    /// Whether an attribute of `options` named `name` sets `range`: `range` itself, or a name
+    /// that is no option and most like `range` (`rang`). A misspelt `range` is reported as an
+    /// unsupported option where it is written, and the node is still read as ranged, so that
+    /// its body's uses of `range` and other nodes' indexing of it are not errors too.
+    pub fn sets_range(name: &str) -> bool {
+        match ResourceOption::from_name(name) {
+            Some(option) => option == ResourceOption::Range,
+            None => {
+                pcl_diagnostics::suggest::best_match(name, ResourceOption::names())
+                    == Some(ResourceOption::Range.name())
+            }
+        }
+    }
+
     /// Every option name, sorted.
     pub fn names() -> impl Iterator<Item = &'static str> {
         ResourceOption::ALL.iter().map(|o| o.name())

@@ -294,13 +294,7 @@ pub(crate) fn binding_name(db: &RootDatabase, node: Node<'_>, id: BindingId) -> 
 
 /// The `range` option attribute of a node (`options { range = ... }`), if written.
 pub(crate) fn range_option(db: &RootDatabase, node: Node<'_>) -> Option<AttrId> {
-    let body = node.body(db);
-    body.blocks_in(None)
-        .filter(|(_, b)| b.type_name.as_str() == "options")
-        .find_map(|(id, _)| {
-            body.find_attr(Some(id), pcl_hir::ResourceOption::Range.name())
-                .map(|(a, _)| a)
-        })
+    node.body(db).range_option().map(|(id, _)| id)
 }
 
 /// Whether the node's `options` set `range` (only then is `range` a name in its body).
@@ -310,15 +304,6 @@ pub(crate) fn has_range_option(db: &RootDatabase, node: Node<'_>) -> bool {
 
 /// The range of the value the node's `options` give `range`, if they set it.
 pub(crate) fn range_option_value(db: &RootDatabase, node: Node<'_>) -> Option<TextRange> {
-    let body = node.body(db);
-    let map = node.source_map(db).body();
-    body.blocks_in(None)
-        .filter(|(_, b)| b.type_name.as_str() == "options")
-        .find_map(|(id, _)| {
-            body.attrs_in(Some(id)).find_map(|(_, a)| {
-                (pcl_hir::ResourceOption::from_name(&a.name)
-                    == Some(pcl_hir::ResourceOption::Range))
-                .then(|| map.expr(a.value))
-            })
-        })
+    let (_, attr) = node.body(db).range_option()?;
+    Some(node.source_map(db).body().expr(attr.value))
 }

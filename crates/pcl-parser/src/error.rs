@@ -33,11 +33,13 @@ pub enum SyntaxErrorKind {
     /// An expression is missing or cannot start here.
     ExpectedExpression,
     /// A missing `,` between elements or arguments, a missing newline or `,` between object
-    /// items, or a missing `=`/`:` between an object key and its value.
+    /// items, a missing `=`/`:` between an object key and its value, or a missing `=` between
+    /// an argument's name and its value.
     MissingSeparator,
     /// An argument or block that does not end its line.
     MissingNewline,
-    /// A `(`, `[`, `{`, `${` or `%{` that nothing closes (reported at the opener).
+    /// A `(`, `[`, `{`, `${` or `%{` that nothing closes (reported at the opener, or after the
+    /// last token of a list left open before the next item).
     UnclosedBracket,
     /// A block whose `{` nothing closes.
     UnclosedBlock,

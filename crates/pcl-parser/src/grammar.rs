@@ -29,7 +29,7 @@ fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
     loop {
         match p.current() {
             EOF => break,
-            R_BRACE if in_block => break,
+            R_BRACE if in_block && !p.at_stray_close() => break,
             NEWLINE => p.bump(NEWLINE),
             IDENT
                 if unclosed_indent.is_some_and(|limit| {
@@ -42,10 +42,12 @@ fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
             IDENT => item(p, in_block),
             R_BRACE => {
                 let e = p.start();
-                p.error(
-                    SyntaxErrorKind::UnexpectedToken,
-                    "unexpected `}`: there is no open block to close here",
-                );
+                let message = if p.at_stray_close() {
+                    "unexpected `}`: this `}` is probably one too many: the file has more `}` than `{`, and the lines after this one are still indented inside the block it would close"
+                } else {
+                    "unexpected `}`: there is no open block to close here"
+                };
+                p.error(SyntaxErrorKind::UnexpectedToken, message);
                 p.bump(R_BRACE);
                 e.complete(p, ERROR);
             }
@@ -86,6 +88,20 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
             attribute(p, m);
             end_of_item(p, in_block, "argument", errors_before);
         }
+        OQUOTE | NUMBER if at_argument_missing_eq(p) => {
+            let name = p.current_text();
+            p.bump(IDENT);
+            let (start, end) = p.current_range();
+            p.error_at(
+                SyntaxErrorKind::MissingSeparator,
+                start,
+                end,
+                format!("missing `=` between the argument `{name}` and its value (a block would need a `{{` on this line)"),
+            );
+            expr(p);
+            m.complete(p, ATTRIBUTE);
+            end_of_item(p, in_block, "argument", errors_before);
+        }
         OQUOTE | IDENT | L_BRACE => {
             block(p, m);
             end_of_item(p, in_block, "block definition", errors_before);
@@ -107,6 +123,38 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
             m.complete(p, ERROR);
         }
     }
+}
+
+/// `name "value"` or `name 42` alone on its line, where `name` is no block type of PCL: an
+/// argument whose `=` is missing (a block needs its `{` on its header's line). Parsed as the
+/// argument, so that its name is still defined and the uses of it are not errors too.
+fn at_argument_missing_eq(p: &Parser<'_>) -> bool {
+    if crate::BLOCK_KEYWORDS.contains(&p.current_text()) {
+        return false;
+    }
+    let mut n = 1;
+    if p.nth(1) == OQUOTE {
+        // The string's end: quoted strings inside its interpolations nest.
+        let mut depth = 0u32;
+        loop {
+            match p.nth(n) {
+                OQUOTE => depth += 1,
+                CQUOTE => depth = depth.saturating_sub(1),
+                EOF => return false,
+                _ => {}
+            }
+            n += 1;
+            if depth == 0 {
+                break;
+            }
+            if n > 4096 {
+                return false;
+            }
+        }
+    } else {
+        n = 2;
+    }
+    matches!(p.nth(n), NEWLINE | EOF)
 }
 
 fn attribute(p: &mut Parser<'_>, m: Marker) {
@@ -278,6 +326,10 @@ fn skip_to_closing_brace(p: &mut Parser<'_>) {
 fn end_of_item(p: &mut Parser<'_>, in_block: bool, what: &str, errors_before: usize) {
     // An unclosed block that ended before an outdented item already consumed its line break.
     if p.at(IDENT) && p.current_line_indent().is_some() {
+        return;
+    }
+    // A `}` typed once too often is the body's to report.
+    if p.at_stray_close() {
         return;
     }
     if p.error_count() > errors_before && !matches!(p.current(), NEWLINE | EOF) {

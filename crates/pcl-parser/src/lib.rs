@@ -19,6 +19,19 @@ pub use lexer::{LexError, Lexed};
 pub use parser::MAX_DEPTH;
 pub use syntax_kind::SyntaxKind;
 
+/// The block types of PCL. The grammar is HCL's, which knows no block types; the parser reads
+/// this list only to tell, in a broken line, a block header from an argument missing its `=`.
+pub const BLOCK_KEYWORDS: &[&str] = &[
+    "resource",
+    "read",
+    "config",
+    "output",
+    "component",
+    "hook",
+    "pulumi",
+    "package",
+];
+
 /// Parses a whole configuration file (a `.pp` or `.tf` body).
 pub fn parse_source_file(lexed: &Lexed<'_>) -> Output {
     let mut p = parser::Parser::new(lexed);

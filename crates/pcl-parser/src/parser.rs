@@ -27,6 +27,10 @@ pub(crate) struct Parser<'a> {
     /// a `}` most likely belongs to an enclosing `{`, so the one missing is just before it.
     /// In the order of their `}`; the flag marks a pair already given to a block.
     misindented_closes: Vec<(u32, u32, bool)>,
+    /// When the file has more `}` than `{`: the `}` tokens (positions in `tokens`) that are
+    /// probably the extra ones (see `stray_closes`), in order. Usually empty. The parser skips
+    /// each as an error inside its block, so the block keeps the lines after it.
+    stray_closes: Vec<u32>,
 }
 
 impl<'a> Parser<'a> {
@@ -35,7 +39,11 @@ impl<'a> Parser<'a> {
             .filter(|&i| !lexed.kind(i).is_trivia())
             .map(|i| i as u32)
             .collect();
-        let (unmatched_braces, misindented_closes) = unmatched_braces(lexed, &tokens);
+        let Braces {
+            unclosed: unmatched_braces,
+            misindented_closes,
+            stray_closes,
+        } = braces(lexed, &tokens);
         // A token's own event, and its share of the nodes' starts and finishes: a little over
         // two a token in real programs, so three: sized once, the vector is not copied as it
         // grows (room never written costs no memory), and a batch of files reuses the same
@@ -51,6 +59,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             unmatched_braces,
             misindented_closes,
+            stray_closes,
         }
     }
 
@@ -177,6 +186,20 @@ impl<'a> Parser<'a> {
     pub(crate) fn at_unmatched_brace(&self) -> bool {
         let pos = self.nth_pos(0) as u32;
         self.raw_kind(pos as usize) == L_BRACE && self.unmatched_braces.binary_search(&pos).is_ok()
+    }
+
+    /// Whether the current token is a `}` that is probably one too many (the file has more `}`
+    /// than `{`, and the lines after this one are still indented inside the block it would
+    /// close by count).
+    pub(crate) fn at_stray_close(&self) -> bool {
+        let pos = self.nth_pos(0) as u32;
+        self.raw_kind(pos as usize) == R_BRACE && self.stray_closes.binary_search(&pos).is_ok()
+    }
+
+    /// The kind of the token after the current one when it is on the same line (`NEWLINE`
+    /// when the line ends there, whatever the newline mode).
+    pub(crate) fn next_on_line(&self) -> SyntaxKind {
+        self.raw_kind(self.nth_pos(0) + 1)
     }
 
     /// For an unclosed `{` at `open` (its position in `tokens`), parsed up to the current
@@ -504,25 +527,54 @@ fn line_start_indent(lexed: &Lexed<'_>, i: usize) -> Option<u32> {
     }
 }
 
-/// `{` tokens (as positions in `tokens`) left open at the end of the file, and when there are
-/// any, the `{`/`}` pairs whose `}` begins a line indented less than the `{`'s line (see
-/// `Parser::misindented_closes`). Template sequences are balanced by the lexer, so counting `{`
-/// and `}` alone is enough.
-fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u32, bool)>) {
+/// What a pass over a file's braces finds (see [`braces`]).
+struct Braces {
+    /// `{` tokens (as positions in `tokens`) left open at the end of the file.
+    unclosed: Vec<u32>,
+    /// When any `{` is left open: see `Parser::misindented_closes`.
+    misindented_closes: Vec<(u32, u32, bool)>,
+    /// When some `}` has no `{` to close: see `Parser::stray_closes`.
+    stray_closes: Vec<u32>,
+}
+
+/// `{` tokens left open at the end of the file, and when there are any, the `{`/`}` pairs
+/// whose `}` begins a line indented less than the `{`'s line (see
+/// `Parser::misindented_closes`); when some `}` closes nothing, the `}` probably typed once too
+/// often. Template sequences are balanced by the lexer, so counting `{` and `}` alone is enough.
+fn braces(lexed: &Lexed<'_>, tokens: &[u32]) -> Braces {
     let mut open = Vec::new();
+    let mut closes_nothing = Vec::new();
     for (pos, &i) in tokens.iter().enumerate() {
         match lexed.kind(i as usize) {
             L_BRACE => open.push(pos as u32),
             R_BRACE => {
-                open.pop();
+                let closed = open.pop();
+                if closed.is_none() {
+                    closes_nothing.push(pos as u32);
+                }
             }
             _ => {}
         }
     }
-    if open.is_empty() {
-        return (open, Vec::new());
+    let stray_closes = if closes_nothing.is_empty() {
+        Vec::new()
+    } else {
+        stray_closes(lexed, tokens, &closes_nothing)
+    };
+    let misindented_closes = if open.is_empty() {
+        Vec::new()
+    } else {
+        misindented_closes(lexed, tokens)
+    };
+    Braces {
+        unclosed: open,
+        misindented_closes,
+        stray_closes,
     }
-    // Only for a file with an unclosed `{` (rare): a second pass with each line's indentation.
+}
+
+/// Only for a file with an unclosed `{` (rare): a second pass with each line's indentation.
+fn misindented_closes(lexed: &Lexed<'_>, tokens: &[u32]) -> Vec<(u32, u32, bool)> {
     let mut stack: Vec<(u32, u32)> = Vec::new();
     let mut misindented = Vec::new();
     let mut line_indent = 0u32;
@@ -545,5 +597,54 @@ fn unmatched_braces(lexed: &Lexed<'_>, tokens: &[u32]) -> (Vec<u32>, Vec<(u32, u
             _ => {}
         }
     }
-    (open, misindented)
+    misindented
+}
+
+/// Only for a file with a `}` that closes nothing (rare): for each such `}`, the `}` that was
+/// probably typed once too often. That is the first `}` since the last such one that closes a
+/// `{` of an earlier line by count while the next line is still indented deeper than that
+/// `{`'s line: the block it closes goes on (an extra `}` after a nested block's own). When
+/// none does, the `}` that closes nothing is the extra one (not listed: it is reported where it
+/// is, as a `}` with no block to close).
+fn stray_closes(lexed: &Lexed<'_>, tokens: &[u32], closes_nothing: &[u32]) -> Vec<u32> {
+    let mut stray = Vec::new();
+    let mut stack: Vec<(u32, u32, usize)> = Vec::new();
+    let mut line_indent = 0u32;
+    let mut line = 0usize;
+    let mut next_nothing = closes_nothing.iter().copied().peekable();
+    // A `}` that closed a `{` of an earlier line, waiting for the first token of the next line:
+    // (its position, the indentation of the `{`'s line).
+    let mut pending: Option<(u32, u32)> = None;
+    let mut candidate: Option<u32> = None;
+    for (pos, &i) in tokens.iter().enumerate() {
+        let i = i as usize;
+        let kind = lexed.kind(i);
+        if kind == NEWLINE {
+            line += 1;
+            continue;
+        }
+        if let Some(indent) = line_start_indent(lexed, i) {
+            line_indent = indent;
+            if let Some((close, opener_indent)) = pending.take() {
+                if candidate.is_none() && kind != R_BRACE && indent > opener_indent {
+                    candidate = Some(close);
+                }
+            }
+        }
+        match kind {
+            L_BRACE => stack.push((pos as u32, line_indent, line)),
+            R_BRACE => {
+                if next_nothing.peek() == Some(&(pos as u32)) {
+                    next_nothing.next();
+                    stray.extend(candidate.take());
+                    pending = None;
+                } else if let Some((_, opener_indent, opener_line)) = stack.pop() {
+                    pending = (opener_line < line).then_some((pos as u32, opener_indent));
+                }
+            }
+            _ => {}
+        }
+    }
+    stray.sort_unstable();
+    stray
 }

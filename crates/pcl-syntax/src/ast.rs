@@ -306,9 +306,9 @@ impl<N: TreeNode> Attribute<N> {
         token(&self.0, EQ)
     }
 
-    /// The value, after `=`.
+    /// The value, after `=` (or after the name, when the parser found the `=` missing).
     pub fn expr(&self) -> Option<Expr<N>> {
-        child_after(&self.0, &[EQ])
+        child(&self.0)
     }
 }
 

@@ -17,7 +17,7 @@ mod validate;
 
 use std::sync::Arc;
 
-pub use pcl_parser::{SyntaxErrorKind, SyntaxKind};
+pub use pcl_parser::{SyntaxErrorKind, SyntaxKind, BLOCK_KEYWORDS};
 pub use rowan::{NodeOrToken, TextRange, TextSize, WalkEvent};
 
 pub use dump::{debug_tree, json_tree};

@@ -24,7 +24,7 @@ impl Lowerer<'_> {
                 && b.body().is_some_and(|o| {
                     o.attributes()
                         .filter_map(|a| a.name())
-                        .any(|n| ResourceOption::from_name(n.text()) == Some(ResourceOption::Range))
+                        .any(|n| ResourceOption::sets_range(n.text()))
                 })
         });
         let range_binding = ranged.then(|| {

@@ -75,6 +75,7 @@ impl Lowerer<'_> {
                     let value = self.lower_opt(item.value(), range_of(&item));
                     items.push(ObjectItem { key, value });
                 }
+                self.check_duplicate_keys(&items);
                 self.alloc(Expr::Object(items.into()), range)
             }
             ast::Expr::For(for_expr) => self.lower_for(for_expr, range),
@@ -136,6 +137,55 @@ impl Lowerer<'_> {
                 let parts = self.lower_template_parts(heredoc.parts(), &heredoc.literals());
                 self.finish_template(parts, range)
             }
+        }
+    }
+
+    /// A key given twice in one object literal (`{ name = "a", name = "b" }`): the later value
+    /// is the one used, as Pulumi's binder takes it, so a warning at the later key. Keys
+    /// compared by their string value (a bare name and a quoted string alike); linear in the
+    /// keys.
+    fn check_duplicate_keys(&mut self, items: &[ObjectItem]) {
+        if items.len() < 2 {
+            return;
+        }
+        let key_of = |item: &ObjectItem| match self.body.expr(item.key) {
+            Expr::Literal(ConstValue::String(key)) => Some(&**key),
+            _ => None,
+        };
+        let mut twice: Vec<(usize, usize)> = Vec::new();
+        if items.len() <= 16 {
+            for (i, item) in items.iter().enumerate() {
+                let Some(key) = key_of(item) else { continue };
+                if let Some(first) = items[..i].iter().position(|e| key_of(e) == Some(key)) {
+                    twice.push((first, i));
+                }
+            }
+        } else {
+            let mut seen: rustc_hash::FxHashMap<&str, usize> = Default::default();
+            for (i, item) in items.iter().enumerate() {
+                let Some(key) = key_of(item) else { continue };
+                if let Some(&first) = seen.get(key) {
+                    twice.push((first, i));
+                } else {
+                    seen.insert(key, i);
+                }
+            }
+        }
+        let twice: Vec<(String, ExprId, ExprId)> = twice
+            .into_iter()
+            .filter_map(|(first, again)| {
+                let key = key_of(&items[again])?.to_string();
+                Some((key, items[first].key, items[again].key))
+            })
+            .collect();
+        for (key, first, again) in twice {
+            let diagnostic = Diagnostic::new(
+                Code::DuplicateObjectKey,
+                self.map.expr(again),
+                format!("the key `{key}` is given twice in this object: the later value is used"),
+            )
+            .with_related(self.map.expr(first), "first given here");
+            self.diagnostics.push(diagnostic);
         }
     }
 

@@ -296,16 +296,21 @@ fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
 
 fn arg_list(p: &mut Parser<'_>) {
     let m = p.start();
-    let (open_start, open_end) = p.current_range();
+    let open = p.current_range();
+    let mut left_open = false;
     p.with_newlines(false, |p| {
         p.bump(L_PAREN);
         while !p.at(R_PAREN) && !p.at(EOF) {
+            if list_left_open(p) {
+                left_open = true;
+                break;
+            }
             if expr(p).is_none() {
                 recover_in_list(p, R_PAREN, false);
             }
             if p.at(ELLIPSIS) {
                 p.bump(ELLIPSIS);
-                if !p.at(R_PAREN) {
+                if !p.at(R_PAREN) && !list_left_open(p) {
                     p.error(
                         SyntaxErrorKind::UnexpectedToken,
                         "missing closing parenthesis: `...` may only follow the last argument",
@@ -319,6 +324,10 @@ fn arg_list(p: &mut Parser<'_>) {
                 continue;
             }
             if !p.at(R_PAREN) && !p.at(EOF) {
+                if list_left_open(p) {
+                    left_open = true;
+                    break;
+                }
                 p.error(
                     SyntaxErrorKind::MissingSeparator,
                     "missing argument separator: expected `,` or `)`",
@@ -330,12 +339,7 @@ fn arg_list(p: &mut Parser<'_>) {
             }
         }
         if !p.eat(R_PAREN) {
-            p.error_at(
-                SyntaxErrorKind::UnclosedBracket,
-                open_start,
-                open_end,
-                "unterminated function call: there is no closing `)` for this `(`",
-            );
+            unclosed_list(p, open, left_open, "unterminated function call", "(", ")");
         }
     });
     m.complete(p, ARG_LIST);
@@ -343,27 +347,29 @@ fn arg_list(p: &mut Parser<'_>) {
 
 fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
-    let (open_start, open_end) = p.current_range();
+    let open = p.current_range();
+    let mut left_open = false;
     p.with_newlines(false, |p| {
         p.bump(L_PAREN);
         // At EOF the missing `)` below is the one error worth reporting.
-        if !p.at(EOF) {
+        if list_left_open(p) {
+            left_open = true;
+        } else if !p.at(EOF) {
             expr(p);
         }
         if !p.at(R_PAREN) && !p.at(EOF) {
-            p.error(
-                SyntaxErrorKind::UnexpectedToken,
-                "invalid expression: expected `)` to close the parentheses",
-            );
-            recover_in_list(p, R_PAREN, false);
+            if list_left_open(p) {
+                left_open = true;
+            } else {
+                p.error(
+                    SyntaxErrorKind::UnexpectedToken,
+                    "invalid expression: expected `)` to close the parentheses",
+                );
+                recover_in_list(p, R_PAREN, false);
+            }
         }
         if !p.eat(R_PAREN) {
-            p.error_at(
-                SyntaxErrorKind::UnclosedBracket,
-                open_start,
-                open_end,
-                "unbalanced parentheses: there is no closing `)` for this `(`",
-            );
+            unclosed_list(p, open, left_open, "unbalanced parentheses", "(", ")");
         }
     });
     m.complete(p, PAREN_EXPR)
@@ -371,14 +377,19 @@ fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
 
 fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
-    let (open_start, open_end) = p.current_range();
+    let open = p.current_range();
     let is_for = p.with_newlines(false, |p| p.nth_at_ident(1, "for"));
+    let mut left_open = false;
     p.with_newlines(false, |p| {
         p.bump(L_BRACK);
         if is_for {
             for_expr(p, false);
         } else {
             while !p.at(R_BRACK) && !p.at(EOF) {
+                if list_left_open(p) {
+                    left_open = true;
+                    break;
+                }
                 if expr(p).is_none() {
                     recover_in_list(p, R_BRACK, false);
                 }
@@ -386,6 +397,10 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
                     continue;
                 }
                 if !p.at(R_BRACK) && !p.at(EOF) {
+                    if list_left_open(p) {
+                        left_open = true;
+                        break;
+                    }
                     p.error(
                         SyntaxErrorKind::MissingSeparator,
                         "missing item separator: expected `,` or `]`",
@@ -398,16 +413,62 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
             }
         }
         if !p.eat(R_BRACK) {
-            p.error_at(
-                SyntaxErrorKind::UnclosedBracket,
-                open_start,
-                open_end,
-                "unterminated tuple: there is no closing `]` for this `[`",
-            );
+            unclosed_list(p, open, left_open, "unterminated tuple", "[", "]");
         }
     });
     let kind = if is_for { FOR_EXPR } else { TUPLE_EXPR };
     m.complete(p, kind)
+}
+
+/// Whether a list (arguments, a tuple, parentheses) was probably left open: the current token
+/// begins a line with what no expression continues with and what begins a body's item (`name
+/// =`, a block's header) or closes the enclosing block (`}`).
+fn list_left_open(p: &Parser<'_>) -> bool {
+    if p.current_line_indent().is_none() {
+        return false;
+    }
+    match p.current() {
+        R_BRACE => true,
+        IDENT => matches!(p.next_on_line(), EQ | IDENT | OQUOTE | L_BRACE),
+        _ => false,
+    }
+}
+
+/// The error of a list that nothing closes. When the list was left open before a line that
+/// begins an item or closes the enclosing block, its closer is probably missing after its last
+/// token: the error is there, with a note at the opener. Otherwise (the file ends, or the list
+/// holds nothing yet) it is at the opener, as hclsyntax reports it.
+fn unclosed_list(
+    p: &mut Parser<'_>,
+    open: (u32, u32),
+    left_open: bool,
+    what: &str,
+    opener: &str,
+    closer: &str,
+) {
+    let last = p.last_token_range();
+    if left_open && last != open {
+        let next = if p.at(R_BRACE) {
+            "closes the enclosing block"
+        } else {
+            "begins another item"
+        };
+        p.error_with_related(
+            SyntaxErrorKind::UnclosedBracket,
+            last,
+            format!(
+                "{what}: its `{closer}` is probably missing after this, since the next line {next}"
+            ),
+            vec![(open, format!("the `{opener}` that no `{closer}` closes"))],
+        );
+    } else {
+        p.error_at(
+            SyntaxErrorKind::UnclosedBracket,
+            open.0,
+            open.1,
+            format!("{what}: there is no closing `{closer}` for this `{opener}`"),
+        );
+    }
 }
 
 fn object(p: &mut Parser<'_>) -> CompletedMarker {

@@ -294,6 +294,10 @@ impl<'a, 'db> Infer<'a, 'db> {
             .attrs_in(None)
             .map(|(id, a)| (id, a.name.clone(), a.value))
             .collect();
+        // Attributes the inputs do not have, with the input each probably misspells: reported
+        // once the missing required inputs are known, since a required input misspelt is one
+        // mistake (`lenght = 16`), reported at the attribute, not also at the block's `{`.
+        let mut unsupported: Vec<(AttrId, &str, Option<String>)> = Vec::new();
         for (id, name, value) in &attrs {
             let name = name.as_str();
             let checked = name != "__logicalName" && !skip.contains(&name);
@@ -311,15 +315,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             let Some(dest) = dest else {
                 let suggestion = suggest::best_match(name, properties.iter().map(|(k, _)| &**k))
                     .map(str::to_string);
-                self.report_strict(
-                    Code::UnsupportedAttribute,
-                    Target::AttrName(*id),
-                    format!("unsupported attribute `{name}` of {what}"),
-                    suggestion
-                        .as_deref()
-                        .map(pcl_diagnostics::style::did_you_mean),
-                    suggestion,
-                );
+                unsupported.push((*id, name, suggestion));
                 continue;
             };
             self.check_value(
@@ -334,6 +330,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         // 100,000 inputs).
         let many: Option<rustc_hash::FxHashSet<&str>> =
             (attrs.len() > 16).then(|| attrs.iter().map(|(_, n, _)| n.as_str()).collect());
+        let mut misspelt: Vec<Option<Type>> = vec![None; unsupported.len()];
         for (name, ty) in properties.iter() {
             let given = match &many {
                 Some(set) => set.contains(&**name),
@@ -346,6 +343,14 @@ impl<'a, 'db> Infer<'a, 'db> {
             if ty.is_const() || ty.is_dynamic() || ty.is_optional() {
                 continue;
             }
+            let misspelling = unsupported
+                .iter()
+                .enumerate()
+                .position(|(i, (_, _, s))| misspelt[i].is_none() && s.as_deref() == Some(&**name));
+            if let Some(i) = misspelling {
+                misspelt[i] = Some(ty.clone());
+                continue;
+            }
             self.report_strict(
                 Code::MissingAttribute,
                 Target::OpenBrace,
@@ -355,6 +360,24 @@ impl<'a, 'db> Infer<'a, 'db> {
                     show(&ty.resolve_outputs())
                 )),
                 None,
+            );
+        }
+        for ((id, name, suggestion), required) in unsupported.into_iter().zip(misspelt) {
+            let message = match (&required, &suggestion) {
+                (Some(ty), Some(input)) => format!(
+                    "unsupported attribute `{name}` of {what}, whose required attribute `{input}` ({}) is missing",
+                    show(&ty.resolve_outputs())
+                ),
+                _ => format!("unsupported attribute `{name}` of {what}"),
+            };
+            self.report_strict(
+                Code::UnsupportedAttribute,
+                Target::AttrName(id),
+                message,
+                suggestion
+                    .as_deref()
+                    .map(pcl_diagnostics::style::did_you_mean),
+                suggestion,
             );
         }
     }
@@ -777,19 +800,24 @@ impl<'a, 'db> Infer<'a, 'db> {
             .map(|(id, a)| (id, a.name.clone(), a.value))
             .collect();
         // `range` first: the body's `range` variable depends on it.
-        let range = match attrs
-            .iter()
-            .find(|(_, n, _)| ResourceOption::from_name(n) == Some(ResourceOption::Range))
-        {
-            Some((_, _, value)) => {
-                let ty = self.infer_expr(*value);
-                self.bind_range(*value, ty)
+        let range_attr = self
+            .body
+            .range_option()
+            .map(|(id, a)| (id, a.value))
+            .filter(|&(id, _)| attrs.iter().any(|(a, _, _)| *a == id));
+        let range = match range_attr {
+            Some((_, value)) => {
+                let ty = self.infer_expr(value);
+                self.bind_range(value, ty)
             }
             None => RangeKind::None,
         };
-        for (_, name, value) in &attrs {
+        for (id, name, value) in &attrs {
             let name = name.as_str();
             let option = ResourceOption::from_name(name);
+            if range_attr.is_some_and(|(range, _)| range == *id) {
+                continue;
+            }
             match option {
                 Some(ResourceOption::Range) => {}
                 Some(o) if o.takes_property_paths() && self.kind != NodeKind::Component => {

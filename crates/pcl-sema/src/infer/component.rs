@@ -116,9 +116,7 @@ fn source_program(
 pub(crate) fn interface_type(db: &dyn pcl_db::Db, node: pcl_hir::Node<'_>) -> Option<Type> {
     let source = node.signature(db).label(1)?;
     let body = node.body(db);
-    let ranged = super::bind::options_block(body)
-        .is_some_and(|options| body.find_attr(Some(options), "range").is_some());
-    if ranged {
+    if body.range_option().is_some() {
         return None;
     }
     let program = source_program(db, node.file(db).program(db), source).ok()?;

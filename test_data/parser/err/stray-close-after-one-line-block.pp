@@ -1,0 +1,5 @@
+resource a "t" {
+  options { protect = true }
+    x = 1
+}
+}
