@@ -69,7 +69,7 @@ pub(crate) fn code_actions(db: &RootDatabase, path: &Path, range: TextRange) -> 
         {
             if let Some(assist) = add_missing_attributes(db, node, diagnostic.range) {
                 out.push(Assist {
-                    edit: one_file(vec![assist.1]),
+                    edit: one_file(assist.1),
                     label: assist.0,
                     kind: AssistKind::QuickFix,
                     diagnostic_range: Some(diagnostic.range),
@@ -89,7 +89,7 @@ fn add_missing_attributes(
     db: &RootDatabase,
     node: Node<'_>,
     _diagnostic: TextRange,
-) -> Option<(String, TextEdit)> {
+) -> Option<(String, Vec<TextEdit>)> {
     let body = node.body(db);
     let set: Vec<&str> = body.attrs_in(None).map(|(_, a)| a.name.as_str()).collect();
     let required: Vec<(String, Type)> = match node.kind(db) {
@@ -135,28 +135,86 @@ fn add_missing_attributes(
         return None;
     }
     let close = end - 1;
-    let line_start = text[..usize::from(range.start())]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
-    let indent: String = text[line_start..]
-        .chars()
-        .take_while(|c| *c == ' ' || *c == '\t')
-        .collect();
-    let inner = format!("{indent}  ");
-    // Insert at the start of the closing brace's line when it is on its own line.
-    let close_line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
-    let brace_alone = text[close_line_start..close].trim().is_empty();
-    let mut insert = String::new();
-    if !brace_alone {
-        insert.push('\n');
-    }
+    let open = usize::from(node.source_map(db).open_brace()?.start());
+    let line_start = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indentation = |at: usize| -> &str {
+        let from = line_start(at);
+        let rest = &text[from..];
+        &rest[..rest.len() - rest.trim_start_matches([' ', '\t']).len()]
+    };
+    // The file's own line ending and indentation: a CRLF file keeps CRLF, a file indented by
+    // tabs gets tabs.
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let indent = indentation(usize::from(range.start())).to_string();
+    let one_line = !text[open..close].contains('\n');
+    let inner = match body
+        .attrs_in(None)
+        .next()
+        .map(|(id, _)| usize::from(node.source_map(db).body().attr(id).start()))
+    {
+        // The indentation of the block's first attribute, when it begins its own line.
+        Some(first) if !one_line && text[line_start(first)..first].trim().is_empty() => {
+            indentation(first).to_string()
+        }
+        _ if text.lines().any(|l| l.starts_with('\t')) => format!("{indent}\t"),
+        _ => format!("{indent}  "),
+    };
     let width = missing.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let mut lines = String::new();
     for (name, ty) in &missing {
-        insert.push_str(&format!("{inner}{name:width$} = {}\n", placeholder(ty)));
+        lines.push_str(&format!(
+            "{inner}{name:width$} = {}{newline}",
+            placeholder(ty, 0)
+        ));
     }
-    let at = if brace_alone { close_line_start } else { close };
-    if !brace_alone {
+    let mut edits = Vec::new();
+    if one_line {
+        // `{ acl = "private" }` holds one attribute: its body is opened onto lines, the
+        // attribute already there on the first.
+        let after_open = open + 1;
+        let content = after_open
+            + (text[after_open..close].len() - text[after_open..close].trim_start().len());
+        let content_end =
+            close - (text[after_open..close].len() - text[after_open..close].trim_end().len());
+        let mut insert = String::new();
+        if content_end > content {
+            edits.push(TextEdit {
+                range: TextRange::new(
+                    TextSize::from(after_open as u32),
+                    TextSize::from(content as u32),
+                ),
+                insert: format!("{newline}{inner}"),
+            });
+            insert.push_str(newline);
+        } else {
+            insert.push_str(newline);
+        }
+        insert.push_str(&lines);
         insert.push_str(&indent);
+        edits.push(TextEdit {
+            range: TextRange::new(
+                TextSize::from(content_end.max(after_open) as u32),
+                TextSize::from(close as u32),
+            ),
+            insert,
+        });
+    } else {
+        // Inserted at the start of the closing brace's line when it is on its own line.
+        let close_line_start = line_start(close);
+        let brace_alone = text[close_line_start..close].trim().is_empty();
+        let mut insert = String::new();
+        if !brace_alone {
+            insert.push_str(newline);
+        }
+        insert.push_str(&lines);
+        let at = if brace_alone { close_line_start } else { close };
+        if !brace_alone {
+            insert.push_str(&indent);
+        }
+        edits.push(TextEdit {
+            range: TextRange::empty(TextSize::from(at as u32)),
+            insert,
+        });
     }
     let names: Vec<&str> = missing.iter().map(|(n, _)| n.as_str()).collect();
     let label = if names.len() == 1 {
@@ -167,17 +225,12 @@ fn add_missing_attributes(
             pcl_diagnostics::style::quoted_list(&names, "and")
         )
     };
-    Some((
-        label,
-        TextEdit {
-            range: TextRange::empty(TextSize::from(at as u32)),
-            insert,
-        },
-    ))
+    Some((label, edits))
 }
 
-/// A value of the right shape to start from.
-fn placeholder(ty: &Type) -> &'static str {
+/// A value of the right shape to start from: an object's own required properties are given
+/// too (on one line, a few levels deep), so that the value fits its type as written.
+fn placeholder(ty: &Type, depth: usize) -> String {
     let mut ty = ty.clone();
     loop {
         let next = match ty.kind() {
@@ -194,12 +247,27 @@ fn placeholder(ty: &Type) -> &'static str {
         ty = next;
     }
     match ty.kind() {
-        TypeKind::String | TypeKind::Enum(_) => "\"\"",
-        TypeKind::Int | TypeKind::Number => "0",
-        TypeKind::Bool => "false",
-        TypeKind::List(_) | TypeKind::Set(_) | TypeKind::Tuple(_) => "[]",
-        TypeKind::Map(_) | TypeKind::Object(_) => "{}",
-        _ => "null",
+        // A discriminator (`kind = "http"`) has its one value.
+        TypeKind::Const(constant) => constant.value.to_string(),
+        TypeKind::String | TypeKind::Enum(_) => "\"\"".to_string(),
+        TypeKind::Int | TypeKind::Number => "0".to_string(),
+        TypeKind::Bool => "false".to_string(),
+        TypeKind::List(_) | TypeKind::Set(_) | TypeKind::Tuple(_) => "[]".to_string(),
+        TypeKind::Object(object) if depth < 4 => {
+            let required: Vec<String> = object
+                .properties()
+                .iter()
+                .filter(|(_, t)| !(t.is_optional() || t.is_dynamic()))
+                .map(|(name, t)| format!("{name} = {}", placeholder(t, depth + 1)))
+                .collect();
+            if required.is_empty() {
+                "{}".to_string()
+            } else {
+                format!("{{ {} }}", required.join(", "))
+            }
+        }
+        TypeKind::Map(_) | TypeKind::Object(_) => "{}".to_string(),
+        _ => "null".to_string(),
     }
 }
 

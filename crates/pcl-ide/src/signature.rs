@@ -75,13 +75,19 @@ pub(crate) fn signature_help(db: &RootDatabase, position: &FilePosition) -> Opti
 fn builtin_signature(builtin: pcl_sema::Builtin, argument: usize) -> SignatureHelp {
     let label = builtin.signature().to_string();
     let open = label.find('(').map_or(0, |i| i + 1);
-    let close = label.rfind(')').unwrap_or(label.len());
+    // The parameters end at the `)` that closes the first `(`: the return type may hold
+    // parentheses of its own (`split(...) -> list(string)`).
+    let mut close = label.len();
     let mut parameters = Vec::new();
     let mut depth = 0i32;
     let mut start = open;
-    for (i, c) in label[open..close].char_indices() {
+    for (i, c) in label[open..].char_indices() {
         let at = open + i;
         match c {
+            ')' if depth == 0 => {
+                close = at;
+                break;
+            }
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {

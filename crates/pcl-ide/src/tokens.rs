@@ -240,13 +240,14 @@ fn label_class(token: &pcl_syntax::SyntaxToken) -> Option<(HighlightKind, u32)> 
         .filter(|s| s.kind() == SyntaxKind::BLOCK_LABEL)
         .count()
         - 1;
-    let declaration = (
-        HighlightKind::Variable,
-        HighlightModifier::Declaration as u32,
-    );
+    // A declaration has the class its uses have (above), so that a theme colours both alike.
+    let declared = HighlightModifier::Declaration as u32;
+    let readonly = HighlightModifier::Readonly as u32;
     Some(match (keyword.as_str(), index) {
         ("hook", 0) => (HighlightKind::Keyword, 0),
-        ("hook", 1) | (_, 0) => declaration,
+        ("config", 0) => (HighlightKind::Parameter, declared | readonly),
+        ("resource" | "read" | "component", 0) => (HighlightKind::Variable, declared | readonly),
+        ("hook", 1) | (_, 0) => (HighlightKind::Variable, declared),
         ("resource" | "read", 1) => (HighlightKind::Type, 0),
         ("config" | "output", 1) => (HighlightKind::Type, 0),
         _ => (HighlightKind::String, 0),

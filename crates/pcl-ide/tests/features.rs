@@ -588,6 +588,20 @@ fn signature_help_of_builtins() {
         "{}\n{params:?}\nactive: {:?}\n",
         help.label, help.active_parameter
     ));
+    // A return type with parentheses of its own: the last parameter ends at the `)` that
+    // closes the parameters.
+    let f = fixture("x = split(\",\", $0)\n");
+    let help = f.analysis().signature_help(&f.position()).unwrap().unwrap();
+    let params: Vec<&str> = help
+        .parameters
+        .iter()
+        .map(|(s, e)| &help.label[*s as usize..*e as usize])
+        .collect();
+    expect![[r#"
+        split(separator: string, string: string) -> list(string)
+        ["separator: string", "string: string"]
+    "#]]
+    .assert_eq(&format!("{}\n{params:?}\n", help.label));
 }
 
 #[test]
@@ -684,10 +698,10 @@ fn semantic_tokens_classify_names() {
         .collect();
     expect![[r#"
         "config" Keyword 0
-        "c" Variable 1
+        "c" Parameter 3
         "string" Type 0
         "resource" Keyword 0
-        "b" Variable 1
+        "b" Variable 3
         "\"" Type 0
         "aws:s3/bucket:Bucket" Type 0
         "\"" Type 0
@@ -752,7 +766,8 @@ fn check_fixes(text: &str, expect: Expect) {
             out.push_str(&text);
         }
     }
-    expect.assert_eq(&out);
+    // A carriage return shown as `\r`, so that line ends are seen in the snapshot.
+    expect.assert_eq(&out.replace('\r', "\\r"));
 }
 
 #[test]
@@ -783,6 +798,54 @@ fn quick_fix_adds_missing_required_attributes() {
             resource o "aws:s3/bucketObject:BucketObject" {
               key = "a"
               bucket = ""
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn quick_fix_adds_missing_required_attributes_in_the_files_layout() {
+    // A block on one line holds one attribute: its body is opened onto lines.
+    check_fixes(
+        r#"resource o "aws:s3/bucketObject:BucketObject" $0{ key = "a" }
+"#,
+        expect![[r#"
+            add the required attribute `bucket`
+            resource o "aws:s3/bucketObject:BucketObject" {
+              key = "a"
+              bucket = ""
+            }
+        "#]],
+    );
+    check_fixes(
+        "resource o \"aws:s3/bucketObject:BucketObject\" $0{}\n",
+        expect![[r#"
+            add the required attribute `bucket`
+            resource o "aws:s3/bucketObject:BucketObject" {
+              bucket = ""
+            }
+        "#]],
+    );
+    // Tabs and CRLF line ends, as the file has them.
+    check_fixes(
+        "resource o \"aws:s3/bucketObject:BucketObject\" $0{\r\n\tkey = \"a\"\r\n}\r\n",
+        expect![[r#"
+            add the required attribute `bucket`
+            resource o "aws:s3/bucketObject:BucketObject" {\r
+            	key = "a"\r
+            	bucket = ""\r
+            }\r
+        "#]],
+    );
+    // An object's own required properties, a discriminator's value among them.
+    check_fixes(
+        r#"resource c "demo:index:Probe" $0{
+}
+"#,
+        expect![[r#"
+            add the required attribute `check`
+            resource c "demo:index:Probe" {
+              check = { kind = "http", path = "" }
             }
         "#]],
     );

@@ -552,7 +552,25 @@ pub(crate) fn code_actions(
     let r = text_range(&index, params.range);
     let mut indexes = LineIndexes::new(analysis);
     let mut actions = Vec::new();
-    for assist in analysis.code_actions(&path, r)? {
+    // The fixes of the diagnostics the client names too, wherever the cursor is: Neovim asks
+    // with the cursor's position and the diagnostics of its line (a missing attribute is
+    // reported at the block's `{`, and the cursor is rarely on it).
+    let mut assists = analysis.code_actions(&path, r)?;
+    for diagnostic in &params.context.diagnostics {
+        let at = text_range(&index, diagnostic.range);
+        if at.intersect(r).is_some() {
+            continue;
+        }
+        for assist in analysis.code_actions(&path, at)? {
+            let known = assists
+                .iter()
+                .any(|a| a.label == assist.label && a.diagnostic_range == assist.diagnostic_range);
+            if !known && assist.diagnostic_range.is_some_and(|d| d == at) {
+                assists.push(assist);
+            }
+        }
+    }
+    for assist in assists {
         let diagnostics = assist.diagnostic_range.map(|dr| {
             let dr = range(&index, dr);
             params

@@ -430,3 +430,52 @@ fn definitions_into_schemas_nested_completion_and_inlay_hints() {
     );
     assert_eq!(client.shutdown(), 0);
 }
+
+/// The fixes of the diagnostics a client names in its request, wherever the cursor is: Neovim
+/// asks with the cursor's position and its line's diagnostics, and a missing attribute is
+/// reported at the block's `{` (found by an editor review: "No code actions available").
+#[test]
+fn quick_fixes_for_the_diagnostics_the_client_names() {
+    let dir = common::TempDir(
+        std::env::temp_dir().join(format!("pcl-lsp-fix-test-{}", std::process::id())),
+    );
+    let schemas = dir.path().join("schemas");
+    let program = dir.path().join("prog");
+    std::fs::create_dir_all(&schemas).unwrap();
+    std::fs::create_dir_all(&program).unwrap();
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../test_data/schemas/binding/demo-1.0.0.json"),
+        schemas.join("demo-1.0.0.json"),
+    )
+    .unwrap();
+    let main = program.join("main.pp");
+    std::fs::write(
+        &main,
+        "resource site \"demo:storage/bucket:Bucket\" { acl = \"private\" }\n",
+    )
+    .unwrap();
+    let mut client = Client::initialized_with(
+        &program,
+        json!({ "schemaPaths": [schemas.to_string_lossy()] }),
+    );
+    client.open(&main);
+    let diagnostics = client.diagnostics(&main, |d| !d.is_empty());
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let actions = client.result(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&main) },
+                "range": { "start": { "line": 0, "character": 2 }, "end": { "line": 0, "character": 2 } },
+                "context": { "diagnostics": diagnostics } }),
+    );
+    let actions = actions.as_array().expect("actions");
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    assert_eq!(actions[0]["title"], "add the required attribute `name`");
+    // The one-line block is opened onto lines: the result parses and sets `name`.
+    let edits = actions[0]["edit"]["changes"][uri(&main).as_str()]
+        .as_array()
+        .expect("edits")
+        .clone();
+    assert_eq!(edits.len(), 2, "{edits:?}");
+    assert_eq!(client.shutdown(), 0);
+}

@@ -13,7 +13,7 @@ use pcl_ide::{Analysis, AnalysisHost, Change, FilePosition, FileRange, TextRange
 pub const ROOT: &str = "/ws";
 const SCHEMA: &str = include_str!("../../../../examples/schemas/aws-6.0.0.json");
 /// A package with what the example schema lacks: a secret input.
-const DEMO_SCHEMA: &str = r#"{
+const DEMO_SCHEMA: &str = r##"{
   "name": "demo",
   "version": "1.0.0",
   "resources": {
@@ -27,9 +27,26 @@ const DEMO_SCHEMA: &str = r#"{
       "properties": {
         "endpoint": {"type": "string"}
       }
+    },
+    "demo:index:Probe": {
+      "inputProperties": {
+        "check": {"$ref": "#/types/demo:index:HttpCheck"}
+      },
+      "requiredInputs": ["check"]
+    }
+  },
+  "types": {
+    "demo:index:HttpCheck": {
+      "type": "object",
+      "properties": {
+        "kind": {"type": "string", "const": "http"},
+        "path": {"type": "string"},
+        "port": {"type": "integer"}
+      },
+      "required": ["kind", "path"]
     }
   }
-}"#;
+}"##;
 
 pub struct Fixture {
     pub host: AnalysisHost,
