@@ -270,6 +270,10 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
 
     // `receiver.` or `receiver.partial`.
     if let Some(receiver) = before_word.strip_suffix('.') {
+        // A call's or a parenthesized value's members (`invoke("t", {}).`).
+        if let (Some(node), true) = (node, receiver.trim_end().ends_with(')')) {
+            return call_member_completions(db, node, receiver.len(), range, settled);
+        }
         let chain = traversal_before(receiver);
         return match (node, chain) {
             (Some(node), Some(chain)) => member_completions(db, file, node, &chain, range, settled),
@@ -378,6 +382,19 @@ pub(crate) fn expected_type(
     depth: usize,
     key: Option<&str>,
 ) -> Option<Type> {
+    // Inside the arguments object of `invoke("token", { ... })`: the function's arguments.
+    if let Some((paren, token)) = invoke_arguments(cx, depth) {
+        let args = schema::invoke_arguments_type(db, node.file(db).program(db), token)?;
+        let mut steps = Vec::new();
+        for frame in cx.frames.get(paren + 2..=depth)? {
+            if !matches!(frame.kind, FrameKind::Object | FrameKind::Tuple) {
+                return None;
+            }
+            steps.push(frame.step.clone()?);
+        }
+        steps.extend(key.map(|k| Step::Name(k.to_string())));
+        return follow(args, steps);
+    }
     let mut steps: Vec<Step> = Vec::new();
     for frame in cx.frames.get(1..=depth)? {
         if !matches!(
@@ -397,7 +414,7 @@ pub(crate) fn expected_type(
     };
     let in_options =
         cx.frames.get(1).is_some_and(|f| f.kind == FrameKind::Block) && first == "options";
-    let mut ty = if in_options {
+    let ty = if in_options {
         let Step::Name(option) = steps.next()? else {
             return None;
         };
@@ -419,6 +436,28 @@ pub(crate) fn expected_type(
             _ => return None,
         }
     };
+    follow(ty, steps)
+}
+
+/// The innermost `invoke("token", {` whose arguments object holds the cursor (within the
+/// frames up to `depth`): the position of its parentheses' frame, and the token.
+pub(crate) fn invoke_arguments(cx: &CursorContext, depth: usize) -> Option<(usize, &str)> {
+    let frames = cx.frames.get(..=depth)?;
+    let paren = frames.iter().rposition(|f| f.kind == FrameKind::Paren)?;
+    let frame = &frames[paren];
+    let is_invoke = frame.callee.as_deref() == Some(pcl_sema::Builtin::Invoke.name());
+    let in_arguments = frames
+        .get(paren + 1)
+        .is_some_and(|f| f.kind == FrameKind::Object);
+    if !is_invoke || frame.commas != 1 || !in_arguments {
+        return None;
+    }
+    Some((paren, frame.first_string.as_deref()?))
+}
+
+/// The type reached from `ty` by `steps`: properties of objects (of the members of a union
+/// of objects that have them), values of maps, elements of collections.
+fn follow(mut ty: Type, steps: impl IntoIterator<Item = Step>) -> Option<Type> {
     for step in steps {
         ty = match step {
             Step::Name(name) => match strip(&ty).kind() {
@@ -1094,6 +1133,65 @@ fn member_completions(
         };
     }
     let outputs_doc = docs_of.and_then(|n| schema::resource_of_node(db, n));
+    property_items(ty, outputs_doc, range)
+}
+
+/// The members of the value of the call or parentheses that end at `end` (`invoke(...).`):
+/// its type as the node's inference gives it.
+fn call_member_completions(
+    db: &RootDatabase,
+    node: Node<'_>,
+    end: usize,
+    range: TextRange,
+    settled: Settled,
+) -> Vec<CompletionItem> {
+    let body = node.body(db);
+    let map = node.source_map(db).body();
+    let end = TextSize::from(end as u32);
+    let Some(id) = body
+        .exprs()
+        .filter(|(id, e)| matches!(e, Expr::Call(_) | Expr::Paren(_)) && map.expr(*id).end() == end)
+        .min_by_key(|(id, _)| map.expr(*id).start())
+        .map(|(id, _)| id)
+    else {
+        return Vec::new();
+    };
+    // While a member is typed the traversal is incomplete, so inference leaves its receiver
+    // out: an `invoke`'s result comes from its function's schema.
+    let invoked = match body.expr(id) {
+        Expr::Call(call) if call.name.as_str() == pcl_sema::Builtin::Invoke.name() => {
+            match call.args.first().map(|a| body.expr(*a)) {
+                Some(Expr::Literal(pcl_types::ConstValue::String(token))) => {
+                    schema::invoke_result_type(db, node.file(db).program(db), token)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let ty = match invoked {
+        Some(ty) => ty,
+        None => {
+            pcl_sema::infer_nodes_with(db, &[node], settled);
+            match pcl_sema::infer_node_fully(db, node)
+                .expr_types
+                .get(id.index())
+            {
+                Some(ty) => ty.clone(),
+                None => return Vec::new(),
+            }
+        }
+    };
+    property_items(ty, None, range)
+}
+
+/// The properties of an object type as completion items, with the descriptions of a
+/// resource's outputs when the type is a resource's.
+fn property_items(
+    ty: Type,
+    outputs_doc: Option<schema::ResourceDef>,
+    range: TextRange,
+) -> Vec<CompletionItem> {
     object_properties(Some(ty))
         .into_iter()
         .map(|(name, ty)| {

@@ -253,8 +253,21 @@ fn object_key_hover(db: &RootDatabase, node: Node<'_>, id: ExprId) -> Option<Hov
             pcl_types::TypeKind::Map(_)
         )
     });
-    let doc =
-        object.and_then(|o| schema::object_property_doc(db, node.file(db).program(db), &o, key));
+    let program = node.file(db).program(db);
+    let doc = object
+        .and_then(|o| schema::object_property_doc(db, program, &o, key))
+        .or_else(|| {
+            // An argument of `invoke("token", { key = ... })`: the function's own input.
+            let (paren, token) = crate::completion::invoke_arguments(&cx, depth)?;
+            if paren + 1 != depth {
+                return None;
+            }
+            schema::function_def(db, program, token)?
+                .inputs
+                .into_iter()
+                .find(|p| p.name == **key)?
+                .description
+        });
     let required = if ty.is_optional() || in_map {
         ""
     } else {

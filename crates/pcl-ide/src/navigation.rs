@@ -4,7 +4,7 @@
 
 use pcl_db::{Program, RootDatabase, SourceFile};
 use pcl_diagnostics::{TextRange, TextSize};
-use pcl_hir::{BindingKind, Expr, ExprId, Node, NodeKind};
+use pcl_hir::{BindingKind, Expr, ExprId, Node, NodeKind, ProgramFile};
 
 use crate::semantics::{self, Definition, Located};
 use crate::symbols::SymbolKind;
@@ -130,6 +130,41 @@ fn accessor_at(
         .then(|| (*receiver, name.clone(), name_part(db, node, range)))
 }
 
+/// An `invoke`'s token (`invoke("pkg:mod:fn", ...)`) or a key of its arguments object: the
+/// function, or its input, in the function's schema.
+fn invoke_part_location(
+    db: &RootDatabase,
+    file: ProgramFile<'_>,
+    node: Node<'_>,
+    id: ExprId,
+) -> Option<NavigationTarget> {
+    let body = node.body(db);
+    let Expr::Literal(pcl_types::ConstValue::String(text)) = body.expr(id) else {
+        return None;
+    };
+    let program = file.program(db);
+    let invoke = pcl_sema::Builtin::Invoke.name();
+    body.exprs().find_map(|(_, e)| {
+        let Expr::Call(call) = e else { return None };
+        if call.name.as_str() != invoke {
+            return None;
+        }
+        let token = match body.expr(*call.args.first()?) {
+            Expr::Literal(pcl_types::ConstValue::String(token)) => token,
+            _ => return None,
+        };
+        if call.args.first() == Some(&id) {
+            return crate::schema::function_location(db, program, token, None);
+        }
+        match body.expr(*call.args.get(1)?) {
+            Expr::Object(items) if items.iter().any(|i| i.key == id) => {
+                crate::schema::function_location(db, program, token, Some(text))
+            }
+            _ => None,
+        }
+    })
+}
+
 /// The name in an accessor's range (`.name`, or `["name"]`).
 fn name_part(db: &RootDatabase, node: Node<'_>, range: TextRange) -> TextRange {
     let text = node.file(db).file(db).text(db);
@@ -186,14 +221,30 @@ pub(crate) fn goto_definition(db: &RootDatabase, position: &FilePosition) -> Vec
         Located::Expr(node, id) => {
             if let Some((receiver, name, _)) = accessor_at(db, node, id, position.offset) {
                 if let Some(target) = semantics::node_named_by(db, file, node, receiver) {
-                    if target.kind(db) == NodeKind::Component {
-                        return component_output(db, target, name.as_str())
-                            .map(|n| node_target(db, n))
+                    match target.kind(db) {
+                        NodeKind::Component => {
+                            return component_output(db, target, name.as_str())
+                                .map(|n| node_target(db, n))
+                                .into_iter()
+                                .collect();
+                        }
+                        // `bucket.endpoint`: the output in the resource's schema.
+                        NodeKind::Resource | NodeKind::Read => {
+                            return crate::schema::resource_output_location(
+                                db,
+                                target,
+                                name.as_str(),
+                            )
                             .into_iter()
                             .collect();
+                        }
+                        _ => {}
                     }
                 }
                 return Vec::new();
+            }
+            if let Some(target) = invoke_part_location(db, file, node, id) {
+                return vec![target];
             }
             match semantics::definition(db, file, located) {
                 Some(Definition::Node(target)) => vec![node_target(db, target)],

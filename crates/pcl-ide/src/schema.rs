@@ -122,6 +122,39 @@ pub(crate) fn function_def(
     })
 }
 
+/// The arguments object `invoke("token", ...)` takes (its plain shape, as written in a
+/// program), from the package the program declares or the one available.
+pub(crate) fn invoke_arguments_type(
+    db: &RootDatabase,
+    program: Program,
+    token: &str,
+) -> Option<pcl_types::Type> {
+    Some(function_signature(db, program, token)?.plain_args.clone())
+}
+
+/// What `invoke("token", ...)` returns (without its eventual).
+pub(crate) fn invoke_result_type(
+    db: &RootDatabase,
+    program: Program,
+    token: &str,
+) -> Option<pcl_types::Type> {
+    Some(function_signature(db, program, token)?.result.clone())
+}
+
+fn function_signature(
+    db: &RootDatabase,
+    program: Program,
+    token: &str,
+) -> Option<Arc<pcl_schema::FunctionSignature>> {
+    let package = pcl_schema::token::package_of_token(token)?;
+    let request = pcl_sema::packages::package_request(db, program, package);
+    let request = pcl_sema::packages::TokenRequest::new(db, request, token.to_string());
+    let function = pcl_sema::packages::function_schema(db, request)
+        .as_ref()
+        .ok()?;
+    Some(function.signature.clone())
+}
+
 /// Every package whose schema is available to `program` (at the version it pins), by name.
 pub(crate) fn available_packages(db: &RootDatabase, program: Program) -> Vec<Arc<Package>> {
     let mut names: Vec<String> = pcl_db::workspace(db)
@@ -170,21 +203,74 @@ pub(crate) fn resource_location(
 ) -> Option<crate::NavigationTarget> {
     let (token, package) = resource_package(db, node)?;
     let found = package.lookup_resource(token).ok()?;
+    definition_location(
+        &package,
+        "resources",
+        &found,
+        property.map(|p| (&["inputProperties"][..], p)),
+    )
+}
+
+/// Where an output property of the resource type a block names is defined.
+pub(crate) fn resource_output_location(
+    db: &RootDatabase,
+    node: Node<'_>,
+    property: &str,
+) -> Option<crate::NavigationTarget> {
+    let (token, package) = resource_package(db, node)?;
+    let found = package.lookup_resource(token).ok()?;
+    definition_location(
+        &package,
+        "resources",
+        &found,
+        Some((&["properties"], property)),
+    )
+}
+
+/// Where the function `invoke("token", ...)` calls (or one of its inputs) is defined.
+pub(crate) fn function_location(
+    db: &RootDatabase,
+    program: Program,
+    token: &str,
+    input: Option<&str>,
+) -> Option<crate::NavigationTarget> {
+    let package = package_of(db, program, token)?;
+    let found = package.lookup_function(token).ok()?;
+    definition_location(
+        &package,
+        "functions",
+        &found,
+        input.map(|p| (&["inputs", "properties"][..], p)),
+    )
+}
+
+/// The place of a definition in a schema file on disk: the key of `found` in `section`, or of
+/// a property under it, reached through the keys `path` (each searched after the last). The
+/// schema's text is searched, not parsed: a key is found where it is written.
+fn definition_location(
+    package: &Package,
+    section_name: &str,
+    found: &pcl_schema::Found,
+    property: Option<(&[&str], &str)>,
+) -> Option<crate::NavigationTarget> {
     let path = std::path::PathBuf::from(package.file().as_ref());
     if !path.is_file() {
         return None;
     }
     let text = package.text();
-    let section = text.find("\"resources\"")?;
+    let section = text.find(&format!("\"{section_name}\""))?;
     let key = format!("\"{}\"", found.schema_token);
     let at = section + text[section..].find(&key)?;
     let (start, len, name) = match property {
         None => (at, key.len(), found.canonical_token.clone()),
-        Some(property) => {
-            let inputs = at + text[at..].find("\"inputProperties\"")?;
+        Some((path, property)) => {
+            let mut from = at;
+            for step in path {
+                from += text[from..].find(&format!("\"{step}\""))?;
+            }
             let key = format!("\"{property}\"");
             (
-                inputs + text[inputs..].find(&key)?,
+                from + text[from..].find(&key)?,
                 key.len(),
                 property.to_string(),
             )
@@ -199,10 +285,10 @@ pub(crate) fn resource_location(
         full_range: range,
         focus_range: range,
         name,
-        kind: if property.is_some() {
-            crate::SymbolKind::Property
-        } else {
-            crate::SymbolKind::Resource
+        kind: match (property, section_name) {
+            (Some(_), _) => crate::SymbolKind::Property,
+            (None, "functions") => crate::SymbolKind::Function,
+            (None, _) => crate::SymbolKind::Resource,
         },
     })
 }

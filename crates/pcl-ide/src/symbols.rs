@@ -26,6 +26,8 @@ pub enum SymbolKind {
     Property,
     /// A local variable (`for` variables, `range`).
     Variable,
+    /// A function of a package schema (what `invoke` calls).
+    Function,
 }
 
 impl SymbolKind {

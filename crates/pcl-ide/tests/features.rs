@@ -91,6 +91,19 @@ fn check_hover(file: &str, needle: &str, delta: usize, expect: Expect) {
 }
 
 #[test]
+fn hover_invoke_argument_shows_its_input() {
+    let f = fixture("zone = invoke(\"demo:index:getZone\", {\n  na$0me = \"example.com\"\n})\n");
+    let hover = f.analysis().hover(&f.position()).unwrap().expect("a hover");
+    expect![[r#"
+        ```pcl
+        name: string (required)
+        ```
+
+        The zone's domain name."#]]
+    .assert_eq(&hover.markdown);
+}
+
+#[test]
 fn hover_local_shows_its_type() {
     check_hover(
         "main.pp",
@@ -453,6 +466,32 @@ fn check_completions(text: &str, expect: Expect) {
         })
         .collect();
     expect.assert_eq(&actual);
+}
+
+#[test]
+fn complete_invoke_arguments_and_results() {
+    // The function's arguments, on one line and on several, with a prefix typed.
+    check_completions(
+        "zone = invoke(\"demo:index:getZone\", { $0 })\n",
+        expect![[r#"
+            Property name string (required)
+            Property private bool?
+        "#]],
+    );
+    check_completions(
+        "zone = invoke(\"demo:index:getZone\", {\n  private = true\n  na$0\n})\n",
+        expect![[r#"
+            Property name string (required)
+        "#]],
+    );
+    // The members of its result.
+    check_completions(
+        "servers = invoke(\"demo:index:getZone\", { name = \"a\" }).$0\n",
+        expect![[r#"
+            Property id string
+            Property nameServers list(string)
+        "#]],
+    );
 }
 
 #[test]

@@ -269,6 +269,7 @@ fn symbol_kind(kind: SymbolKind) -> lsp::SymbolKind {
         SymbolKind::Pulumi => lsp::SymbolKind::NAMESPACE,
         SymbolKind::Property => lsp::SymbolKind::PROPERTY,
         SymbolKind::Variable => lsp::SymbolKind::VARIABLE,
+        SymbolKind::Function => lsp::SymbolKind::FUNCTION,
     }
 }
 

@@ -358,7 +358,7 @@ fn definitions_into_schemas_nested_completion_and_inlay_hints() {
     let main = program.join("main.pp");
     std::fs::write(
         &main,
-        "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n\nresource hc \"demo:network/healthCheck:HealthCheck\" {\n  check = {\n    kind = \"http\"\n    path = \"/\"\n  }\n}\n\nlink = call(site, \"presign\", { key = \"k\" })\n",
+        "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n\nresource hc \"demo:network/healthCheck:HealthCheck\" {\n  check = {\n    kind = \"http\"\n    path = \"/\"\n  }\n}\n\nlink = call(site, \"presign\", { key = \"k\" })\n\nzone = invoke(\"demo:network/getZone:getZone\", { name = \"z\" })\n",
     )
     .unwrap();
     let mut client = Client::initialized_with(
@@ -381,6 +381,30 @@ fn definitions_into_schemas_nested_completion_and_inlay_hints() {
         text.lines().nth(line).unwrap().contains("demo:storage"),
         "{definition}"
     );
+
+    // An output of a resource, an invoke's function and its argument: their schema entries.
+    for (needle, delta, key) in [
+        ("site.name", 6, "\"name\""),
+        (
+            "demo:network/getZone",
+            3,
+            "\"demo:network/getZone:getZone\"",
+        ),
+        ("{ name = \"z", 3, "\"name\""),
+    ] {
+        let definition = client.result(
+            "textDocument/definition",
+            json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, needle, delta) }),
+        );
+        let locations = definition.as_array().expect("locations");
+        assert_eq!(locations.len(), 1, "{needle}: {definition}");
+        assert_eq!(locations[0]["uri"], uri(&schema));
+        let line = locations[0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+        assert!(
+            text.lines().nth(line).unwrap().contains(key),
+            "{needle}: {definition}"
+        );
+    }
 
     // In a nested object: its keys, and the constants of a union's discriminator.
     let completion = client.result(

@@ -35,6 +35,24 @@ const DEMO_SCHEMA: &str = r##"{
       "requiredInputs": ["check"]
     }
   },
+  "functions": {
+    "demo:index:getZone": {
+      "inputs": {
+        "properties": {
+          "name": {"type": "string", "description": "The zone's domain name."},
+          "private": {"type": "boolean"}
+        },
+        "required": ["name"]
+      },
+      "outputs": {
+        "properties": {
+          "id": {"type": "string"},
+          "nameServers": {"type": "array", "items": {"type": "string"}}
+        },
+        "required": ["id", "nameServers"]
+      }
+    }
+  },
   "types": {
     "demo:index:HttpCheck": {
       "type": "object",
