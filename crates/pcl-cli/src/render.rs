@@ -100,7 +100,7 @@ impl<'a> Renderer<'a> {
             .collect();
         // Edits are in the diagnostic's file; they are located from the start, in any order.
         let fixes: Vec<serde_json::Value> = diagnostic
-            .fix
+            .fixes
             .iter()
             .map(|fix| {
                 let edits: Vec<serde_json::Value> = fix
@@ -208,8 +208,8 @@ impl<'a> Renderer<'a> {
         }
         // A fix's title says what the help lines already say when there are any.
         if let Some(fix) = diagnostic
-            .fix
-            .as_ref()
+            .fixes
+            .first()
             .filter(|_| diagnostic.help.is_empty())
         {
             let _ = writeln!(out, "{}: {}", p.paint(p.help, "help"), fix.title);

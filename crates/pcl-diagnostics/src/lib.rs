@@ -6,7 +6,8 @@
 //! * [`Code`]: one stable code per kind of problem (`E0203`), with its default [`Severity`]. The
 //!   registry is the single list that `docs/diagnostics.md` documents (a test keeps them equal).
 //! * [`Diagnostic`]: a code, a severity, a message, a primary range, related ranges ("first
-//!   defined here"), help lines and an optional [`Fix`] (text edits a quick fix applies).
+//!   defined here"), help lines and [`Fix`]es (text edits a quick fix applies; several when there
+//!   are several candidates, the likeliest first).
 //! * [`suggest`]: the one edit-distance "did you mean" helper every layer uses.
 //! * [`style`]: the one voice of messages (quoted lists, counts, and the check tests apply).
 //!
@@ -79,7 +80,8 @@ pub struct Diagnostic {
     pub related: Vec<Related>,
     /// Extra lines shown after the source excerpt (`help: ...`).
     pub help: Vec<String>,
-    pub fix: Option<Fix>,
+    /// Quick fixes, the likeliest first (a did-you-mean with several candidates has one each).
+    pub fixes: Vec<Fix>,
 }
 
 /// `range` moved by `delta` bytes (saturating at 0, which a caller that moves a range it
@@ -105,7 +107,7 @@ impl Diagnostic {
                 related.range = move_range(related.range, delta);
             }
         }
-        if let Some(fix) = &mut moved.fix {
+        for fix in &mut moved.fixes {
             for edit in &mut fix.edits {
                 edit.range = move_range(edit.range, delta);
             }
@@ -122,7 +124,7 @@ impl Diagnostic {
             range,
             related: Vec::new(),
             help: Vec::new(),
-            fix: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -161,14 +163,14 @@ impl Diagnostic {
         self
     }
 
-    /// A fix that replaces `range` with `replacement`.
+    /// A fix that replaces `range` with `replacement` (after any fix it already has).
     pub fn with_fix(
         mut self,
         title: impl Into<String>,
         range: TextRange,
         replacement: impl Into<String>,
     ) -> Diagnostic {
-        self.fix = Some(Fix {
+        self.fixes.push(Fix {
             title: title.into(),
             edits: vec![TextEdit {
                 range,

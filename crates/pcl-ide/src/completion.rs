@@ -305,7 +305,7 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
                 let set = &frame.keys;
                 attribute_names(db, node, range)
                     .into_iter()
-                    .filter(|i| !set.contains(&i.label))
+                    .filter(|i| !set.contains(&i.label) || i.label == word)
                     .collect()
             } else if frame.step == Some(Step::Name("options".into())) {
                 option_names(&frame.keys, range)
@@ -828,7 +828,13 @@ fn function_tokens(db: &RootDatabase, program: Program, range: TextRange) -> Vec
 /// inside `options { }`.
 fn attribute_names(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<CompletionItem> {
     let body = node.body(db);
-    let set: Vec<&str> = body.attrs_in(None).map(|(_, a)| a.name.as_str()).collect();
+    let map = node.source_map(db).body();
+    // The attribute whose name is being typed (`bucket| = "x"`) is not set by another.
+    let set: Vec<&str> = body
+        .attrs_in(None)
+        .filter(|(id, _)| !map.attr_name(*id).contains_inclusive(range.start()))
+        .map(|(_, a)| a.name.as_str())
+        .collect();
     let mut out = Vec::new();
     match node.kind(db) {
         NodeKind::Resource | NodeKind::Read => {

@@ -40,7 +40,7 @@ pub(crate) fn code_actions(db: &RootDatabase, path: &Path, range: TextRange) -> 
         edits: vec![(path.to_path_buf(), edits)],
     };
     for diagnostic in diagnostics.iter().filter(|d| touches(d.range)) {
-        if let Some(fix) = &diagnostic.fix {
+        for fix in &diagnostic.fixes {
             out.push(Assist {
                 label: fix.title.clone(),
                 kind: AssistKind::QuickFix,

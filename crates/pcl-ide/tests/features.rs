@@ -495,6 +495,21 @@ fn complete_invoke_arguments_and_results() {
 }
 
 #[test]
+fn complete_the_attribute_under_the_cursor() {
+    // Its own name is offered, though it is set (by itself).
+    check_completions(
+        r#"resource b "aws:s3/bucket:Bucket" {
+  bucket$0 = "x"
+  acl    = "private"
+}
+"#,
+        expect![[r#"
+            Property bucket string?
+        "#]],
+    );
+}
+
+#[test]
 fn complete_resource_tokens() {
     check_completions(
         r#"resource b "aws:s3$0" {
@@ -966,6 +981,9 @@ x = $0bucket_nme
         expect![[r#"
             replace with `"aws:s3/bucket:Bucket"`
             resource b "aws:s3/bucket:Bucket" {
+            }
+            replace with `"aws:s3:Bucket"`
+            resource b "aws:s3:Bucket" {
             }
         "#]],
     );

@@ -59,7 +59,7 @@ pub fn assert_diagnostic_inside<'t>(
         };
         assert_range_inside(related_text, related.range, &format!("{what} (related)"));
     }
-    if let Some(fix) = &diagnostic.fix {
+    for fix in &diagnostic.fixes {
         for edit in &fix.edits {
             assert_range_inside(text, edit.range, &format!("{what} (fix)"));
         }

@@ -483,22 +483,36 @@ pub(crate) fn inlay_hints(
     Ok(Some(hints))
 }
 
+/// Folds by lines. A client that folds whole lines only (`lineFoldingOnly`: Neovim, VS Code)
+/// would hide a block's closing line with its body: a fold that ends with a closing bracket
+/// ends on the line before it, as rust-analyzer's do.
 pub(crate) fn folding_ranges(
     analysis: &Analysis,
     params: FoldingRangeParams,
+    line_folding_only: bool,
 ) -> Result<Option<Vec<lsp::FoldingRange>>> {
     let Some((path, index)) = file(analysis, &params.text_document.uri)? else {
         return Ok(None);
     };
+    let text = analysis.file_text(&path)?;
     let folds = analysis
         .folding_ranges(&path)?
         .into_iter()
         .filter_map(|fold| {
             let r = range(&index, fold.range);
-            (r.end.line > r.start.line).then_some(lsp::FoldingRange {
+            let closes = text
+                .as_deref()
+                .and_then(|t| t.get(..usize::from(fold.range.end())))
+                .is_some_and(|t| t.ends_with(['}', ']', ')']));
+            let end_line = if line_folding_only && closes && fold.kind != FoldKind::Comment {
+                r.end.line.saturating_sub(1)
+            } else {
+                r.end.line
+            };
+            (end_line > r.start.line).then_some(lsp::FoldingRange {
                 start_line: r.start.line,
                 start_character: None,
-                end_line: r.end.line,
+                end_line,
                 end_character: None,
                 kind: match fold.kind {
                     FoldKind::Comment => Some(lsp::FoldingRangeKind::Comment),
@@ -571,7 +585,18 @@ pub(crate) fn code_actions(
             }
         }
     }
+    // The preferred action of a diagnostic is its first fix (the likeliest candidate); an
+    // action that fixes no diagnostic (wrapping a secret input in `secret(...)`) is never
+    // preferred: an editor's "fix all" applies preferred actions without asking.
+    let mut preferred_for: Vec<pcl_ide::TextRange> = Vec::new();
     for assist in assists {
+        let preferred = match assist.diagnostic_range {
+            Some(at) if !preferred_for.contains(&at) => {
+                preferred_for.push(at);
+                true
+            }
+            _ => false,
+        };
         let diagnostics = assist.diagnostic_range.map(|dr| {
             let dr = range(&index, dr);
             params
@@ -592,7 +617,7 @@ pub(crate) fn code_actions(
             }),
             diagnostics: diagnostics.filter(|d| !d.is_empty()),
             edit: Some(workspace_edit(&mut indexes, assist.edit)?),
-            is_preferred: Some(is_quick_fix),
+            is_preferred: Some(is_quick_fix && preferred),
             ..lsp::CodeAction::default()
         }));
     }

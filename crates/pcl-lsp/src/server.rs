@@ -172,7 +172,18 @@ impl Server {
             r::WorkspaceSymbolRequest::METHOD => self.spawn(request, handlers::workspace_symbols),
             r::SemanticTokensFullRequest::METHOD => self.spawn(request, handlers::semantic_tokens),
             r::InlayHintRequest::METHOD => self.spawn(request, handlers::inlay_hints),
-            r::FoldingRangeRequest::METHOD => self.spawn(request, handlers::folding_ranges),
+            r::FoldingRangeRequest::METHOD => {
+                let line_folding_only = self
+                    .capabilities
+                    .text_document
+                    .as_ref()
+                    .and_then(|t| t.folding_range.as_ref())
+                    .and_then(|f| f.line_folding_only)
+                    .unwrap_or(false);
+                self.spawn(request, move |analysis, params| {
+                    handlers::folding_ranges(analysis, params, line_folding_only)
+                })
+            }
             r::Formatting::METHOD => self.spawn(request, handlers::formatting),
             r::RangeFormatting::METHOD => self.spawn(request, handlers::range_formatting),
             r::CodeActionRequest::METHOD => self.spawn(request, handlers::code_actions),
@@ -540,8 +551,9 @@ impl Server {
 
     // ---- requests and diagnostics on workers ----
 
-    fn spawn<P, R>(&mut self, request: Request, handler: fn(&Analysis, P) -> handlers::Result<R>)
+    fn spawn<P, R, H>(&mut self, request: Request, handler: H)
     where
+        H: FnOnce(&Analysis, P) -> handlers::Result<R> + Send + 'static,
         P: DeserializeOwned + Send + 'static,
         R: Serialize + 'static,
     {

@@ -503,3 +503,32 @@ fn quick_fixes_for_the_diagnostics_the_client_names() {
     assert_eq!(edits.len(), 2, "{edits:?}");
     assert_eq!(client.shutdown(), 0);
 }
+
+/// A client that folds whole lines only keeps a block's closing line visible: the fold ends on
+/// the line before it (found by an editor review: Neovim hid the `}` with the body).
+#[test]
+fn folds_end_before_the_closing_line_for_line_folding_clients() {
+    let dir = common::TempDir(
+        std::env::temp_dir().join(format!("pcl-lsp-fold-test-{}", std::process::id())),
+    );
+    std::fs::create_dir_all(dir.path()).unwrap();
+    let main = dir.path().join("main.pp");
+    std::fs::write(&main, "config a string {\n  default = \"x\"\n}\n").unwrap();
+    for (line_folding_only, end_line) in [(false, 2), (true, 1)] {
+        let mut client = Client::initialized_as(
+            dir.path(),
+            json!({ "schemaPaths": [] }),
+            json!({ "textDocument": { "foldingRange": { "lineFoldingOnly": line_folding_only } } }),
+        );
+        client.open(&main);
+        let folds = client.result(
+            "textDocument/foldingRange",
+            json!({ "textDocument": { "uri": uri(&main) } }),
+        );
+        let folds = folds.as_array().expect("folds");
+        assert_eq!(folds.len(), 1, "{folds:?}");
+        assert_eq!(folds[0]["startLine"], 0);
+        assert_eq!(folds[0]["endLine"], end_line, "{folds:?}");
+        assert_eq!(client.shutdown(), 0);
+    }
+}

@@ -334,7 +334,11 @@ fn convert<'db>(
     if let Some(suggestion) = &suggestion {
         diagnostic = diagnostic.with_help(pcl_diagnostics::style::did_you_mean(suggestion));
     }
-    if let Some(replacement) = problem.fix.as_ref().or(suggestion.as_ref()) {
+    let replacements = match (&suggestion, problem.fixes.is_empty()) {
+        (Some(suggestion), true) => std::slice::from_ref(suggestion),
+        _ => &problem.fixes[..],
+    };
+    for replacement in replacements {
         diagnostic = diagnostic.with_fix(
             format!("replace with `{replacement}`"),
             range,

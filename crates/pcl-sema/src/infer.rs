@@ -237,7 +237,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             message: message.into(),
             target,
             help,
-            fix,
+            fixes: fix.into_iter().collect(),
             package: None,
             suggest_for: None,
         });

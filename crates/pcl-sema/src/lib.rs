@@ -78,8 +78,8 @@ pub struct InferDiagnostic {
     pub message: String,
     pub target: Target,
     pub help: Option<String>,
-    /// A replacement for the target's text (a did-you-mean).
-    pub fix: Option<String>,
+    /// Replacements for the target's text (a did-you-mean), the likeliest first.
+    pub fixes: Vec<String>,
     /// The package whose schema is missing or unusable, when that is the problem: such
     /// problems are reported once per program, at the package's first use
     /// ([`missing_package_uses`]).

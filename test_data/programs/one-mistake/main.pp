@@ -29,3 +29,9 @@ output tags {
     owner = "you"
   }
 }
+
+# An enum's value misspelt: the value it most likely means, as a fix.
+resource acl "demo:storage/bucket:Bucket" {
+  name = "acl"
+  acl  = "privat"
+}

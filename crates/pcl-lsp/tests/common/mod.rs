@@ -109,13 +109,18 @@ impl Client {
 
     /// [`Client::initialized`] with the server's initialization options.
     pub fn initialized_with(root: &Path, options: Value) -> Client {
+        Client::initialized_as(root, options, json!({}))
+    }
+
+    /// [`Client::initialized_with`] for a client of these capabilities.
+    pub fn initialized_as(root: &Path, options: Value, capabilities: Value) -> Client {
         let mut client = Client::start();
         let response = client.request(
             "initialize",
             json!({
                 "processId": null,
                 "rootUri": uri(root),
-                "capabilities": {},
+                "capabilities": capabilities,
                 "workspaceFolders": [{ "uri": uri(root), "name": "fixture" }],
                 "initializationOptions": options,
             }),

@@ -253,6 +253,16 @@ impl<'a, 'db> Infer<'a, 'db> {
                     help,
                     suggestion.map(|s| format!("\"{s}\"")),
                 );
+                // A fix for each candidate the help names, the likeliest first.
+                if let Some(reported) = self.diagnostics.last_mut() {
+                    reported.fixes.extend(
+                        unknown
+                            .suggestions
+                            .iter()
+                            .skip(1)
+                            .map(|s| format!("\"{s}\"")),
+                    );
+                }
                 None
             }
         }
@@ -458,7 +468,19 @@ impl<'a, 'db> Infer<'a, 'db> {
                     }
                     return;
                 }
-                self.report_value(at, message);
+                match self.enum_value_fix(at, dest) {
+                    // A string one or two edits from a value of the enum (`"privat"`).
+                    Some(value) => self.report_strict(
+                        Code::TypeMismatch,
+                        Target::Expr(at),
+                        message,
+                        Some(pcl_diagnostics::style::did_you_mean(&format!(
+                            "\"{value}\""
+                        ))),
+                        Some(format!("\"{value}\"")),
+                    ),
+                    None => self.report_value(at, message),
+                }
             }
         }
         // Keys the type does not have, and literals deep inside that cannot convert, are
@@ -591,6 +613,35 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     fn report_value(&mut self, expr: ExprId, message: String) {
         self.report_strict(Code::TypeMismatch, Target::Expr(expr), message, None, None);
+    }
+
+    /// The value of an enum `dest` admits that a string literal at `expr` most likely
+    /// misspells.
+    fn enum_value_fix(&self, expr: ExprId, dest: &Type) -> Option<String> {
+        let Expr::Literal(ConstValue::String(text)) = self.body.expr(self.unparen(expr)) else {
+            return None;
+        };
+        fn values(ty: &Type, out: &mut Vec<String>, depth: usize) {
+            if depth > 8 {
+                return;
+            }
+            match ty.kind() {
+                TypeKind::Enum(e) => out.extend(e.values.iter().filter_map(|v| match v {
+                    ConstValue::String(s) => Some(s.to_string()),
+                    _ => None,
+                })),
+                TypeKind::Output(inner) | TypeKind::Promise(inner) => values(inner, out, depth + 1),
+                TypeKind::Union(members) => {
+                    for member in members.iter() {
+                        values(member, out, depth + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut candidates = Vec::new();
+        values(dest, &mut candidates, 0);
+        suggest::best_match(text, candidates.iter().map(String::as_str)).map(str::to_string)
     }
 
     fn report_literal_problem(

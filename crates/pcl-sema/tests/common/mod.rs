@@ -92,7 +92,7 @@ pub fn render_diagnostic(out: &mut String, file: &str, text: &str, d: &Diagnosti
     for help in &d.help {
         let _ = writeln!(out, "    help: {help}");
     }
-    if let Some(fix) = &d.fix {
+    for fix in &d.fixes {
         for edit in &fix.edits {
             let _ = writeln!(
                 out,
