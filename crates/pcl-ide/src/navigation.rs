@@ -195,7 +195,7 @@ pub(crate) fn goto_definition(db: &RootDatabase, position: &FilePosition) -> Vec
                 .collect()
         }
         Located::Label(node, 1) if matches!(node.kind(db), NodeKind::Resource | NodeKind::Read) => {
-            crate::schema::resource_location(db, node, None)
+            crate::schema::resource_location(db, node, crate::schema::ResourcePart::Type)
                 .into_iter()
                 .collect()
         }
@@ -210,11 +210,13 @@ pub(crate) fn goto_definition(db: &RootDatabase, position: &FilePosition) -> Vec
                     .map(|n| node_target(db, n))
                     .into_iter()
                     .collect(),
-                NodeKind::Resource | NodeKind::Read => {
-                    crate::schema::resource_location(db, node, Some(attribute.name.as_str()))
-                        .into_iter()
-                        .collect()
-                }
+                NodeKind::Resource | NodeKind::Read => crate::schema::resource_location(
+                    db,
+                    node,
+                    crate::schema::ResourcePart::Input(attribute.name.as_str()),
+                )
+                .into_iter()
+                .collect(),
                 _ => Vec::new(),
             }
         }
@@ -230,10 +232,10 @@ pub(crate) fn goto_definition(db: &RootDatabase, position: &FilePosition) -> Vec
                         }
                         // `bucket.endpoint`: the output in the resource's schema.
                         NodeKind::Resource | NodeKind::Read => {
-                            return crate::schema::resource_output_location(
+                            return crate::schema::resource_location(
                                 db,
                                 target,
-                                name.as_str(),
+                                crate::schema::ResourcePart::Output(name.as_str()),
                             )
                             .into_iter()
                             .collect();

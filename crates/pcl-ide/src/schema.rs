@@ -194,37 +194,31 @@ pub(crate) fn summary(description: &str) -> String {
         .to_string()
 }
 
-/// Where a resource type (or one of its input properties) is defined in its schema file,
-/// when the schema is a file on disk.
+/// Where a part of a resource's schema is defined (in its schema file, when that is a file on
+/// disk).
+pub(crate) enum ResourcePart<'a> {
+    /// The resource type itself.
+    Type,
+    /// An input property.
+    Input(&'a str),
+    /// An output property.
+    Output(&'a str),
+}
+
+/// Where the resource type a block names, or one of its properties, is defined.
 pub(crate) fn resource_location(
     db: &RootDatabase,
     node: Node<'_>,
-    property: Option<&str>,
+    part: ResourcePart<'_>,
 ) -> Option<crate::NavigationTarget> {
     let (token, package) = resource_package(db, node)?;
     let found = package.lookup_resource(token).ok()?;
-    definition_location(
-        &package,
-        "resources",
-        &found,
-        property.map(|p| (&["inputProperties"][..], p)),
-    )
-}
-
-/// Where an output property of the resource type a block names is defined.
-pub(crate) fn resource_output_location(
-    db: &RootDatabase,
-    node: Node<'_>,
-    property: &str,
-) -> Option<crate::NavigationTarget> {
-    let (token, package) = resource_package(db, node)?;
-    let found = package.lookup_resource(token).ok()?;
-    definition_location(
-        &package,
-        "resources",
-        &found,
-        Some((&["properties"], property)),
-    )
+    let property = match part {
+        ResourcePart::Type => None,
+        ResourcePart::Input(name) => Some((&["inputProperties"][..], name)),
+        ResourcePart::Output(name) => Some((&["properties"][..], name)),
+    };
+    definition_location(&package, "resources", &found, property)
 }
 
 /// Where the function `invoke("token", ...)` calls (or one of its inputs) is defined.

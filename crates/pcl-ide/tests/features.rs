@@ -624,38 +624,37 @@ fn complete_enum_values() {
     );
 }
 
-#[test]
-fn signature_help_of_builtins() {
-    let f = fixture("x = join(\",\", $0)\n");
+/// The signature help at `$0`: its label, its parameters' labels and the active one.
+fn signature_help(text: &str) -> String {
+    let f = fixture(text);
     let help = f.analysis().signature_help(&f.position()).unwrap().unwrap();
     let params: Vec<&str> = help
         .parameters
         .iter()
         .map(|(s, e)| &help.label[*s as usize..*e as usize])
         .collect();
+    format!(
+        "{}\n{params:?}\nactive: {:?}\n",
+        help.label, help.active_parameter
+    )
+}
+
+#[test]
+fn signature_help_of_builtins() {
     expect![[r#"
         join(separator: string, strings: list(string)) -> string
         ["separator: string", "strings: list(string)"]
         active: Some(1)
     "#]]
-    .assert_eq(&format!(
-        "{}\n{params:?}\nactive: {:?}\n",
-        help.label, help.active_parameter
-    ));
+    .assert_eq(&signature_help("x = join(\",\", $0)\n"));
     // A return type with parentheses of its own: the last parameter ends at the `)` that
     // closes the parameters.
-    let f = fixture("x = split(\",\", $0)\n");
-    let help = f.analysis().signature_help(&f.position()).unwrap().unwrap();
-    let params: Vec<&str> = help
-        .parameters
-        .iter()
-        .map(|(s, e)| &help.label[*s as usize..*e as usize])
-        .collect();
     expect![[r#"
         split(separator: string, string: string) -> list(string)
         ["separator: string", "string: string"]
+        active: Some(1)
     "#]]
-    .assert_eq(&format!("{}\n{params:?}\n", help.label));
+    .assert_eq(&signature_help("x = split(\",\", $0)\n"));
 }
 
 #[test]
@@ -842,35 +841,22 @@ fn quick_fix_did_you_mean() {
 
 #[test]
 fn quick_fix_adds_missing_required_attributes() {
-    check_fixes(
-        r#"resource o "aws:s3/bucketObject:BucketObject" $0{
-  key = "a"
-}
-"#,
-        expect![[r#"
-            add the required attribute `bucket`
-            resource o "aws:s3/bucketObject:BucketObject" {
-              key = "a"
-              bucket = ""
-            }
-        "#]],
-    );
-}
-
-#[test]
-fn quick_fix_adds_missing_required_attributes_in_the_files_layout() {
     // A block on one line holds one attribute: its body is opened onto lines.
-    check_fixes(
-        r#"resource o "aws:s3/bucketObject:BucketObject" $0{ key = "a" }
-"#,
-        expect![[r#"
-            add the required attribute `bucket`
-            resource o "aws:s3/bucketObject:BucketObject" {
-              key = "a"
-              bucket = ""
-            }
-        "#]],
-    );
+    for text in [
+        "resource o \"aws:s3/bucketObject:BucketObject\" $0{\n  key = \"a\"\n}\n",
+        "resource o \"aws:s3/bucketObject:BucketObject\" $0{ key = \"a\" }\n",
+    ] {
+        check_fixes(
+            text,
+            expect![[r#"
+                add the required attribute `bucket`
+                resource o "aws:s3/bucketObject:BucketObject" {
+                  key = "a"
+                  bucket = ""
+                }
+            "#]],
+        );
+    }
     check_fixes(
         "resource o \"aws:s3/bucketObject:BucketObject\" $0{}\n",
         expect![[r#"

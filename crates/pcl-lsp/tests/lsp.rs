@@ -341,26 +341,10 @@ impl Drop for TempDirOutside {
 /// object was completed as the resource's body).
 #[test]
 fn definitions_into_schemas_nested_completion_and_inlay_hints() {
-    let dir = common::TempDir(
-        std::env::temp_dir().join(format!("pcl-lsp-schema-test-{}", std::process::id())),
-    );
+    let text = "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n\nresource hc \"demo:network/healthCheck:HealthCheck\" {\n  check = {\n    kind = \"http\"\n    path = \"/\"\n  }\n}\n\nlink = call(site, \"presign\", { key = \"k\" })\n\nzone = invoke(\"demo:network/getZone:getZone\", { name = \"z\" })\n";
+    let (dir, program, main) = demo_program("schema", text);
     let schemas = dir.path().join("schemas");
-    let program = dir.path().join("prog");
-    std::fs::create_dir_all(&schemas).unwrap();
-    std::fs::create_dir_all(&program).unwrap();
     let schema = schemas.join("demo-1.0.0.json");
-    std::fs::copy(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../test_data/schemas/binding/demo-1.0.0.json"),
-        &schema,
-    )
-    .unwrap();
-    let main = program.join("main.pp");
-    std::fs::write(
-        &main,
-        "resource site \"demo:storage/bucket:Bucket\" {\n  name = \"site\"\n}\n\nnames = [site.name]\n\nresource hc \"demo:network/healthCheck:HealthCheck\" {\n  check = {\n    kind = \"http\"\n    path = \"/\"\n  }\n}\n\nlink = call(site, \"presign\", { key = \"k\" })\n\nzone = invoke(\"demo:network/getZone:getZone\", { name = \"z\" })\n",
-    )
-    .unwrap();
     let mut client = Client::initialized_with(
         &program,
         json!({ "schemaPaths": [schemas.to_string_lossy()] }),
@@ -460,25 +444,11 @@ fn definitions_into_schemas_nested_completion_and_inlay_hints() {
 /// reported at the block's `{` (found by an editor review: "No code actions available").
 #[test]
 fn quick_fixes_for_the_diagnostics_the_client_names() {
-    let dir = common::TempDir(
-        std::env::temp_dir().join(format!("pcl-lsp-fix-test-{}", std::process::id())),
+    let (dir, program, main) = demo_program(
+        "fix",
+        "resource site \"demo:storage/bucket:Bucket\" { acl = \"private\" }\n",
     );
     let schemas = dir.path().join("schemas");
-    let program = dir.path().join("prog");
-    std::fs::create_dir_all(&schemas).unwrap();
-    std::fs::create_dir_all(&program).unwrap();
-    std::fs::copy(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../test_data/schemas/binding/demo-1.0.0.json"),
-        schemas.join("demo-1.0.0.json"),
-    )
-    .unwrap();
-    let main = program.join("main.pp");
-    std::fs::write(
-        &main,
-        "resource site \"demo:storage/bucket:Bucket\" { acl = \"private\" }\n",
-    )
-    .unwrap();
     let mut client = Client::initialized_with(
         &program,
         json!({ "schemaPaths": [schemas.to_string_lossy()] }),
@@ -531,4 +501,29 @@ fn folds_end_before_the_closing_line_for_line_folding_clients() {
         assert_eq!(folds[0]["endLine"], end_line, "{folds:?}");
         assert_eq!(client.shutdown(), 0);
     }
+}
+
+/// A program of one file, `main.pp`, beside a schema directory holding the demo schema (a file
+/// on disk, as definitions into schemas need): the directory (removed when dropped), the
+/// program's directory and the file.
+fn demo_program(
+    name: &str,
+    text: &str,
+) -> (common::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = common::TempDir(
+        std::env::temp_dir().join(format!("pcl-lsp-{name}-test-{}", std::process::id())),
+    );
+    let schemas = dir.path().join("schemas");
+    let program = dir.path().join("prog");
+    std::fs::create_dir_all(&schemas).unwrap();
+    std::fs::create_dir_all(&program).unwrap();
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../test_data/schemas/binding/demo-1.0.0.json"),
+        schemas.join("demo-1.0.0.json"),
+    )
+    .unwrap();
+    let main = program.join("main.pp");
+    std::fs::write(&main, text).unwrap();
+    (dir, program, main)
 }
