@@ -158,7 +158,8 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
         let start = usize::from(n.source_map(db).range().start()).min(offset);
         CursorContext::at_end_of(&text[start..offset])
     });
-    if node.is_none() {
+    // An attribute of a body not indented yet was read as a top-level local.
+    if node.is_none_or(|n| n.kind(db) == NodeKind::Local) {
         if let Some((open, cx)) = open_block_before(db, file, text, offset) {
             node = Some(open);
             context = Some(cx);

@@ -1227,6 +1227,15 @@ fn complete_keys_of_nested_objects() {
             Property forceDestroy bool?
         "#]],
     );
+    // ... and an object's keys in it, whose attribute was read as a top-level local.
+    check_completions(
+        "resource b \"aws:s3/bucket:Bucket\" {\nacl = \"private\"\nwebsite = {\n$0",
+        expect![[r#"
+            Property errorDocument string?
+            Property indexDocument string?
+            Property redirectAllRequestsTo string?
+        "#]],
+    );
     // An enum's values before any quote is typed.
     check_completions(
         r#"resource b "aws:s3/bucket:Bucket" {
