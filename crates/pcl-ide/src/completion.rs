@@ -187,7 +187,7 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
             return function_tokens(db, file.program(db), range);
         }
         if prefix.starts_with("config ") && prefix.split_whitespace().count() == 2 {
-            return config_types(range);
+            return config_types(range, false);
         }
         if let Some(node) = node {
             let on_label = node
@@ -284,6 +284,15 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
 
     let line_prefix = &text[line_start..word_start];
     let at_line_start = line_prefix.trim().is_empty();
+    // `config name |`: the type label, not quoted yet (`string` is a label as it is).
+    if let [keyword, _name] = line_prefix.split_whitespace().collect::<Vec<_>>()[..] {
+        if matches!(keyword, "config" | "output")
+            && line_prefix.ends_with([' ', '\t'])
+            && !line_prefix.contains(['{', '"', '='])
+        {
+            return config_types(range, true);
+        }
+    }
     let (Some(node), Some(cx)) = (node, context) else {
         return if at_line_start {
             block_keywords(range)
@@ -628,7 +637,9 @@ fn property_paths(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<Co
 }
 
 /// The types a config's label can name.
-fn config_types(range: TextRange) -> Vec<CompletionItem> {
+/// The types a config's (or an output's) type label takes. `bare`: the label is not quoted
+/// yet, so a type that is no identifier (`list(string)`) is inserted in quotes.
+fn config_types(range: TextRange, bare: bool) -> Vec<CompletionItem> {
     [
         ("string", "string"),
         ("int", "int"),
@@ -642,13 +653,18 @@ fn config_types(range: TextRange) -> Vec<CompletionItem> {
     .into_iter()
     .enumerate()
     .map(|(i, (ty, doc))| {
+        let insert = if bare && ty.contains('(') {
+            format!("\"{ty}\"")
+        } else {
+            ty.to_string()
+        };
         item(
             ty.to_string(),
             CompletionKind::Keyword,
             Some(doc.to_string()),
             None,
             range,
-            ty.to_string(),
+            insert,
             &format!("{i}"),
         )
     })
@@ -825,6 +841,9 @@ fn function_tokens(db: &RootDatabase, program: Program, range: TextRange) -> Vec
     out
 }
 
+/// The attribute that sets the name Pulumi gives a node.
+const LOGICAL_NAME: &str = "__logicalName";
+
 /// The inputs of a resource or component not yet set (required first), or the options
 /// inside `options { }`.
 fn attribute_names(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<CompletionItem> {
@@ -924,14 +943,14 @@ fn attribute_names(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<C
             }
         }
         kind => {
-            // Configs, outputs, hooks, `pulumi`: the attributes the block takes (but the
-            // internal `__logicalName`).
+            // Configs, outputs, hooks, `pulumi`: the attributes the block takes
+            // (`__logicalName` below, with the others that take it).
             let hook_kind = (kind == NodeKind::Hook)
                 .then(|| node.signature(db).label(0).map(str::to_string))
                 .flatten();
             let known = pcl_hir::known_attributes(kind, hook_kind.as_deref()).unwrap_or(&[]);
             for &name in known {
-                if !name.starts_with("__") && !set.contains(&name) {
+                if name != LOGICAL_NAME && !set.contains(&name) {
                     out.push(item(
                         name.into(),
                         CompletionKind::Property,
@@ -944,6 +963,27 @@ fn attribute_names(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<C
                 }
             }
         }
+    }
+    // The name Pulumi gives the node when it is not its name in the program (converted
+    // programs set it): offered last.
+    let takes_logical_name = matches!(
+        node.kind(db),
+        NodeKind::Resource
+            | NodeKind::Read
+            | NodeKind::Component
+            | NodeKind::Config
+            | NodeKind::Output
+    );
+    if takes_logical_name && !set.contains(&LOGICAL_NAME) {
+        out.push(item(
+            LOGICAL_NAME.into(),
+            CompletionKind::Property,
+            Some("string: the name Pulumi gives it, if not its name here".into()),
+            None,
+            range,
+            format!("{LOGICAL_NAME} = "),
+            "3",
+        ));
     }
     if matches!(node.kind(db), NodeKind::Resource | NodeKind::Component)
         && body

@@ -495,6 +495,28 @@ fn complete_invoke_arguments_and_results() {
 }
 
 #[test]
+fn complete_config_types_and_logical_names() {
+    // A type label not quoted yet: a type that is no identifier is inserted quoted.
+    let f = fixture("config hostname li$0\n");
+    let list = f.analysis().completions(&f.position()).unwrap();
+    let items: Vec<(&str, &str)> = list
+        .items
+        .iter()
+        .map(|i| (i.label.as_str(), i.edit.insert.as_str()))
+        .collect();
+    expect![[
+        r#"[("list(string)", "\"list(string)\""), ("list(map(string))", "\"list(map(string))\"")]"#
+    ]]
+    .assert_eq(&format!("{items:?}"));
+    check_completions(
+        "config a string {\n  _$0\n}\n",
+        expect![[r#"
+        Property __logicalName string: the name Pulumi gives it, if not its name here
+    "#]],
+    );
+}
+
+#[test]
 fn complete_the_attribute_under_the_cursor() {
     // Its own name is offered, though it is set (by itself).
     check_completions(
@@ -538,6 +560,7 @@ fn complete_input_properties_required_first() {
             Property source Archive | Asset?
             Property tags map(string)?
             Keyword options resource options block
+            Property __logicalName string: the name Pulumi gives it, if not its name here
         "#]],
     );
 }
