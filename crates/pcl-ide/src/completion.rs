@@ -284,6 +284,18 @@ fn candidates(db: &RootDatabase, position: &FilePosition, settled: Settled) -> V
 
     let line_prefix = &text[line_start..word_start];
     let at_line_start = line_prefix.trim().is_empty();
+    // `[for x |` and `{for k, v |`: the keyword `in`.
+    if at_for_in(before_word) {
+        return vec![item(
+            "in".into(),
+            CompletionKind::Keyword,
+            Some("the collection a `for` expression iterates".into()),
+            None,
+            range,
+            "in ".into(),
+            "0",
+        )];
+    }
     // `config name |`: the type label, not quoted yet (`string` is a label as it is).
     if let [keyword, _name] = line_prefix.split_whitespace().collect::<Vec<_>>()[..] {
         if matches!(keyword, "config" | "output")
@@ -669,6 +681,27 @@ fn config_types(range: TextRange, bare: bool) -> Vec<CompletionItem> {
         )
     })
     .collect()
+}
+
+/// Whether `text` ends with a `for` expression's variables, before its `in`: `[for x `,
+/// `{for k, v `.
+fn at_for_in(text: &str) -> bool {
+    let Some(rest) = text.strip_suffix([' ', '\t']) else {
+        return false;
+    };
+    let rest = rest.trim_end();
+    let Some(at) = rest.rfind("for") else {
+        return false;
+    };
+    let (before, variables) = (&rest[..at], &rest[at + 3..]);
+    let opened = before.trim_end().ends_with(['[', '{']);
+    let names: Vec<&str> = variables.split(',').map(str::trim).collect();
+    opened
+        && variables.starts_with([' ', '\t'])
+        && (1..=2).contains(&names.len())
+        && names
+            .iter()
+            .all(|n| !n.is_empty() && n.chars().all(is_ident_char))
 }
 
 fn is_ident_char(c: char) -> bool {

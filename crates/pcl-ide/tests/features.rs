@@ -509,6 +509,12 @@ fn complete_config_types_and_logical_names() {
     ]]
     .assert_eq(&format!("{items:?}"));
     check_completions(
+        "x = [for k, v i$0\n",
+        expect![[r#"
+        Keyword in the collection a `for` expression iterates
+    "#]],
+    );
+    check_completions(
         "config a string {\n  _$0\n}\n",
         expect![[r#"
         Property __logicalName string: the name Pulumi gives it, if not its name here
