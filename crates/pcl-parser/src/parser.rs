@@ -191,7 +191,11 @@ impl<'a> Parser<'a> {
     /// Whether the current token is a `}` that is probably one too many (the file has more `}`
     /// than `{`, and the lines after this one are still indented inside the block it would
     /// close by count).
+    #[inline]
     pub(crate) fn at_stray_close(&self) -> bool {
+        if self.stray_closes.is_empty() {
+            return false;
+        }
         let pos = self.nth_pos(0) as u32;
         self.raw_kind(pos as usize) == R_BRACE && self.stray_closes.binary_search(&pos).is_ok()
     }

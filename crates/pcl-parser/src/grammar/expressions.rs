@@ -424,14 +424,13 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
 /// begins a line with what no expression continues with and what begins a body's item (`name
 /// =`, a block's header) or closes the enclosing block (`}`).
 fn list_left_open(p: &Parser<'_>) -> bool {
-    if p.current_line_indent().is_none() {
-        return false;
-    }
-    match p.current() {
+    // The kinds first: most elements begin with neither, and are then told apart at once.
+    let begins_item = match p.current() {
         R_BRACE => true,
         IDENT => matches!(p.next_on_line(), EQ | IDENT | OQUOTE | L_BRACE),
         _ => false,
-    }
+    };
+    begins_item && p.current_line_indent().is_some()
 }
 
 /// The error of a list that nothing closes. When the list was left open before a line that
