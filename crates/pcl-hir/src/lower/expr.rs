@@ -154,9 +154,14 @@ impl Lowerer<'_> {
         };
         let mut twice: Vec<(usize, usize)> = Vec::new();
         if items.len() <= 16 {
-            for (i, item) in items.iter().enumerate() {
-                let Some(key) = key_of(item) else { continue };
-                if let Some(first) = items[..i].iter().position(|e| key_of(e) == Some(key)) {
+            // Each key read once, onto the stack; compared pairwise.
+            let mut keys: [Option<&str>; 16] = [None; 16];
+            for (slot, item) in keys.iter_mut().zip(items) {
+                *slot = key_of(item);
+            }
+            for i in 1..items.len() {
+                let Some(key) = keys[i] else { continue };
+                if let Some(first) = keys[..i].iter().position(|k| *k == Some(key)) {
                     twice.push((first, i));
                 }
             }
