@@ -578,29 +578,46 @@ fn braces(lexed: &Lexed<'_>, tokens: &[u32]) -> Braces {
 }
 
 /// Only for a file with an unclosed `{` (rare): a second pass with each line's indentation.
+/// A `}` indented less than its `{`'s line is taken for one that belongs to an enclosing `{`,
+/// unless the lines after it are still indented inside the enclosing block (then it closes
+/// its own `{`, only misindented, and the `}` missing is the enclosing block's).
 fn misindented_closes(lexed: &Lexed<'_>, tokens: &[u32]) -> Vec<(u32, u32, bool)> {
     let mut stack: Vec<(u32, u32)> = Vec::new();
     let mut misindented = Vec::new();
     let mut line_indent = 0u32;
+    // A misindented pair waiting for the first token of the next line, with the indentation
+    // of the enclosing `{`'s line.
+    let mut pending: Option<((u32, u32, bool), Option<u32>)> = None;
     for (pos, &i) in tokens.iter().enumerate() {
         let i = i as usize;
         let kind = lexed.kind(i);
         let first_indent = line_start_indent(lexed, i);
         if let (Some(indent), false) = (first_indent, kind == NEWLINE) {
             line_indent = indent;
+            if let Some((pair, enclosing)) = pending.take() {
+                let inside = kind != R_BRACE && enclosing.is_some_and(|e| indent > e);
+                if !inside {
+                    misindented.push(pair);
+                }
+            }
         }
         match kind {
             L_BRACE => stack.push((pos as u32, line_indent)),
             R_BRACE => {
                 if let (Some((opener, opener_indent)), Some(indent)) = (stack.pop(), first_indent) {
                     if indent < opener_indent {
-                        misindented.push((opener, pos as u32, false));
+                        if let Some((pair, _)) = pending.take() {
+                            misindented.push(pair);
+                        }
+                        let enclosing = stack.last().map(|&(_, e)| e);
+                        pending = Some(((opener, pos as u32, false), enclosing));
                     }
                 }
             }
             _ => {}
         }
     }
+    misindented.extend(pending.map(|(pair, _)| pair));
     misindented
 }
 
