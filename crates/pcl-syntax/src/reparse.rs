@@ -13,7 +13,8 @@
 //! back to a full parse (`None`), which is always right. Facts that span items must not
 //! change: whether each `{` is closed anywhere later in the file (an unclosed block recovers
 //! by indentation), so the old and the new lines must each pair their braces among
-//! themselves; where an item whose recovery ran to the end of the file ends, so lines after
+//! themselves, and in a file with a `}` that closes nothing, which `}` is the extra one (the
+//! parser decides over the whole file), so such a file parses again whole; where an item whose recovery ran to the end of the file ends, so lines after
 //! the last item of a broken file parse again whole, and where an item with an error just
 //! above the lines ends (its recovery may have stopped at their first token: an unclosed `[`
 //! skips to the first closing bracket), so lines right after one parse again whole; whether
@@ -66,6 +67,17 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     let suffix = common_suffix(old_text.as_bytes(), new_text.as_bytes()).min(max_suffix);
     if prefix == old_text.len() && prefix == new_text.len() {
         return Some(old.clone());
+    }
+    // A file with a `}` that closes nothing: which `}` the parser takes for the extra one is
+    // decided over the whole file (`pcl_parser`'s stray closes), so its lines parse again
+    // whole. Otherwise the old lines and the new pair their braces among themselves (below),
+    // so the new file has no such `}` either.
+    let closes_nothing = old.errors.iter().any(|e| {
+        e.kind == pcl_parser::SyntaxErrorKind::UnexpectedToken
+            && old_text.get(usize::from(e.range.start())..usize::from(e.range.end())) == Some("}")
+    });
+    if closes_nothing {
+        return None;
     }
     let edit_start = prefix as u32;
     let old_edit_end = (old_text.len() - suffix) as u32;
