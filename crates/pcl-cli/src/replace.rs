@@ -439,11 +439,8 @@ mod tests {
         super::replace(path, original, text).map_err(|e| e.to_string())
     }
 
-    fn dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("pcl-replace-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
-        dir
+    fn dir(name: &str) -> pcl_test_support::TempDir {
+        pcl_test_support::TempDir::new(&format!("replace-{name}"))
     }
 
     fn read(path: &Path) -> Original {

@@ -1,7 +1,7 @@
 //! `pcl check` end to end: rendering, `--emit-types`, programs of one file and of a
 //! directory, and exit statuses (0 clean, 1 errors, 2 usage or I/O errors).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use expect_test::expect;
 
@@ -14,7 +14,7 @@ fn pcl_check(dir: &Path, args: &[&str]) -> (i32, String, String) {
     common::pcl(dir, "check", args)
 }
 
-fn temp_program(name: &str, files: &[(&str, &str)]) -> PathBuf {
+fn temp_program(name: &str, files: &[(&str, &str)]) -> pcl_test_support::TempDir {
     common::temp_dir(&format!("check-{name}"), files)
 }
 

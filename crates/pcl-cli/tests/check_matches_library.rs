@@ -84,7 +84,7 @@ fn check_prints_the_union_of_the_per_file_diagnostics() {
     // the command runs with `$PCL_SCHEMA_PATH` unset and no `~/.pcl/schemas`).
     let mut db = pcl_db::RootDatabase::default();
     pcl_project::use_schema_dirs(&mut db, Vec::new());
-    let loaded = pcl_project::load_paths(&mut db, std::slice::from_ref(&dir));
+    let loaded = pcl_project::load_paths(&mut db, &[dir.to_path_buf()]);
     assert!(loaded.errors.is_empty() && loaded.warnings.is_empty());
     assert_eq!(loaded.programs.len(), 2, "the program and its component");
     let mut expected = Vec::new();

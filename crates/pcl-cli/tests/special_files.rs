@@ -155,7 +155,7 @@ fn hostile_project_files_are_refused_with_a_reason() {
 }
 
 /// `a` includes `b`, which includes `a`; `c` uses `a`.
-fn two_cycle() -> std::path::PathBuf {
+fn two_cycle() -> pcl_test_support::TempDir {
     temp_dir(
         "special-cycle-2",
         &[

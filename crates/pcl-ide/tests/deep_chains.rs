@@ -10,17 +10,14 @@
 //! a review of that walk). The chains are long enough to overflow a test thread's stack if
 //! anything recursed through them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use pcl_ide::{AnalysisHost, Change, FilePosition, TextSize};
 
 const CHAIN: usize = 20_000;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-ide-deep-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> pcl_test_support::TempDir {
+    pcl_test_support::TempDir::new(&format!("ide-deep-{name}"))
 }
 
 /// `lN = lN-1` down to `l0 = bottom`, written from the top: checked in file order, each local

@@ -8,11 +8,8 @@ use std::time::Duration;
 use pcl_db::{QueryEventKind, QueryLog};
 use pcl_ide::{AnalysisHost, Cancelled, Change};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-ide-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> pcl_test_support::TempDir {
+    pcl_test_support::TempDir::new(&format!("ide-{name}"))
 }
 
 fn codes(host: &AnalysisHost, file: &Path) -> Vec<String> {

@@ -44,13 +44,11 @@ fn observe(host: &AnalysisHost, open: &[PathBuf]) -> String {
 }
 
 fn run(name: &str, source: &Path, schemas: &Path, changes: usize, seed: u64) {
-    let dir = std::env::temp_dir().join(format!(
-        "pcl-host-diff-{}-{}",
-        std::process::id(),
+    let scratch = pcl_test_support::TempDir::new(&format!(
+        "host-diff-{}",
         source.file_name().unwrap().to_string_lossy()
     ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch.to_path_buf();
     // The program's files, then those of the directories below it (its components): edited,
     // opened and closed like the others.
     let mut files: Vec<(PathBuf, String)> = Vec::new();

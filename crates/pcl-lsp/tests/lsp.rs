@@ -294,8 +294,9 @@ fn lifecycle_exit_statuses() {
 fn programs_leave_with_their_folder_or_last_document() {
     let dir = fixture();
     let other = dir.path().join("other.pp");
-    let outside = TempDirOutside::new();
-    let lone = outside.0.join("lone.pp");
+    // A directory outside the fixture's folder.
+    let outside = common::TempDir::new("lsp-outside");
+    let lone = outside.join("lone.pp");
     std::fs::write(&lone, "w = zz\n").unwrap();
     std::fs::write(&other, "bad = nope\n").unwrap();
     let mut client = Client::initialized(dir.path());
@@ -314,24 +315,6 @@ fn programs_leave_with_their_folder_or_last_document() {
     );
     client.diagnostics(&lone, |d| d.is_empty());
     assert_eq!(client.shutdown(), 0);
-}
-
-/// A directory outside the fixture's folder.
-struct TempDirOutside(std::path::PathBuf);
-
-impl TempDirOutside {
-    fn new() -> TempDirOutside {
-        let dir = std::env::temp_dir().join(format!("pcl-lsp-outside-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDirOutside(dir)
-    }
-}
-
-impl Drop for TempDirOutside {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Definitions lead into schema files (the location is in the schema's text, which is not a
@@ -478,10 +461,7 @@ fn quick_fixes_for_the_diagnostics_the_client_names() {
 /// the line before it (found by an editor review: Neovim hid the `}` with the body).
 #[test]
 fn folds_end_before_the_closing_line_for_line_folding_clients() {
-    let dir = common::TempDir(
-        std::env::temp_dir().join(format!("pcl-lsp-fold-test-{}", std::process::id())),
-    );
-    std::fs::create_dir_all(dir.path()).unwrap();
+    let dir = common::TempDir::new("lsp-fold-test");
     let main = dir.path().join("main.pp");
     std::fs::write(&main, "config a string {\n  default = \"x\"\n}\n").unwrap();
     for (line_folding_only, end_line) in [(false, 2), (true, 1)] {
@@ -510,9 +490,7 @@ fn demo_program(
     name: &str,
     text: &str,
 ) -> (common::TempDir, std::path::PathBuf, std::path::PathBuf) {
-    let dir = common::TempDir(
-        std::env::temp_dir().join(format!("pcl-lsp-{name}-test-{}", std::process::id())),
-    );
+    let dir = common::TempDir::new(&format!("lsp-{name}-test"));
     let schemas = dir.path().join("schemas");
     let program = dir.path().join("prog");
     std::fs::create_dir_all(&schemas).unwrap();

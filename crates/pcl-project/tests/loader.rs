@@ -6,15 +6,13 @@ use pcl_db::RootDatabase;
 use pcl_project::Loader;
 
 /// A fresh directory for one test, holding `files`.
-fn temp_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-project-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn temp_dir(name: &str, files: &[(&str, &str)]) -> pcl_test_support::TempDir {
+    let dir = pcl_test_support::TempDir::new(&format!("project-{name}"));
     for (file, text) in files {
         let path = dir.join(file);
         std::fs::create_dir_all(path.parent().expect("a parent")).expect("fixture directory");
         std::fs::write(path, text).expect("write fixture");
     }
-    std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
 
@@ -53,7 +51,7 @@ fn a_directory_and_its_components_program_first() {
     assert!(loaded.errors.is_empty() && loaded.warnings.is_empty());
     assert_eq!(
         roots(&db, &loaded.programs),
-        [dir.clone(), dir.join("./part")]
+        [dir.to_path_buf(), dir.join("./part")]
     );
     assert_eq!(file_names(&db, loaded.programs[0]), ["a.pp", "b.pp"]);
     // One file is a program of its own.
@@ -94,14 +92,14 @@ fn reloading_sees_files_appear_and_disappear() {
     // A component directory that no longer holds a program is forgotten, as in a fresh load.
     std::fs::remove_file(dir.join("part/main.pp")).expect("remove");
     let loaded = Loader::new().load(&mut db, &dir);
-    assert_eq!(roots(&db, &loaded.programs), std::slice::from_ref(&dir));
+    assert_eq!(roots(&db, &loaded.programs), [dir.to_path_buf()]);
     assert!(db.program(&dir.join("./part")).is_none());
     let registered: Vec<PathBuf> = pcl_db::workspace(&db)
         .programs(&db)
         .iter()
         .map(|(root, _)| root.clone())
         .collect();
-    assert_eq!(registered, std::slice::from_ref(&dir));
+    assert_eq!(registered, [dir.to_path_buf()]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -200,7 +198,7 @@ fn schema_files_are_read_by_the_installed_reader() {
             ("notes.txt", ""),
         ],
     );
-    let specs = pcl_project::schema_files_in(std::slice::from_ref(&dir));
+    let specs = pcl_project::schema_files_in(std::slice::from_ref(&dir.to_path_buf()));
     let names: Vec<(String, Option<String>)> = specs
         .iter()
         .map(|s| (s.package.clone(), s.version.clone()))

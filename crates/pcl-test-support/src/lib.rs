@@ -7,9 +7,48 @@
 //! And one way to run data-driven tests ([`run_fixtures`]): one test per fixture, so that every
 //! failing fixture is reported, not only the first; and one way for a test over a whole corpus
 //! to report every failing file ([`Failures`]); and the random generator of the tests that
-//! make random edits ([`Rng`]).
+//! make random edits ([`Rng`]); and the one kind of scratch directory tests make
+//! ([`TempDir`]), which goes when the test ends, passed or failed.
 
 use std::path::{Path, PathBuf};
+
+/// A fresh directory under the system's temporary directory, named for the test and the
+/// process, removed with everything in it when dropped (also while a failing test unwinds):
+/// running the tests leaves nothing behind. Derefs to its path.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// `pcl-NAME-PID`, emptied first if a killed run left it.
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("pcl-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
 
 /// The files or directories directly in `dir` that `keep` accepts, sorted; panics when there are
 /// none (a fixture directory that moved would otherwise pass with no test).

@@ -82,11 +82,9 @@ pub fn pcl_with_stdin(
     )
 }
 
-/// A fresh directory for one test, holding `files`.
-pub fn temp_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pcl-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// A fresh directory for one test, holding `files`, removed when the test ends.
+pub fn temp_dir(name: &str, files: &[(&str, &str)]) -> pcl_test_support::TempDir {
+    let dir = pcl_test_support::TempDir::new(&format!("cli-{name}"));
     for (file, text) in files {
         let path = dir.join(file);
         if let Some(parent) = path.parent() {

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -257,11 +257,10 @@ pub fn uri(path: &Path) -> String {
 pub fn fixture() -> TempDir {
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("pcl-lsp-test-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TempDir::new(&format!("lsp-test-{n}"));
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture");
     copy_dir(&source, &dir);
-    TempDir(dir)
+    dir
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -277,19 +276,7 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+pub use pcl_test_support::TempDir;
 
 /// The position (line, UTF-16 character) of the first occurrence of `needle` in `file`, plus
 /// `delta` characters.
