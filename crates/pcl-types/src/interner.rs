@@ -160,6 +160,11 @@ impl TypeData {
         &self.kind
     }
 
+    /// Whether this is one of the builtin singletons, which live as long as the process.
+    pub(crate) fn is_builtin(&self) -> bool {
+        !self.tabled
+    }
+
     pub(crate) fn groups(&self) -> &[Arc<Group>] {
         &self.groups
     }

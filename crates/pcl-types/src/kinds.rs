@@ -3,6 +3,7 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
@@ -21,24 +22,41 @@ use crate::value::ConstValue;
 ///
 /// Cloning a handle is an atomic increment; when the last handle of a type is dropped, the
 /// type is removed from the interner and freed (see the `interner` module for how cycles
-/// through deferred objects are reclaimed).
-pub struct Type(Arc<TypeData>);
+/// through deferred objects are reclaimed). The builtin types (`string`, `int`, `dynamic`,
+/// ...) live as long as the process, and their handles are copied and dropped without
+/// touching a count: on two cores, the counts of `string` and its peers, which every thread
+/// copies all the time, moved between the cores' caches on every copy (a tenth of the
+/// parallel check's extra CPU time).
+pub struct Type(ManuallyDrop<Arc<TypeData>>);
 
 impl Clone for Type {
     fn clone(&self) -> Type {
-        let node = self.0.clone();
+        if self.0.is_builtin() {
+            // SAFETY: a builtin's node is held by `builtins()` for the life of the process
+            // (its count never drops to zero), and no handle of it ever gives its count back
+            // (`Drop` below), so a handle that was not counted frees nothing.
+            return Type(ManuallyDrop::new(unsafe {
+                Arc::from_raw(Arc::as_ptr(&self.0))
+            }));
+        }
+        let node = Arc::clone(&self.0);
         for group in node.groups() {
             group.acquire();
         }
-        Type(node)
+        Type(ManuallyDrop::new(node))
     }
 }
 
 impl Drop for Type {
     fn drop(&mut self) {
+        if self.0.is_builtin() {
+            return;
+        }
         for group in self.0.groups() {
             group.release();
         }
+        // SAFETY: dropped once, here, and never used again.
+        unsafe { ManuallyDrop::drop(&mut self.0) }
     }
 }
 
@@ -292,6 +310,15 @@ impl Deref for Properties<'_> {
     }
 }
 
+impl Properties<'_> {
+    /// The type of the property `name`, if there is one (properties are sorted by name).
+    pub fn get(&self, name: &str) -> Option<&Type> {
+        self.binary_search_by(|(key, _)| (**key).cmp(name))
+            .ok()
+            .map(|index| &self[index].1)
+    }
+}
+
 impl<'p> IntoIterator for &'p Properties<'_> {
     type Item = &'p (Box<str>, Type);
     type IntoIter = std::slice::Iter<'p, (Box<str>, Type)>;
@@ -448,13 +475,12 @@ impl ObjectType {
         Properties { inner }
     }
 
-    /// The type of the property `name`, if there is one.
+    /// The type of the property `name`, if there is one. For several lookups in one object,
+    /// [`Properties::get`] on one [`ObjectType::properties`]: a deferred object's properties
+    /// are shared by every thread, and each call of this one takes them out and puts them
+    /// back (two counts written).
     pub fn property(&self, name: &str) -> Option<Type> {
-        let properties = self.properties();
-        properties
-            .binary_search_by(|(key, _)| (**key).cmp(name))
-            .ok()
-            .map(|index| properties[index].1.clone())
+        self.properties().get(name).cloned()
     }
 
     /// Whether unknown-property traversals are errors (true) or warnings (false).
@@ -576,14 +602,15 @@ fn builtins() -> &'static [Type; 6] {
             TypeKind::Number,
             TypeKind::String,
         ]
-        .map(|kind| Type(Arc::new(TypeData::builtin(kind))))
+        .map(|kind| Type(ManuallyDrop::new(Arc::new(TypeData::builtin(kind)))))
     })
 }
 
 impl Type {
     /// A handle to `node`, whose groups have already counted it.
     pub(crate) fn from_data(node: Arc<TypeData>) -> Type {
-        Type(node)
+        debug_assert!(!node.is_builtin());
+        Type(ManuallyDrop::new(node))
     }
 
     pub(crate) fn data(&self) -> &TypeData {

@@ -202,14 +202,19 @@ impl ConstValue {
     /// The literal type of this value, following the reference: `null` → `none`, integers
     /// within int32 → `int`, other numbers → `number`.
     pub fn literal_type(self) -> Type {
-        let underlying = match &self {
+        Type::constant(self.underlying_type(), self)
+    }
+
+    /// The type of which this literal's type is a constant: `none`, `bool`, `string`, `int`
+    /// (a whole number within the range of an `i32`) or `number`.
+    pub fn underlying_type(&self) -> Type {
+        match self {
             ConstValue::Null => Type::none(),
             ConstValue::Bool(_) => Type::bool(),
             ConstValue::String(_) => Type::string(),
             ConstValue::Int(i) if i.to_i32().is_some() => Type::int(),
             ConstValue::Int(_) | ConstValue::Number(_) => Type::number(),
-        };
-        Type::constant(underlying, self)
+        }
     }
 
     /// The numeric value as a decimal, for comparing `Int` with `Number`.

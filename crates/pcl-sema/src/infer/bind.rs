@@ -82,6 +82,17 @@ fn may_leave_out(ty: &Type) -> bool {
     ty.is_dynamic() || ty.union_elements().iter().any(Type::is_none)
 }
 
+/// The primitive of `value`'s literal type when a literal of it is never wrong for `shape`:
+/// `shape` itself (`"a"` of `string`, `true` of `bool`, `2` of `int`), or `number` for any
+/// number. Such a literal converts wherever its primitive does, and no value of it is a
+/// problem there (`crate::infer::literal_conversion_problem`).
+fn own_primitive(value: &ConstValue, shape: &Type) -> Option<Type> {
+    let primitive = value.underlying_type();
+    let fits = primitive == *shape
+        || (matches!(shape.kind(), TypeKind::Number) && matches!(primitive.kind(), TypeKind::Int));
+    (fits && !primitive.is_none()).then_some(primitive)
+}
+
 /// The one member of `ty` a literal converts to: `ty` itself, or the one member of its union
 /// that is not an output, a promise or `none`. None when there are several, or none.
 fn plain_member(ty: &Type) -> Option<Type> {
@@ -529,6 +540,15 @@ impl<'a, 'db> Infer<'a, 'db> {
         let body = self.body;
         let composite = matches!(body.expr(expr), Expr::Object(_) | Expr::Tuple(_));
         if !composite {
+            if let Expr::Literal(value) = body.expr(expr) {
+                // A literal of the very primitive its property is shaped like (`"a"` for a
+                // string, `2` for a number): it converts, and no value of it is wrong there,
+                // so it is left untyped, as a settled part may be (typing it interns a
+                // literal type, for every such value of every resource).
+                if let Some(primitive) = own_primitive(value, &shape_of(dest)) {
+                    return effective.conversion_kind_from(&primitive) != ConversionKind::None;
+                }
+            }
             // A part typed as usual. The literal's conversion is the worst of its parts' (an
             // object's, a list's, a map's), so it exists when each part's does; a literal part
             // is checked as `check_literal_shape` checks it.
@@ -563,19 +583,23 @@ impl<'a, 'db> Infer<'a, 'db> {
                 // Every key a property of both (else `check_literal_shape` warns, and the
                 // conversion ignores it); every property left out optional (the conversion's
                 // rule for a property the source lacks).
+                // Each object's properties read once: a schema's object lends them to every
+                // thread, and each reading writes two shared counts.
+                let (target_properties, shape_properties) =
+                    (target.properties(), shape.properties());
                 let mut parts = Vec::with_capacity(keys.len());
                 let mut required_given = 0;
                 for (item, &key) in items.iter().zip(&keys) {
-                    let Some(to) = target.property(key) else {
+                    let Some(to) = target_properties.get(key) else {
                         return false;
                     };
-                    if !may_leave_out(&to) {
+                    if !may_leave_out(to) {
                         required_given += 1;
                     }
                     let of = if same {
-                        to.clone()
+                        to
                     } else {
-                        match shape.property(key) {
+                        match shape_properties.get(key) {
                             Some(of) => of,
                             None => return false,
                         }
@@ -584,8 +608,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 }
                 // The keys are distinct properties: every required one is given when as many
                 // required ones are given as there are.
-                let required = target
-                    .properties()
+                let required = target_properties
                     .iter()
                     .filter(|(_, ty)| !may_leave_out(ty))
                     .count();
@@ -594,7 +617,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                 }
                 parts
                     .into_iter()
-                    .all(|(value, to, of)| self.fits(value, &to, &of, depth + 1))
+                    .all(|(value, to, of)| self.fits(value, to, of, depth + 1))
             }
             (Expr::Object(items), TypeKind::Map(to), TypeKind::Map(of)) => {
                 if literal_keys(body, items).is_none() {
