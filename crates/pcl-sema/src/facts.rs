@@ -765,7 +765,7 @@ pub(crate) fn lookup_root_in<'db>(
     view: View,
     name: &Name,
 ) -> Option<Resolved<'db>> {
-    resolve_root(db, RootName::new(db, program, name.clone(), view))
+    resolve_root(db, RootName::new(db, program, name, view))
 }
 
 /// The node of an open file a key names, as a handle: reads the file. Backdates while the

@@ -592,12 +592,7 @@ fn open_file_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Open
         let start = targets.len();
         for name in node.uses.iter() {
             let target = *open_target.entry(name).or_insert_with(|| {
-                let key = crate::facts::RootName::new(
-                    db,
-                    program,
-                    name.clone(),
-                    crate::facts::View::Open,
-                );
+                let key = crate::facts::RootName::new(db, program, name, crate::facts::View::Open);
                 match crate::facts::resolve_root(db, key) {
                     Some(crate::facts::Resolved::Node(target))
                         if target.file(db).file(db).open(db) =>
