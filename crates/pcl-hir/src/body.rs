@@ -275,13 +275,14 @@ impl Body {
         self.attrs_in(block).find(|(_, a)| a.name.as_str() == name)
     }
 
-    /// The attribute of the node's `options` blocks that sets `range`: `range` itself, else
-    /// a misspelling of it (see [`crate::ResourceOption::sets_range`]). The one rule for
+    /// The attribute of the node's `options` blocks (or a misspelt one:
+    /// [`crate::ResourceOption::is_options_block`]) that sets `range`: `range` itself, else a
+    /// misspelling of it (see [`crate::ResourceOption::sets_range`]). The one rule for
     /// whether a node is ranged and by what.
     pub fn range_option(&self) -> Option<(AttrId, &Attr)> {
         let options = || {
             self.blocks_in(None)
-                .filter(|(_, b)| b.type_name.as_str() == "options")
+                .filter(|(_, b)| crate::ResourceOption::is_options_block(&b.type_name))
                 .flat_map(|(id, _)| self.attrs_in(Some(id)))
         };
         let range = crate::ResourceOption::Range.name();

@@ -87,6 +87,14 @@ impl ResourceOption {
         }
     }
 
+    /// Whether a nested block named `name` holds a node's options, as far as `range` goes:
+    /// `options` itself, or a misspelling of it (`option`). A misspelt block is reported as
+    /// unsupported where it is written (with its fix), and a `range` in it still makes the node
+    /// ranged, so that the uses of `range` and the indexing of the node are not errors too.
+    pub fn is_options_block(name: &str) -> bool {
+        name == "options" || pcl_diagnostics::suggest::best_match(name, ["options"]).is_some()
+    }
+
     /// Every option name, sorted.
     pub fn names() -> impl Iterator<Item = &'static str> {
         ResourceOption::ALL.iter().map(|o| o.name())

@@ -19,6 +19,9 @@ pub(crate) fn source_file(p: &mut Parser<'_>) {
     m.complete(p, SOURCE_FILE);
 }
 
+/// The error of a `}` typed once too often (see `Parser::at_stray_close`).
+pub(crate) const STRAY_CLOSE: &str = "unexpected `}`: this `}` is probably one too many: the file has more `}` than `{`, and the lines after this one are still indented inside the block it would close";
+
 /// A sequence of attributes and blocks, ending at EOF or (inside a block) at `}`.
 ///
 /// `unclosed_indent` is set for the body of a block whose `{` no `}` closes: that body ends before
@@ -43,13 +46,16 @@ fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
             R_BRACE => {
                 let e = p.start();
                 let message = if p.at_stray_close() {
-                    "unexpected `}`: this `}` is probably one too many: the file has more `}` than `{`, and the lines after this one are still indented inside the block it would close"
+                    STRAY_CLOSE
                 } else {
                     "unexpected `}`: there is no open block to close here"
                 };
                 p.error(SyntaxErrorKind::UnexpectedToken, message);
                 p.bump(R_BRACE);
                 e.complete(p, ERROR);
+            }
+            R_BRACK | R_PAREN if p.at_lone_closer() => {
+                expressions::skip_stray_closer(p);
             }
             OQUOTE => {
                 let e = p.start();
@@ -88,7 +94,23 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
             attribute(p, m);
             end_of_item(p, in_block, "argument", errors_before);
         }
-        OQUOTE | NUMBER if at_argument_missing_eq(p) => {
+        COLON => {
+            // `name: value`, as YAML and JSON write it: the argument, with its `:` reported.
+            let name = p.current_text();
+            p.bump(IDENT);
+            let (start, end) = p.current_range();
+            p.error_at(
+                SyntaxErrorKind::MissingSeparator,
+                start,
+                end,
+                format!("an argument is set with `=`, not `:` (`{name} = ...`)"),
+            );
+            p.bump(COLON);
+            expr(p);
+            m.complete(p, ATTRIBUTE);
+            end_of_item(p, in_block, "argument", errors_before);
+        }
+        OQUOTE | NUMBER | IDENT if at_argument_missing_eq(p) => {
             let name = p.current_text();
             p.bump(IDENT);
             let (start, end) = p.current_range();
@@ -125,34 +147,56 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
     }
 }
 
-/// `name "value"` or `name 42` alone on its line, where `name` is no block type of PCL: an
-/// argument whose `=` is missing (a block needs its `{` on its header's line). Parsed as the
-/// argument, so that its name is still defined and the uses of it are not errors too.
+/// `name "value"` or `name 42` alone on its line, or `name` before an expression that begins
+/// with a name (`max maxValue`, `range length(xs)`) with no `{` on the line, where `name` is
+/// no block type of PCL: an argument whose `=` is missing (a block needs its `{` on its
+/// header's line). Parsed as the argument, so that its name is still defined and the uses of
+/// it are not errors too.
 fn at_argument_missing_eq(p: &Parser<'_>) -> bool {
     if crate::BLOCK_KEYWORDS.contains(&p.current_text()) {
         return false;
     }
     let mut n = 1;
-    if p.nth(1) == OQUOTE {
-        // The string's end: quoted strings inside its interpolations nest.
-        let mut depth = 0u32;
-        loop {
-            match p.nth(n) {
-                OQUOTE => depth += 1,
-                CQUOTE => depth = depth.saturating_sub(1),
-                EOF => return false,
-                _ => {}
-            }
-            n += 1;
-            if depth == 0 {
-                break;
-            }
-            if n > 4096 {
-                return false;
+    match p.nth(1) {
+        OQUOTE => {
+            // The string's end: quoted strings inside its interpolations nest.
+            let mut depth = 0u32;
+            loop {
+                match p.nth(n) {
+                    OQUOTE => depth += 1,
+                    CQUOTE => depth = depth.saturating_sub(1),
+                    EOF => return false,
+                    _ => {}
+                }
+                n += 1;
+                if depth == 0 {
+                    break;
+                }
+                if n > 4096 {
+                    return false;
+                }
             }
         }
-    } else {
-        n = 2;
+        IDENT => {
+            // To the end of the line (brackets may run over lines): a `{` outside brackets
+            // makes it a block's header (`name label {`).
+            let mut depth = 0u32;
+            loop {
+                match p.nth(n) {
+                    L_PAREN | L_BRACK => depth += 1,
+                    R_PAREN | R_BRACK => depth = depth.saturating_sub(1),
+                    L_BRACE if depth == 0 => return false,
+                    NEWLINE if depth == 0 => return true,
+                    EOF => return true,
+                    _ => {}
+                }
+                n += 1;
+                if n > 4096 {
+                    return false;
+                }
+            }
+        }
+        _ => n = 2,
     }
     matches!(p.nth(n), NEWLINE | EOF)
 }
@@ -209,7 +253,8 @@ fn block_body(p: &mut Parser<'_>) {
     p.depth += 1;
     let (open_start, open_end) = p.current_range();
     let open_pos = p.current_pos();
-    let unmatched = p.at_unmatched_brace();
+    let misindented_close = p.take_misindented_open(open_pos);
+    let unmatched = p.at_unmatched_brace() || misindented_close.is_some();
     p.bump(L_BRACE);
     match p.current() {
         NEWLINE | EOF | R_BRACE => {
@@ -217,7 +262,8 @@ fn block_body(p: &mut Parser<'_>) {
             // at most once.
             let unclosed_indent = unmatched.then(|| p.line_indent(open_start));
             body(p, true, unclosed_indent);
-            if !p.eat(R_BRACE) {
+            // The `}` indented less than this block's line is the enclosing block's.
+            if Some(p.current_pos()) == misindented_close || !p.eat(R_BRACE) {
                 unclosed_block(p, open_pos, (open_start, open_end));
             }
         }

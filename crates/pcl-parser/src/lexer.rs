@@ -576,6 +576,25 @@ impl<'a> Lexer<'a> {
                 _ => i += 1,
             }
         }
+        if i < bytes.len() && bytes[i] != b'"' {
+            // The line ends inside the string. When it ends with ` {` (or `, {`), the string's
+            // `"` was most likely left out before it (`resource r "pkg:index:Type {`): the
+            // string ends there, so that the `{` still opens the block (or the object) and its
+            // body keeps its structure.
+            let line = rest[..i].trim_end();
+            if let Some(before) = line.strip_suffix('{') {
+                // `invoke("pkg:index:fn, {`: the `"` belongs before the `,`.
+                let text = before.trim_end();
+                let text = text.strip_suffix(',').unwrap_or(text);
+                if text.len() < before.len() {
+                    self.modes.pop();
+                    if !text.is_empty() {
+                        self.push(TEMPLATE_LITERAL, text.len());
+                    }
+                    return;
+                }
+            }
+        }
         self.push(TEMPLATE_LITERAL, i);
     }
 

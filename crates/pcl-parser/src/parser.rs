@@ -31,6 +31,14 @@ pub(crate) struct Parser<'a> {
     /// probably the extra ones (see `stray_closes`), in order. Usually empty. The parser skips
     /// each as an error inside its block, so the block keeps the lines after it.
     stray_closes: Vec<u32>,
+    /// Closing brackets that close nothing where they are: a `]` or `)` with no `[` or `(`
+    /// open, a `}` with no `{` open that is not explained by a `}` typed once too often.
+    /// In order; usually empty. Lists skip them as errors, so they keep their items.
+    lone_closers: Vec<u32>,
+    /// `(opener, closer)`: a `[`, `(` or `{` whose closing bracket is missing before a closer
+    /// of an enclosing bracket (`[{ ... ]`), in the order of their openers. Usually empty.
+    /// The list of the opener ends there, with one error at that closer.
+    missing_closers: Vec<(u32, u32)>,
 }
 
 impl<'a> Parser<'a> {
@@ -43,6 +51,8 @@ impl<'a> Parser<'a> {
             unclosed: unmatched_braces,
             misindented_closes,
             stray_closes,
+            lone_closers,
+            missing_closers,
         } = braces(lexed, &tokens);
         // A token's own event, and its share of the nodes' starts and finishes: a little over
         // two a token in real programs, so three: sized once, the vector is not copied as it
@@ -60,6 +70,8 @@ impl<'a> Parser<'a> {
             unmatched_braces,
             misindented_closes,
             stray_closes,
+            lone_closers,
+            missing_closers,
         }
     }
 
@@ -200,6 +212,28 @@ impl<'a> Parser<'a> {
         self.raw_kind(pos as usize) == R_BRACE && self.stray_closes.binary_search(&pos).is_ok()
     }
 
+    /// Whether the current token is a closing bracket that closes nothing where it is (see
+    /// `lone_closers`).
+    #[inline]
+    pub(crate) fn at_lone_closer(&self) -> bool {
+        !self.lone_closers.is_empty()
+            && self
+                .lone_closers
+                .binary_search(&(self.nth_pos(0) as u32))
+                .is_ok()
+    }
+
+    /// Whether the current token is the closer of an enclosing bracket before which the
+    /// closing bracket of the opener at `opener` (a position in `tokens`) is missing.
+    #[inline]
+    pub(crate) fn at_missing_closer_of(&self, opener: u32) -> bool {
+        !self.missing_closers.is_empty()
+            && self
+                .missing_closers
+                .binary_search_by_key(&opener, |&(o, _)| o)
+                .is_ok_and(|i| self.missing_closers[i].1 == self.nth_pos(0) as u32)
+    }
+
     /// The kind of the token after the current one when it is on the same line (`NEWLINE`
     /// when the line ends there, whatever the newline mode).
     pub(crate) fn next_on_line(&self) -> SyntaxKind {
@@ -231,6 +265,23 @@ impl<'a> Parser<'a> {
             }
         }
         None
+    }
+
+    /// When the `{` at `open` (a position in `tokens`) is closed by count by a `}` indented
+    /// less than its line (see `misindented_closes`): that `}`, which belongs to an enclosing
+    /// `{`. The `{`'s own `}` is then probably missing where the indentation returns to its
+    /// line's, and its body ends there, before that `}` at the latest. The pair is taken, so
+    /// no enclosing block reports it again.
+    pub(crate) fn take_misindented_open(&mut self, open: u32) -> Option<u32> {
+        if self.misindented_closes.is_empty() {
+            return None;
+        }
+        let pair = self
+            .misindented_closes
+            .iter_mut()
+            .find(|(opener, _, taken)| *opener == open && !*taken)?;
+        pair.2 = true;
+        Some(pair.1)
     }
 
     /// The range of the last token before the current one that is not a line break.
@@ -539,41 +590,78 @@ struct Braces {
     misindented_closes: Vec<(u32, u32, bool)>,
     /// When some `}` has no `{` to close: see `Parser::stray_closes`.
     stray_closes: Vec<u32>,
+    /// See `Parser::lone_closers`.
+    lone_closers: Vec<u32>,
+    /// See `Parser::missing_closers`.
+    missing_closers: Vec<(u32, u32)>,
 }
 
 /// `{` tokens left open at the end of the file, and when there are any, the `{`/`}` pairs
 /// whose `}` begins a line indented less than the `{`'s line (see
 /// `Parser::misindented_closes`); when some `}` closes nothing, the `}` probably typed once too
-/// often. Template sequences are balanced by the lexer, so counting `{` and `}` alone is enough.
+/// often; closers of another kind than the innermost opener. Template sequences are balanced by
+/// the lexer, so counting brackets alone is enough.
 fn braces(lexed: &Lexed<'_>, tokens: &[u32]) -> Braces {
-    let mut open = Vec::new();
+    // Every bracket, so that a closer of another kind than the innermost opener is noticed:
+    // `}` and `{` are paired as they nest among `[`, `]`, `(` and `)`. Template sequences
+    // (`${`, `%{` and their `}`) are the lexer's to pair, and left out.
+    let mut open: Vec<(SyntaxKind, u32)> = Vec::new();
     let mut closes_nothing = Vec::new();
+    let mut lone_closers = Vec::new();
+    let mut missing_closers = Vec::new();
     for (pos, &i) in tokens.iter().enumerate() {
-        match lexed.kind(i as usize) {
-            L_BRACE => open.push(pos as u32),
-            R_BRACE => {
-                let closed = open.pop();
-                if closed.is_none() {
-                    closes_nothing.push(pos as u32);
-                }
+        let kind = lexed.kind(i as usize);
+        let opener = match kind {
+            L_BRACE | L_BRACK | L_PAREN => {
+                open.push((kind, pos as u32));
+                continue;
             }
-            _ => {}
+            R_BRACE => L_BRACE,
+            R_BRACK => L_BRACK,
+            R_PAREN => L_PAREN,
+            _ => continue,
+        };
+        if open.last().is_some_and(|&(k, _)| k == opener) {
+            open.pop();
+            continue;
+        }
+        // A closer of another kind than the innermost opener: it closes the nearest opener of
+        // its kind, and those inside it lack their closers (`[{ ... ]`); with none open it
+        // closes nothing (`"a"]`, `}}` after the last object of a list).
+        match open.iter().rposition(|&(k, _)| k == opener) {
+            Some(at) => {
+                missing_closers.extend(open.drain(at + 1..).map(|(_, o)| (o, pos as u32)));
+                open.pop();
+            }
+            None if kind == R_BRACE => closes_nothing.push(pos as u32),
+            None => lone_closers.push(pos as u32),
         }
     }
+    missing_closers.sort_unstable();
     let stray_closes = if closes_nothing.is_empty() {
         Vec::new()
     } else {
-        stray_closes(lexed, tokens, &closes_nothing)
+        let (stray, lone) = stray_closes(lexed, tokens, &closes_nothing);
+        lone_closers.extend(lone);
+        lone_closers.sort_unstable();
+        stray
     };
-    let misindented_closes = if open.is_empty() {
+    let unclosed: Vec<u32> = open
+        .iter()
+        .filter(|&&(k, _)| k == L_BRACE)
+        .map(|&(_, pos)| pos)
+        .collect();
+    let misindented_closes = if unclosed.is_empty() {
         Vec::new()
     } else {
         misindented_closes(lexed, tokens)
     };
     Braces {
-        unclosed: open,
+        unclosed,
         misindented_closes,
         stray_closes,
+        lone_closers,
+        missing_closers,
     }
 }
 
@@ -627,8 +715,9 @@ fn misindented_closes(lexed: &Lexed<'_>, tokens: &[u32]) -> Vec<(u32, u32, bool)
 /// `{`'s line: the block it closes goes on (an extra `}` after a nested block's own). When
 /// none does, the `}` that closes nothing is the extra one (not listed: it is reported where it
 /// is, as a `}` with no block to close).
-fn stray_closes(lexed: &Lexed<'_>, tokens: &[u32], closes_nothing: &[u32]) -> Vec<u32> {
+fn stray_closes(lexed: &Lexed<'_>, tokens: &[u32], closes_nothing: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let mut stray = Vec::new();
+    let mut lone = Vec::new();
     let mut stack: Vec<(u32, u32, usize)> = Vec::new();
     let mut line_indent = 0u32;
     let mut line = 0usize;
@@ -657,7 +746,10 @@ fn stray_closes(lexed: &Lexed<'_>, tokens: &[u32], closes_nothing: &[u32]) -> Ve
             R_BRACE => {
                 if next_nothing.peek() == Some(&(pos as u32)) {
                     next_nothing.next();
-                    stray.extend(candidate.take());
+                    match candidate.take() {
+                        Some(extra) => stray.push(extra),
+                        None => lone.push(pos as u32),
+                    }
                     pending = None;
                 } else if let Some((_, opener_indent, opener_line)) = stack.pop() {
                     pending = (opener_line < line).then_some((pos as u32, opener_indent));
@@ -667,5 +759,5 @@ fn stray_closes(lexed: &Lexed<'_>, tokens: &[u32], closes_nothing: &[u32]) -> Ve
         }
     }
     stray.sort_unstable();
-    stray
+    (stray, lone)
 }

@@ -35,3 +35,48 @@ resource acl "demo:storage/bucket:Bucket" {
   name = "acl"
   acl  = "privat"
 }
+
+# `:` for `=` (as YAML writes it), and `=` missing before a reference: the arguments are
+# kept, so the block is not also missing them.
+resource colon "demo:storage/bucket:Bucket" {
+  name: prefix
+  acl   aclValue
+}
+
+aclValue = "private"
+
+# `options` misspelt: reported there, and its `range` still makes the resource ranged.
+resource optioned "demo:storage/bucket:Bucket" {
+  option {
+    range = 2
+  }
+  name = "${prefix}-${range.value}"
+}
+
+output firstOptioned {
+  value = optioned[0].name
+}
+
+# A `}` missing before the `]` of a list of objects: one error, at the `]`.
+output rules {
+  value = [{
+    port = 80
+  ]
+}
+
+# A `]` typed inside an object: one error, at the `]`; the object keeps its other keys.
+output cidrs {
+  value = {
+    cidr = "0.0.0.0/0"]
+    name = "web"
+  }
+}
+
+output cidrName {
+  value = cidrs.name
+}
+
+# Terraform's `variable` for `config`: ignored, with what PCL writes instead.
+variable "replicas" {
+  default = 2
+}

@@ -20,7 +20,8 @@ impl Lowerer<'_> {
             kind,
             NodeKind::Resource | NodeKind::Read | NodeKind::Component
         ) && body.blocks().any(|b| {
-            b.type_name().is_some_and(|t| t.text() == "options")
+            b.type_name()
+                .is_some_and(|t| ResourceOption::is_options_block(t.text()))
                 && b.body().is_some_and(|o| {
                     o.attributes()
                         .filter_map(|a| a.name())

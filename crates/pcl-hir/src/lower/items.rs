@@ -130,6 +130,34 @@ pub fn known_attributes(
     })
 }
 
+/// For a Terraform block type that PCL does not have: how PCL writes it, and the keyword
+/// that replaces it where the block is otherwise the same.
+fn terraform_block(keyword: &str) -> Option<(&'static str, Option<&'static str>)> {
+    Some(match keyword {
+        "variable" => (
+            "a program's inputs are `config` blocks in PCL: `config \"name\" \"type\" { default = ... }`",
+            Some("config"),
+        ),
+        "locals" => (
+            "local values are top-level attributes in PCL, one per line: `name = value`",
+            None,
+        ),
+        "module" => (
+            "another program is included with a `component` block in PCL: `component name \"./dir\" { ... }`",
+            Some("component"),
+        ),
+        "data" => (
+            "a data source is read in PCL by calling `invoke(\"pkg:module:function\", { ... })` in an expression",
+            None,
+        ),
+        "provider" => (
+            "a provider is a resource of type `pulumi:providers:NAME` in PCL",
+            None,
+        ),
+        _ => return None,
+    })
+}
+
 pub(super) fn lower_block<N: TreeNode>(
     block: &ast::Block<N>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -142,7 +170,18 @@ pub(super) fn lower_block<N: TreeNode>(
             type_token.text_range(),
             format!("unknown block type `{keyword}`: the block is ignored"),
         );
-        if let Some(suggestion) =
+        if let Some((help, replacement)) = terraform_block(keyword) {
+            // Terraform's blocks, written by habit or left by a conversion: what PCL says
+            // instead (their names would otherwise be undefined at every use, unexplained).
+            diagnostic = diagnostic.with_help(help);
+            if let Some(replacement) = replacement {
+                diagnostic = diagnostic.with_fix(
+                    format!("replace with `{replacement}`"),
+                    type_token.text_range(),
+                    replacement,
+                );
+            }
+        } else if let Some(suggestion) =
             suggest::best_match(keyword, NodeKind::BLOCK_KEYWORDS.iter().copied())
         {
             diagnostic = diagnostic
@@ -368,7 +407,7 @@ impl Lowerer<'_> {
                         range,
                         format!("unsupported block type `{type_name}`"),
                     );
-                    if takes_options && suggest::best_match(type_name, ["options"]).is_some() {
+                    if takes_options && ResourceOption::is_options_block(type_name) {
                         diagnostic = diagnostic.with_help("did you mean `options`?").with_fix(
                             "replace with `options`",
                             range,

@@ -297,12 +297,22 @@ fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
 fn arg_list(p: &mut Parser<'_>) {
     let m = p.start();
     let open = p.current_range();
+    let opener = p.current_pos();
     let mut left_open = false;
+    let mut missing = false;
+    const WHAT: &str = "unterminated function call";
     p.with_newlines(false, |p| {
         p.bump(L_PAREN);
         while !p.at(R_PAREN) && !p.at(EOF) {
             if list_left_open(p) {
                 left_open = true;
+                break;
+            }
+            if skip_stray_closer(p) {
+                continue;
+            }
+            if closer_missing_here(p, opener, open, WHAT, ("(", ")")) {
+                missing = true;
                 break;
             }
             if expr(p).is_none() {
@@ -328,6 +338,14 @@ fn arg_list(p: &mut Parser<'_>) {
                     left_open = true;
                     break;
                 }
+                if skip_stray_closer(p) {
+                    p.eat(COMMA);
+                    continue;
+                }
+                if closer_missing_here(p, opener, open, WHAT, ("(", ")")) {
+                    missing = true;
+                    break;
+                }
                 p.error(
                     SyntaxErrorKind::MissingSeparator,
                     "missing argument separator: expected `,` or `)`",
@@ -338,8 +356,8 @@ fn arg_list(p: &mut Parser<'_>) {
                 p.eat(COMMA);
             }
         }
-        if !p.eat(R_PAREN) {
-            unclosed_list(p, open, left_open, "unterminated function call", "(", ")");
+        if !missing && !p.eat(R_PAREN) {
+            unclosed_list(p, open, left_open, WHAT, "(", ")");
         }
     });
     m.complete(p, ARG_LIST);
@@ -348,7 +366,10 @@ fn arg_list(p: &mut Parser<'_>) {
 fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
     let open = p.current_range();
+    let opener = p.current_pos();
     let mut left_open = false;
+    let mut missing = false;
+    const WHAT: &str = "unbalanced parentheses";
     p.with_newlines(false, |p| {
         p.bump(L_PAREN);
         // At EOF the missing `)` below is the one error worth reporting.
@@ -357,9 +378,12 @@ fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
         } else if !p.at(EOF) {
             expr(p);
         }
+        while skip_stray_closer(p) {}
         if !p.at(R_PAREN) && !p.at(EOF) {
             if list_left_open(p) {
                 left_open = true;
+            } else if closer_missing_here(p, opener, open, WHAT, ("(", ")")) {
+                missing = true;
             } else {
                 p.error(
                     SyntaxErrorKind::UnexpectedToken,
@@ -368,8 +392,8 @@ fn parenthesized(p: &mut Parser<'_>) -> CompletedMarker {
                 recover_in_list(p, R_PAREN, false);
             }
         }
-        if !p.eat(R_PAREN) {
-            unclosed_list(p, open, left_open, "unbalanced parentheses", "(", ")");
+        if !missing && !p.eat(R_PAREN) {
+            unclosed_list(p, open, left_open, WHAT, "(", ")");
         }
     });
     m.complete(p, PAREN_EXPR)
@@ -379,7 +403,10 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
     let open = p.current_range();
     let is_for = p.with_newlines(false, |p| p.nth_at_ident(1, "for"));
+    let opener = p.current_pos();
     let mut left_open = false;
+    let mut missing = false;
+    const WHAT: &str = "unterminated tuple";
     p.with_newlines(false, |p| {
         p.bump(L_BRACK);
         if is_for {
@@ -388,6 +415,13 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
             while !p.at(R_BRACK) && !p.at(EOF) {
                 if list_left_open(p) {
                     left_open = true;
+                    break;
+                }
+                if skip_stray_closer(p) {
+                    continue;
+                }
+                if closer_missing_here(p, opener, open, WHAT, ("[", "]")) {
+                    missing = true;
                     break;
                 }
                 if expr(p).is_none() {
@@ -401,6 +435,14 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
                         left_open = true;
                         break;
                     }
+                    if skip_stray_closer(p) {
+                        p.eat(COMMA);
+                        continue;
+                    }
+                    if closer_missing_here(p, opener, open, WHAT, ("[", "]")) {
+                        missing = true;
+                        break;
+                    }
                     p.error(
                         SyntaxErrorKind::MissingSeparator,
                         "missing item separator: expected `,` or `]`",
@@ -412,12 +454,62 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
                 }
             }
         }
-        if !p.eat(R_BRACK) {
-            unclosed_list(p, open, left_open, "unterminated tuple", "[", "]");
+        if !missing && !p.eat(R_BRACK) {
+            unclosed_list(p, open, left_open, WHAT, "[", "]");
         }
     });
     let kind = if is_for { FOR_EXPR } else { TUPLE_EXPR };
     m.complete(p, kind)
+}
+
+/// A closing bracket that closes nothing where it is (`"a"]` in an object, `}}` after the last
+/// object of a list), or a `}` typed once too often: reported and skipped, so that the list
+/// around it keeps its items and the construct it would have ended goes on. Whether one was.
+pub(crate) fn skip_stray_closer(p: &mut Parser<'_>) -> bool {
+    let message = if p.at_lone_closer() {
+        let (closer, opener) = match p.current() {
+            R_BRACK => ("]", "["),
+            R_PAREN => (")", "("),
+            _ => ("}", "{"),
+        };
+        format!("unexpected `{closer}`: there is no `{opener}` open here for it to close")
+    } else if p.at_stray_close() {
+        super::STRAY_CLOSE.to_string()
+    } else {
+        return false;
+    };
+    let e = p.start();
+    p.error(SyntaxErrorKind::UnexpectedToken, message);
+    p.bump_any();
+    e.complete(p, ERROR);
+    true
+}
+
+/// Whether the current token closes an enclosing bracket before which the closer of this list
+/// (opened at `opener`, a position in the parser's tokens, with the range `open`) is missing
+/// (`[{ ... ]`): then the error is here, with a note at the opener, and the list ends without
+/// taking the token.
+fn closer_missing_here(
+    p: &mut Parser<'_>,
+    opener: u32,
+    open: (u32, u32),
+    what: &str,
+    (opener_text, closer_text): (&str, &str),
+) -> bool {
+    if !p.at_missing_closer_of(opener) {
+        return false;
+    }
+    let found = p.current_text();
+    p.error_with_related(
+        SyntaxErrorKind::UnclosedBracket,
+        p.current_range(),
+        format!("{what}: its `{closer_text}` is probably missing before this `{found}`"),
+        vec![(
+            open,
+            format!("the `{opener_text}` that no `{closer_text}` closes"),
+        )],
+    );
+    true
 }
 
 /// Whether a list (arguments, a tuple, parentheses) was probably left open: the current token
@@ -490,18 +582,58 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
         });
         return m.complete(p, FOR_EXPR);
     }
+    let opener = p.current_pos();
+    let open = (open_start, open_end);
+    let mut missing = false;
+    const WHAT: &str = "unterminated object";
+    // An object whose `}` by count is indented less than its line lost its own `}`: it ends
+    // before the first line indented no deeper than its own, as an unclosed block does.
+    let misindented_close = p.take_misindented_open(opener);
+    let unclosed_indent = misindented_close.map(|_| p.line_indent(open_start));
     p.with_newlines(true, |p| {
         p.bump(L_BRACE);
         loop {
             while p.eat(NEWLINE) {}
-            if p.at(R_BRACE) || p.at(EOF) {
+            if skip_stray_closer(p) {
+                continue;
+            }
+            let at_misindented_close = Some(p.current_pos()) == misindented_close;
+            if (p.at(R_BRACE) && !at_misindented_close) || p.at(EOF) {
                 break;
             }
+            if let (Some(limit), Some(indent)) = (unclosed_indent, p.current_line_indent()) {
+                if indent <= limit || at_misindented_close {
+                    p.error_with_related(
+                        SyntaxErrorKind::UnclosedBracket,
+                        p.last_token_range(),
+                        format!("{WHAT}: its `}}` is probably missing after this, since the next line is indented no deeper than the line of its `{{`"),
+                        vec![(open, "the `{` that no `}` closes".to_string())],
+                    );
+                    missing = true;
+                    break;
+                }
+            }
+            if closer_missing_here(p, opener, open, WHAT, ("{", "}")) {
+                missing = true;
+                break;
+            }
+            let item_start = p.current_pos();
             object_item(p);
-            if p.eat(COMMA) || p.eat(NEWLINE) {
+            // At a line's start the newline was taken by an object left open inside the item
+            // (an item that took nothing separates nothing).
+            let moved = p.current_pos() != item_start;
+            if p.eat(COMMA) || p.eat(NEWLINE) || (moved && p.current_line_indent().is_some()) {
+                continue;
+            }
+            if skip_stray_closer(p) {
+                let _ = p.eat(COMMA) || p.eat(NEWLINE);
                 continue;
             }
             if p.at(R_BRACE) || p.at(EOF) {
+                break;
+            }
+            if closer_missing_here(p, opener, open, WHAT, ("{", "}")) {
+                missing = true;
                 break;
             }
             p.error(
@@ -512,7 +644,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
                 break;
             }
         }
-        if !p.eat(R_BRACE) {
+        if !missing && !p.eat(R_BRACE) {
             p.error_at(
                 SyntaxErrorKind::UnclosedBracket,
                 open_start,

@@ -1310,10 +1310,15 @@ fn admits_constant(ty: &Type, value: &ConstValue) -> bool {
     })
 }
 
-/// A node's `options` block (the first: a second is reported by lowering).
+/// A node's `options` block (the first: a second is reported by lowering), else a misspelt
+/// one (`option`, reported by lowering), read as the options the user meant.
 pub(crate) fn options_block(body: &pcl_hir::Body) -> Option<BlockId> {
     body.blocks_in(None)
         .find(|(_, b)| b.type_name.as_str() == "options")
+        .or_else(|| {
+            body.blocks_in(None)
+                .find(|(_, b)| pcl_hir::ResourceOption::is_options_block(&b.type_name))
+        })
         .map(|(id, _)| id)
 }
 

@@ -1,0 +1,10 @@
+containers = [{
+  name  = "web"
+  image = "nginx"
+]
+policy = toJSON({
+  Statement = [{
+    Effect = "Allow"
+  }]
+)
+args = f([1, 2)
