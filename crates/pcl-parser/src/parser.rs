@@ -106,6 +106,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Position of the `n`th token ahead, skipping newlines where they are ignored.
+    /// Where the parser is in the raw tokens: moves with every token taken.
+    #[inline]
+    pub(crate) fn raw_pos(&self) -> usize {
+        self.pos
+    }
+
     fn nth_pos(&self, n: usize) -> usize {
         self.nth_pos_in_mode(n, self.newlines_significant())
     }
@@ -210,6 +216,19 @@ impl<'a> Parser<'a> {
         }
         let pos = self.nth_pos(0) as u32;
         self.raw_kind(pos as usize) == R_BRACE && self.stray_closes.binary_search(&pos).is_ok()
+    }
+
+    /// Whether the file has closers that close nothing or a `}` typed once too often (rare:
+    /// lists ask this before anything else about them).
+    #[inline]
+    pub(crate) fn has_stray_closers(&self) -> bool {
+        !(self.lone_closers.is_empty() && self.stray_closes.is_empty())
+    }
+
+    /// Whether some bracket's closer is missing before an enclosing one's (rare).
+    #[inline]
+    pub(crate) fn has_missing_closers(&self) -> bool {
+        !self.missing_closers.is_empty()
     }
 
     /// Whether the current token is a closing bracket that closes nothing where it is (see

@@ -68,15 +68,25 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     if prefix == old_text.len() && prefix == new_text.len() {
         return Some(old.clone());
     }
-    // A file with a `}` that closes nothing: which `}` the parser takes for the extra one is
-    // decided over the whole file (`pcl_parser`'s stray closes), so its lines parse again
-    // whole. Otherwise the old lines and the new pair their braces among themselves (below),
-    // so the new file has no such `}` either.
-    let closes_nothing = old.errors.iter().any(|e| {
-        e.kind == pcl_parser::SyntaxErrorKind::UnexpectedToken
-            && old_text.get(usize::from(e.range.start())..usize::from(e.range.end())) == Some("}")
+    // A file with such errors parses again whole: how the parser recovers from a bracket left open
+    // or closing nothing, or a `}` typed once too often, is decided over the whole file (the
+    // brackets are matched by kind before parsing, and an unclosed block or object ends where
+    // the indentation of the lines after it says), and the lexer's modes after a broken
+    // template can reach across items. The old lines and the new ones pair their brackets
+    // among themselves (below), so a file without them stays one after a reparse.
+    let decided_over_the_file = old.errors.iter().any(|e| {
+        use pcl_parser::SyntaxErrorKind::*;
+        match e.kind {
+            UnexpectedToken => matches!(
+                old_text.get(usize::from(e.range.start())..usize::from(e.range.end())),
+                Some("}" | "]" | ")")
+            ),
+            UnclosedBracket | UnclosedBlock | InvalidDirective | UnexpectedDirective
+            | UnclosedDirective => true,
+            _ => false,
+        }
     });
-    if closes_nothing {
+    if decided_over_the_file {
         return None;
     }
     let edit_start = prefix as u32;
@@ -204,8 +214,9 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
         return None;
     }
     // Whether a `{` is closed anywhere later in the file decides how its block recovers (an
-    // unclosed block ends where the indentation says), so the segment must leave every brace
-    // outside it matched as before: the old segment balanced, as the new one (which parsed
+    // unclosed block ends where the indentation says), and a closer that closes nothing is
+    // skipped where it is, so the segment must leave every bracket outside it matched as
+    // before: the old segment balanced, as the new one (which parsed
     // without errors) is. An old segment with a `{` of its own left open took a later `}`
     // that the new one leaves to an unclosed block above it.
     if !braces_balanced(&children[first..=last]) || !braces_balanced(&part_root) {
@@ -376,24 +387,27 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     })
 }
 
-/// Whether the `{` and `}` tokens of `elements` pair up among themselves: never more closed
-/// than opened, and as many of each.
+/// Whether the brackets (`{}`, `[]`, `()`) of `elements` pair up among themselves, each closer
+/// with an opener of its kind: the parser matches them over the whole file first, so a segment
+/// that leaves one open (or closes one of its neighbours') changes how other items recover.
 fn braces_balanced(elements: &[Element]) -> bool {
-    fn walk(element: &Element, depth: &mut i64) -> bool {
+    fn walk(element: &Element, open: &mut Vec<SyntaxKind>) -> bool {
         match element {
-            NodeOrToken::Token(token) => {
-                match PclLanguage::kind_from_raw(token.kind()) {
-                    L_BRACE => *depth += 1,
-                    R_BRACE => *depth -= 1,
-                    _ => {}
+            NodeOrToken::Token(token) => match PclLanguage::kind_from_raw(token.kind()) {
+                kind @ (L_BRACE | L_BRACK | L_PAREN) => {
+                    open.push(kind);
+                    true
                 }
-                *depth >= 0
-            }
-            NodeOrToken::Node(node) => node.children().all(|child| walk(&child.to_owned(), depth)),
+                R_BRACE => open.pop() == Some(L_BRACE),
+                R_BRACK => open.pop() == Some(L_BRACK),
+                R_PAREN => open.pop() == Some(L_PAREN),
+                _ => true,
+            },
+            NodeOrToken::Node(node) => node.children().all(|child| walk(&child.to_owned(), open)),
         }
     }
-    let mut depth = 0;
-    elements.iter().all(|e| walk(e, &mut depth)) && depth == 0
+    let mut open = Vec::new();
+    elements.iter().all(|e| walk(e, &mut open)) && open.is_empty()
 }
 
 /// The lexer's mode stack (`pcl_parser`'s lexer), as its tokens show it.

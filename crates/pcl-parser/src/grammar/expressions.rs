@@ -465,7 +465,13 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
 /// A closing bracket that closes nothing where it is (`"a"]` in an object, `}}` after the last
 /// object of a list), or a `}` typed once too often: reported and skipped, so that the list
 /// around it keeps its items and the construct it would have ended goes on. Whether one was.
+#[inline]
 pub(crate) fn skip_stray_closer(p: &mut Parser<'_>) -> bool {
+    p.has_stray_closers() && skip_stray_closer_cold(p)
+}
+
+#[cold]
+fn skip_stray_closer_cold(p: &mut Parser<'_>) -> bool {
     let message = if p.at_lone_closer() {
         let (closer, opener) = match p.current() {
             R_BRACK => ("]", "["),
@@ -489,7 +495,19 @@ pub(crate) fn skip_stray_closer(p: &mut Parser<'_>) -> bool {
 /// (opened at `opener`, a position in the parser's tokens, with the range `open`) is missing
 /// (`[{ ... ]`): then the error is here, with a note at the opener, and the list ends without
 /// taking the token.
+#[inline]
 fn closer_missing_here(
+    p: &mut Parser<'_>,
+    opener: u32,
+    open: (u32, u32),
+    what: &str,
+    texts: (&str, &str),
+) -> bool {
+    p.has_missing_closers() && closer_missing_here_cold(p, opener, open, what, texts)
+}
+
+#[cold]
+fn closer_missing_here_cold(
     p: &mut Parser<'_>,
     opener: u32,
     open: (u32, u32),
@@ -597,12 +615,14 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
             if skip_stray_closer(p) {
                 continue;
             }
-            let at_misindented_close = Some(p.current_pos()) == misindented_close;
+            let at_misindented_close =
+                misindented_close.is_some() && Some(p.current_pos()) == misindented_close;
             if (p.at(R_BRACE) && !at_misindented_close) || p.at(EOF) {
                 break;
             }
-            if let (Some(limit), Some(indent)) = (unclosed_indent, p.current_line_indent()) {
-                if indent <= limit || at_misindented_close {
+            if let Some(limit) = unclosed_indent {
+                let dedented = p.current_line_indent().is_some_and(|indent| indent <= limit);
+                if dedented || at_misindented_close {
                     p.error_with_related(
                         SyntaxErrorKind::UnclosedBracket,
                         p.last_token_range(),
@@ -617,12 +637,14 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
                 missing = true;
                 break;
             }
-            let item_start = p.current_pos();
+            let item_start = p.raw_pos();
             object_item(p);
+            if p.eat(COMMA) || p.eat(NEWLINE) {
+                continue;
+            }
             // At a line's start the newline was taken by an object left open inside the item
             // (an item that took nothing separates nothing).
-            let moved = p.current_pos() != item_start;
-            if p.eat(COMMA) || p.eat(NEWLINE) || (moved && p.current_line_indent().is_some()) {
+            if p.raw_pos() != item_start && p.current_line_indent().is_some() {
                 continue;
             }
             if skip_stray_closer(p) {
