@@ -97,32 +97,27 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
         COLON => {
             // `name: value`, as YAML and JSON write it: the argument, with its `:` reported.
             let name = p.current_text();
-            p.bump(IDENT);
-            let (start, end) = p.current_range();
-            p.error_at(
-                SyntaxErrorKind::MissingSeparator,
-                start,
-                end,
-                format!("an argument is set with `=`, not `:` (`{name} = ...`)"),
+            argument_with_bad_separator(
+                p,
+                m,
+                in_block,
+                errors_before,
+                |name| format!("an argument is set with `=`, not `:` (`{name} = ...`)"),
+                name,
             );
-            p.bump(COLON);
-            expr(p);
-            m.complete(p, ATTRIBUTE);
-            end_of_item(p, in_block, "argument", errors_before);
         }
         OQUOTE | NUMBER | IDENT if at_argument_missing_eq(p) => {
             let name = p.current_text();
-            p.bump(IDENT);
-            let (start, end) = p.current_range();
-            p.error_at(
-                SyntaxErrorKind::MissingSeparator,
-                start,
-                end,
-                format!("missing `=` between the argument `{name}` and its value (a block would need a `{{` on this line)"),
+            argument_with_bad_separator(
+                p,
+                m,
+                in_block,
+                errors_before,
+                |name| {
+                    format!("missing `=` between the argument `{name}` and its value (a block would need a `{{` on this line)")
+                },
+                name,
             );
-            expr(p);
-            m.complete(p, ATTRIBUTE);
-            end_of_item(p, in_block, "argument", errors_before);
         }
         OQUOTE | IDENT | L_BRACE => {
             block(p, m);
@@ -145,6 +140,26 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
             m.complete(p, ERROR);
         }
     }
+}
+
+/// An argument whose `=` is missing or written as `:`: reported at the token after its name
+/// (the `:` is then taken into the argument), and kept as the argument, so that what it
+/// defines stays defined.
+fn argument_with_bad_separator(
+    p: &mut Parser<'_>,
+    m: Marker,
+    in_block: bool,
+    errors_before: usize,
+    message: impl FnOnce(&str) -> String,
+    name: &str,
+) {
+    p.bump(IDENT);
+    let (start, end) = p.current_range();
+    p.error_at(SyntaxErrorKind::MissingSeparator, start, end, message(name));
+    p.eat(COLON);
+    expr(p);
+    m.complete(p, ATTRIBUTE);
+    end_of_item(p, in_block, "argument", errors_before);
 }
 
 /// `name "value"` or `name 42` alone on its line, or `name` before an expression that begins
