@@ -27,6 +27,8 @@ pub(crate) struct Parser<'a> {
     /// a `}` most likely belongs to an enclosing `{`, so the one missing is just before it.
     /// In the order of their `}`; the flag marks a pair already given to a block.
     misindented_closes: Vec<(u32, u32, bool)>,
+    /// `misindented_closes` by their `{`: (its position, the pair's index), sorted.
+    misindented_by_opener: Vec<(u32, usize)>,
     /// When the file has more `}` than `{`: the `}` tokens (positions in `tokens`) that are
     /// probably the extra ones (see `stray_closes`), in order. Usually empty. The parser skips
     /// each as an error inside its block, so the block keeps the lines after it.
@@ -58,6 +60,12 @@ impl<'a> Parser<'a> {
         // two a token in real programs, so three: sized once, the vector is not copied as it
         // grows (room never written costs no memory), and a batch of files reuses the same
         // few blocks.
+        let mut misindented_by_opener: Vec<(u32, usize)> = misindented_closes
+            .iter()
+            .enumerate()
+            .map(|(i, &(opener, _, _))| (opener, i))
+            .collect();
+        misindented_by_opener.sort_unstable();
         let events = Vec::with_capacity(tokens.len() * 3 + 8);
         Parser {
             lexed,
@@ -69,6 +77,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             unmatched_braces,
             misindented_closes,
+            misindented_by_opener,
             stray_closes,
             lone_closers,
             missing_closers,
@@ -105,13 +114,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Position of the `n`th token ahead, skipping newlines where they are ignored.
     /// Where the parser is in the raw tokens: moves with every token taken.
     #[inline]
     pub(crate) fn raw_pos(&self) -> usize {
         self.pos
     }
 
+    /// Position of the `n`th token ahead, skipping newlines where they are ignored.
     fn nth_pos(&self, n: usize) -> usize {
         self.nth_pos_in_mode(n, self.newlines_significant())
     }
@@ -295,10 +304,16 @@ impl<'a> Parser<'a> {
         if self.misindented_closes.is_empty() {
             return None;
         }
-        let pair = self
-            .misindented_closes
-            .iter_mut()
-            .find(|(opener, _, taken)| *opener == open && !*taken)?;
+        // The pairs are in the order of their `}`; their `{`s are found through an index in
+        // the order of the `{`s (a file of many misindented blocks stays linear).
+        let at = self
+            .misindented_by_opener
+            .binary_search_by_key(&open, |&(opener, _)| opener)
+            .ok()?;
+        let pair = &mut self.misindented_closes[self.misindented_by_opener[at].1];
+        if pair.2 {
+            return None;
+        }
         pair.2 = true;
         Some(pair.1)
     }

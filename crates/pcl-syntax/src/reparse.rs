@@ -68,8 +68,8 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     if prefix == old_text.len() && prefix == new_text.len() {
         return Some(old.clone());
     }
-    // A file with such errors parses again whole: how the parser recovers from a bracket left open
-    // or closing nothing, or a `}` typed once too often, is decided over the whole file (the
+    // A file with such errors parses again whole: how the parser recovers from a bracket left
+    // open or closing nothing, or a `}` typed once too often, is decided over the whole file (the
     // brackets are matched by kind before parsing, and an unclosed block or object ends where
     // the indentation of the lines after it says), and the lexer's modes after a broken
     // template can reach across items. The old lines and the new ones pair their brackets
@@ -216,9 +216,9 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     // Whether a `{` is closed anywhere later in the file decides how its block recovers (an
     // unclosed block ends where the indentation says), and a closer that closes nothing is
     // skipped where it is, so the segment must leave every bracket outside it matched as
-    // before: the old segment balanced, as the new one (which parsed
-    // without errors) is. An old segment with a `{` of its own left open took a later `}`
-    // that the new one leaves to an unclosed block above it.
+    // before: the old segment balanced, as the new one (which parsed without errors) is. An
+    // old segment with a `{` of its own left open took a later `}` that the new one leaves to
+    // an unclosed block above it.
     if !braces_balanced(&children[first..=last]) || !braces_balanced(&part_root) {
         return None;
     }
