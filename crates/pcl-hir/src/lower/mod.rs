@@ -307,8 +307,8 @@ struct Remap {
 impl<'d> Lowerer<'d> {
     fn new(diagnostics: &'d mut Vec<Diagnostic>) -> Self {
         Lowerer {
-            body: BodyBuilder::default(),
-            map: SourceMapBuilder::default(),
+            body: BodyBuilder::new(),
+            map: SourceMapBuilder::new(),
             scopes: Vec::new(),
             diagnostics,
             remap: None,
