@@ -29,6 +29,11 @@ pub(crate) const STRAY_CLOSE: &str = "unexpected `}`: this `}` is probably one t
 /// the rest of the file into the block.
 fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
     let m = p.start();
+    // Quoted argument names are reported once per block body: a body of `"key" = value` lines
+    // is one mistake (an object written as a block, or keys pasted from JSON), not one per
+    // line. At top level each is its own (and reparsing an edited top-level line must give
+    // what parsing the whole file gives).
+    let mut quoted_name_reported = false;
     loop {
         match p.current() {
             EOF => break,
@@ -63,12 +68,15 @@ fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
                 templates::template(p);
                 let end = p.prev_end();
                 if p.at(EQ) {
-                    p.error_at(
-                        SyntaxErrorKind::QuotedArgumentName,
-                        start,
-                        end,
-                        "invalid argument name: argument names must not be quoted",
-                    );
+                    if !(in_block && quoted_name_reported) {
+                        p.error_at(
+                            SyntaxErrorKind::QuotedArgumentName,
+                            start,
+                            end,
+                            "invalid argument name: argument names must not be quoted",
+                        );
+                        quoted_name_reported = true;
+                    }
                     p.bump(EQ);
                     expr(p);
                 } else {

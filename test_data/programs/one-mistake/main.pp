@@ -80,3 +80,13 @@ output cidrName {
 variable "replicas" {
   default = 2
 }
+
+# Terraform's nested block for a map or object input: one error, with `tags = {` as the fix;
+# the quoted keys inside are one mistake, not one error each.
+resource blockTags "demo:storage/bucket:Bucket" {
+  name = "tagged"
+  tags {
+    "team" = "infra"
+    "env"  = "dev"
+  }
+}

@@ -413,11 +413,46 @@ impl Lowerer<'_> {
                             range,
                             "options",
                         );
+                    } else if takes_options {
+                        diagnostic = self.block_for_attribute(diagnostic, *id, nested, &blocks);
                     }
                     self.diagnostics.push(diagnostic);
                 }
             }
         }
+    }
+
+    /// A nested block in a resource, read or component: Terraform writes nested settings as
+    /// blocks, PCL as attributes whose values are objects (one block) or lists of objects
+    /// (a block type repeated). The fix (`name {` to `name = {`) is offered when the block's
+    /// body reads as an object as it is: no labels, no blocks inside.
+    fn block_for_attribute(
+        &self,
+        diagnostic: Diagnostic,
+        id: BlockId,
+        nested: &NestedBlock,
+        blocks: &[(BlockId, NestedBlock)],
+    ) -> Diagnostic {
+        let name = nested.type_name.as_str();
+        let repeated = blocks
+            .iter()
+            .filter(|(_, b)| b.type_name == nested.type_name)
+            .count()
+            > 1;
+        if repeated {
+            return diagnostic.with_help(format!(
+                "set `{name}` once, as an attribute whose value lists the blocks' contents as objects: `{name} = [{{ ... }}, {{ ... }}]`"
+            ));
+        }
+        let diagnostic = diagnostic.with_help(format!(
+            "settings are attributes: set `{name}` with `=`, its value an object: `{name} = {{ ... }}`"
+        ));
+        let has_inner_blocks = self.body.blocks_in(Some(id)).next().is_some();
+        if !nested.labels.is_empty() || has_inner_blocks {
+            return diagnostic;
+        }
+        let at = TextRange::empty(self.map.block_type(id).end());
+        diagnostic.with_fix(format!("write `{name} = {{`"), at, " =")
     }
 
     fn check_options(&mut self, options: BlockId) {
