@@ -227,7 +227,34 @@ fn at_argument_missing_eq(p: &Parser<'_>) -> bool {
 fn attribute(p: &mut Parser<'_>, m: Marker) {
     p.bump(IDENT);
     p.bump(EQ);
-    expr(p);
+    let (value_start, _) = p.current_range();
+    let value = expr(p);
+    // `name = web-server"`: a string whose opening quote is missing. One error over the
+    // words and the quote; the words are not a value (no "undefined variable" for them), and
+    // the rest of the line is skipped.
+    if !matches!(p.current(), NEWLINE | EOF) {
+        if let (Some(value), Some(quote_end)) = (value, p.line_ends_in_lone_quote()) {
+            value.precede(p).complete(p, ERROR);
+            let text = &p.source()[value_start as usize..quote_end as usize];
+            let words = text[..text.len() - 1].trim_end();
+            let message = if words.len() <= 40 && !words.contains('"') {
+                format!("missing opening quote: the `\"` at the end of this line opens a string that never ends; write `\"{words}\"`")
+            } else {
+                "missing opening quote: the `\"` at the end of this line opens a string that never ends; the value's opening `\"` is probably missing".to_string()
+            };
+            p.error_at(
+                SyntaxErrorKind::UnterminatedString,
+                value_start,
+                quote_end,
+                message,
+            );
+            let rest = p.start();
+            while !matches!(p.current(), NEWLINE | EOF) {
+                p.bump_any();
+            }
+            rest.complete(p, ERROR);
+        }
+    }
     m.complete(p, ATTRIBUTE);
 }
 

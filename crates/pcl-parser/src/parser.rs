@@ -336,6 +336,29 @@ impl<'a> Parser<'a> {
     }
 
     /// The position (in `tokens`) of the current token.
+    /// The end of the `"` that ends the current line, when the line's tokens from here end with
+    /// a quote that opens a string with nothing after it (`web-server"`: a string whose opening
+    /// quote is missing). Never on valid input: a quoted string ends on its own line. Looks at
+    /// most 64 tokens ahead.
+    pub(crate) fn line_ends_in_lone_quote(&self) -> Option<u32> {
+        let mut pos = self.pos;
+        for _ in 0..64 {
+            match self.raw_kind(pos) {
+                NEWLINE | EOF => {
+                    return (pos > self.pos && self.raw_kind(pos - 1) == OQUOTE)
+                        .then(|| self.range_at(pos - 1).1);
+                }
+                _ => pos += 1,
+            }
+        }
+        None
+    }
+
+    /// The text being parsed.
+    pub(crate) fn source(&self) -> &'a str {
+        self.lexed.source()
+    }
+
     pub(crate) fn current_pos(&self) -> u32 {
         self.nth_pos(0) as u32
     }

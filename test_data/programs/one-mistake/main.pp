@@ -90,3 +90,9 @@ resource blockTags "demo:storage/bucket:Bucket" {
     "env"  = "dev"
   }
 }
+
+# A string whose opening quote is missing: one error over the words and the quote, not an
+# undefined variable for the words.
+resource unquoted "demo:storage/bucket:Bucket" {
+  name = web-server"
+}
