@@ -42,3 +42,16 @@ output untypedOutput {
 output secretOutput {
   value = password
 }
+# The strings go-cty converts: "1" and "0" to bool, a leading `+` to a number.
+config flagOn bool {
+  default = "1"
+}
+config flagOff bool {
+  default = "0"
+}
+config plusPort int {
+  default = "+8080"
+}
+config flagYes bool {
+  default = "yes"
+}

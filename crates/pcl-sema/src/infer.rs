@@ -971,7 +971,13 @@ pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<Lite
     };
     match (dest.kind(), value) {
         (TypeKind::Int | TypeKind::Number, ConstValue::String(text)) => {
-            match ConstValue::parse_number(text.trim()) {
+            // go-cty's conversion parses the string as a big float, which takes a leading `+`.
+            let text = text.trim();
+            let unsigned = text
+                .strip_prefix('+')
+                .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+                .unwrap_or(text);
+            match ConstValue::parse_number(unsigned) {
                 Ok(ConstValue::Int(_)) => None,
                 Ok(ConstValue::Number(_)) if matches!(dest.kind(), TypeKind::Number) => None,
                 Ok(_) => Some(error(format!("the string `{value}` is not a whole number"))),
@@ -981,7 +987,10 @@ pub(crate) fn literal_conversion_problem(src: &Type, dest: &Type) -> Option<Lite
         (TypeKind::Int, ConstValue::Number(_)) => {
             Some(error(format!("`{value}` is not a whole number")))
         }
-        (TypeKind::Bool, ConstValue::String(text)) if !matches!(&**text, "true" | "false") => {
+        // go-cty converts `"1"` and `"0"` too.
+        (TypeKind::Bool, ConstValue::String(text))
+            if !matches!(&**text, "true" | "false" | "1" | "0") =>
+        {
             Some(error(format!(
                 "the string `{value}` is not a bool (`\"true\"` or `\"false\"`)"
             )))
