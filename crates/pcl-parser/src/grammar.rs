@@ -225,9 +225,35 @@ fn at_argument_missing_eq(p: &Parser<'_>) -> bool {
 }
 
 fn attribute(p: &mut Parser<'_>, m: Marker) {
+    let (name_start, _) = p.current_range();
     p.bump(IDENT);
     p.bump(EQ);
     let (value_start, _) = p.current_range();
+    // `metadata =` with the object's lines below and its `}` (or a list's `]`) back at the
+    // argument's indentation: the `{` or `[` is missing. One error, and the lines are the
+    // value's items, not arguments of the block around.
+    if let Some((closer, kind)) = p.closer_of_missing_opener(p.line_indent(name_start)) {
+        let (open, close) = if kind == R_BRACK {
+            ("[", "]")
+        } else {
+            ("{", "}")
+        };
+        let line = p.source()[..p.pos_range(closer).0 as usize]
+            .matches('\n')
+            .count()
+            + 1;
+        p.error(
+            SyntaxErrorKind::ExpectedExpression,
+            format!("missing `{open}` after `=`: the lines below, up to the `{close}` on line {line}, are the value's items"),
+        );
+        if kind == R_BRACK {
+            expressions::tuple_missing_open(p, closer);
+        } else {
+            expressions::object_missing_open(p, closer);
+        }
+        m.complete(p, ATTRIBUTE);
+        return;
+    }
     let value = expr(p);
     // `name = web-server"`: a string whose opening quote is missing. One error over the
     // words and the quote; the words are not a value (no "undefined variable" for them), and

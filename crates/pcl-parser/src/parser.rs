@@ -190,6 +190,11 @@ impl<'a> Parser<'a> {
         self.range_at(self.nth_pos(n))
     }
 
+    /// Byte range of the token at a position of [`Parser::current_pos`]'s kind.
+    pub(crate) fn pos_range(&self, pos: u32) -> (u32, u32) {
+        self.range_at(pos as usize)
+    }
+
     fn range_at(&self, pos: usize) -> (u32, u32) {
         match self.tokens.get(pos) {
             Some(&i) => self.lexed.range(i as usize),
@@ -354,6 +359,67 @@ impl<'a> Parser<'a> {
         None
     }
 
+    /// For an argument whose value is missing at the end of its line (`metadata =`), where the
+    /// lines below are indented deeper than the argument's `indent` and the first line back at
+    /// that indentation (not less) begins with `}` or `]`: the position and kind of that closer (the
+    /// value's `{` or `[` is missing; for a `}`, the first line below must read as an object's
+    /// item, `name =` or `name:`). Never on valid input: a value cannot be missing. Looks at
+    /// most 4,096 tokens ahead.
+    pub(crate) fn closer_of_missing_opener(&self, indent: u32) -> Option<(u32, SyntaxKind)> {
+        if self.raw_kind(self.pos) != NEWLINE {
+            return None;
+        }
+        let mut pos = self.pos;
+        let mut first = None;
+        let mut budget = 4096usize;
+        loop {
+            // At a line break: the next line's first token.
+            while self.raw_kind(pos) == NEWLINE {
+                pos += 1;
+            }
+            let kind = self.raw_kind(pos);
+            if kind == EOF {
+                return None;
+            }
+            let line_indent = self.indent_at(pos)?;
+            if line_indent <= indent {
+                // A closer indented less is the enclosing block's or list's.
+                if line_indent < indent {
+                    return None;
+                }
+                let first = first?;
+                let fits = match kind {
+                    R_BRACK => true,
+                    R_BRACE => {
+                        matches!(self.raw_kind(first), IDENT | OQUOTE)
+                            && matches!(self.raw_kind(first + 1), EQ | COLON)
+                    }
+                    _ => false,
+                };
+                return fits.then_some((pos as u32, kind));
+            }
+            first.get_or_insert(pos);
+            while !matches!(self.raw_kind(pos), NEWLINE | EOF) {
+                pos += 1;
+                budget = budget.checked_sub(1)?;
+            }
+        }
+    }
+
+    /// The indentation of the line of the token at `pos`, if it is the first on its line.
+    fn indent_at(&self, pos: usize) -> Option<u32> {
+        let raw = *self.tokens.get(pos)? as usize;
+        match raw.checked_sub(1).map(|i| self.lexed.kind(i)) {
+            None | Some(NEWLINE) => Some(0),
+            Some(WHITESPACE) => {
+                let before_ws = raw.checked_sub(2).map(|i| self.lexed.kind(i));
+                matches!(before_ws, None | Some(NEWLINE))
+                    .then(|| self.lexed.text(raw - 1).len() as u32)
+            }
+            _ => None,
+        }
+    }
+
     /// The text being parsed.
     pub(crate) fn source(&self) -> &'a str {
         self.lexed.source()
@@ -400,16 +466,7 @@ impl<'a> Parser<'a> {
     /// The indentation of the current token's line, if the token is the first on its line.
     /// Looks only at the preceding raw tokens, so it costs O(1).
     pub(crate) fn current_line_indent(&self) -> Option<u32> {
-        let raw = *self.tokens.get(self.nth_pos(0))? as usize;
-        match raw.checked_sub(1).map(|i| self.lexed.kind(i)) {
-            None | Some(NEWLINE) => Some(0),
-            Some(WHITESPACE) => {
-                let before_ws = raw.checked_sub(2).map(|i| self.lexed.kind(i));
-                matches!(before_ws, None | Some(NEWLINE))
-                    .then(|| self.lexed.text(raw - 1).len() as u32)
-            }
-            _ => None,
-        }
+        self.indent_at(self.nth_pos(0))
     }
 
     /// Emits ignored newlines as tokens so they land before, not inside, the next node.

@@ -96,3 +96,12 @@ resource blockTags "demo:storage/bucket:Bucket" {
 resource unquoted "demo:storage/bucket:Bucket" {
   name = web-server"
 }
+
+# An object's `{` missing after `=`: one error, and its lines are the object's, not the
+# resource's attributes.
+resource braceless "demo:storage/bucket:Bucket" {
+  name = "braceless"
+  tags =
+    team = "infra"
+  }
+}

@@ -708,6 +708,75 @@ fn object_item(p: &mut Parser<'_>) {
     item.complete(p, OBJECT_ITEM);
 }
 
+/// The items of an object whose `{` is missing (`metadata =` and the lines below it, up to
+/// the `}` at `closer`, found by `Parser::closer_of_missing_opener`), as an object: the caller
+/// reported the mistake.
+pub(crate) fn object_missing_open(p: &mut Parser<'_>, closer: u32) {
+    let m = p.start();
+    p.with_newlines(true, |p| {
+        loop {
+            while p.eat(NEWLINE) {}
+            if p.current_pos() >= closer || p.at(EOF) {
+                break;
+            }
+            let before = p.raw_pos();
+            object_item(p);
+            if p.eat(COMMA) || p.eat(NEWLINE) || p.current_pos() >= closer {
+                continue;
+            }
+            if p.raw_pos() == before {
+                break;
+            }
+            p.error(
+                SyntaxErrorKind::MissingSeparator,
+                "missing attribute separator: expected a newline or `,` after the attribute value",
+            );
+            if !recover_in_list(p, R_BRACE, true) && !matches!(p.current(), COMMA | NEWLINE) {
+                break;
+            }
+        }
+        if p.current_pos() == closer {
+            p.bump(R_BRACE);
+        }
+    });
+    m.complete(p, OBJECT_EXPR);
+}
+
+/// The elements of a tuple whose `[` is missing, up to the `]` at `closer`, as
+/// [`object_missing_open`] reads an object's items.
+pub(crate) fn tuple_missing_open(p: &mut Parser<'_>, closer: u32) {
+    let m = p.start();
+    p.with_newlines(false, |p| {
+        loop {
+            if p.current_pos() >= closer || p.at(EOF) {
+                break;
+            }
+            let before = p.raw_pos();
+            if expr(p).is_none() {
+                recover_in_list(p, R_BRACK, false);
+            }
+            if p.eat(COMMA) || p.current_pos() >= closer {
+                continue;
+            }
+            if p.raw_pos() == before {
+                break;
+            }
+            p.error(
+                SyntaxErrorKind::MissingSeparator,
+                "missing item separator: expected `,` or `]`",
+            );
+            if !recover_in_list(p, R_BRACK, false) && !p.at(COMMA) {
+                break;
+            }
+            p.eat(COMMA);
+        }
+        if p.current_pos() == closer {
+            p.bump(R_BRACK);
+        }
+    });
+    m.complete(p, TUPLE_EXPR);
+}
+
 /// The part of `[for ...]` / `{for ...}` after the opening bracket, up to the closing bracket.
 fn for_expr(p: &mut Parser<'_>, is_object: bool) {
     let closer = if is_object { R_BRACE } else { R_BRACK };
