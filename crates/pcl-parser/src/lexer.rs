@@ -547,9 +547,25 @@ impl<'a> Lexer<'a> {
                 return self.push(CQUOTE, 1);
             }
             b'\n' | b'\r' => {
-                // A quoted string ends at the end of its line. hclsyntax carries on into the next
-                // line, which turns every later quote inside out; stopping here confines the
-                // damage to one line. The parser reports the missing quote.
+                // A string broken over two lines (`"${a}-⏎${b}"`): the next line holds one
+                // quote, at its end. The line break is part of the string, with one error, so
+                // that the next line is not read as code (an invalid `$`, and its `"` opening a
+                // string of its own).
+                let break_len = if rest.starts_with("\r\n") { 2 } else { 1 };
+                if self.modes.len() == 1 && continues_on_next_line(&rest[break_len..]) {
+                    self.out.errors.push(LexError {
+                        kind: SyntaxErrorKind::UnterminatedString,
+                        start: self.pos as u32,
+                        end: (self.pos + break_len) as u32,
+                        message: "a quoted string cannot span lines: join the lines (`\\n` writes a line break), or use a heredoc".to_string(),
+                        help: None,
+                    });
+                    self.in_invalid_run = false;
+                    return self.push(TEMPLATE_LITERAL, break_len);
+                }
+                // Otherwise a quoted string ends at the end of its line. hclsyntax carries on
+                // into the next line, which turns every later quote inside out; stopping here
+                // confines the damage to one line. The parser reports the missing quote.
                 self.modes.pop();
                 return;
             }
@@ -743,6 +759,18 @@ fn heredoc_intro(s: &str) -> Option<(usize, usize, usize)> {
     // introducer (reported by the caller) rather than a reason to give up on the heredoc.
     let line_len = ident.find('\n').map_or(ident.len(), |i| i + 1);
     Some((flush, marker_len, 2 + flush + line_len))
+}
+
+/// Whether `next` (the text after a quoted string's line break) goes on with that string: its
+/// first line holds exactly one `"`, at the line's end, and no `\` before it (which could
+/// escape it). Looks at most 4 KiB ahead.
+fn continues_on_next_line(next: &str) -> bool {
+    let line = next.split('\n').next().unwrap_or("");
+    let line = line.strip_suffix('\r').unwrap_or(line).trim_end();
+    line.len() <= 4096
+        && line.ends_with('"')
+        && line.bytes().filter(|&b| b == b'"').count() == 1
+        && !line.contains('\\')
 }
 
 /// Length of a string written with foreign quotes (`'x'`, `` `x` ``, curly quotes): up to the

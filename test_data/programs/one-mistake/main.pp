@@ -105,3 +105,9 @@ resource braceless "demo:storage/bucket:Bucket" {
     team = "infra"
   }
 }
+
+# A string broken over two lines: one error at the break; the second line is not read as code.
+resource twoLines "demo:storage/bucket:Bucket" {
+  name = "${prefix}-
+bucket"
+}
