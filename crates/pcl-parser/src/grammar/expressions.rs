@@ -346,14 +346,13 @@ fn arg_list(p: &mut Parser<'_>) {
                     missing = true;
                     break;
                 }
-                p.error(
-                    SyntaxErrorKind::MissingSeparator,
+                if !missing_separator(
+                    p,
+                    R_PAREN,
                     "missing argument separator: expected `,` or `)`",
-                );
-                if !recover_in_list(p, R_PAREN, false) && !p.at(COMMA) {
+                ) {
                     break;
                 }
-                p.eat(COMMA);
             }
         }
         if !missing && !p.eat(R_PAREN) {
@@ -443,14 +442,10 @@ fn tuple(p: &mut Parser<'_>) -> CompletedMarker {
                         missing = true;
                         break;
                     }
-                    p.error(
-                        SyntaxErrorKind::MissingSeparator,
-                        "missing item separator: expected `,` or `]`",
-                    );
-                    if !recover_in_list(p, R_BRACK, false) && !p.at(COMMA) {
+                    if !missing_separator(p, R_BRACK, "missing item separator: expected `,` or `]`")
+                    {
                         break;
                     }
-                    p.eat(COMMA);
                 }
             }
         }
@@ -658,11 +653,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
                 missing = true;
                 break;
             }
-            p.error(
-                SyntaxErrorKind::MissingSeparator,
-                "missing attribute separator: expected a newline or `,` after the attribute value",
-            );
-            if !recover_in_list(p, R_BRACE, true) && !matches!(p.current(), COMMA | NEWLINE) {
+            if !missing_item_separator(p) {
                 break;
             }
         }
@@ -727,11 +718,7 @@ pub(crate) fn object_missing_open(p: &mut Parser<'_>, closer: u32) {
             if p.raw_pos() == before {
                 break;
             }
-            p.error(
-                SyntaxErrorKind::MissingSeparator,
-                "missing attribute separator: expected a newline or `,` after the attribute value",
-            );
-            if !recover_in_list(p, R_BRACE, true) && !matches!(p.current(), COMMA | NEWLINE) {
+            if !missing_item_separator(p) {
                 break;
             }
         }
@@ -761,20 +748,36 @@ pub(crate) fn tuple_missing_open(p: &mut Parser<'_>, closer: u32) {
             if p.raw_pos() == before {
                 break;
             }
-            p.error(
-                SyntaxErrorKind::MissingSeparator,
-                "missing item separator: expected `,` or `]`",
-            );
-            if !recover_in_list(p, R_BRACK, false) && !p.at(COMMA) {
+            if !missing_separator(p, R_BRACK, "missing item separator: expected `,` or `]`") {
                 break;
             }
-            p.eat(COMMA);
         }
         if p.current_pos() == closer {
             p.bump(R_BRACK);
         }
     });
     m.complete(p, TUPLE_EXPR);
+}
+
+/// After an object's item followed by neither a newline, `,` nor `}`: reports the missing
+/// separator and skips to the next one (left for the loop). Whether the object goes on.
+fn missing_item_separator(p: &mut Parser<'_>) -> bool {
+    p.error(
+        SyntaxErrorKind::MissingSeparator,
+        "missing attribute separator: expected a newline or `,` after the attribute value",
+    );
+    recover_in_list(p, R_BRACE, true) || matches!(p.current(), COMMA | NEWLINE)
+}
+
+/// After a list's item followed by neither `,` nor `closer`: reports the missing separator and
+/// skips to the next `,` (taking it). Whether the list goes on.
+fn missing_separator(p: &mut Parser<'_>, closer: SyntaxKind, message: &str) -> bool {
+    p.error(SyntaxErrorKind::MissingSeparator, message);
+    if !recover_in_list(p, closer, false) && !p.at(COMMA) {
+        return false;
+    }
+    p.eat(COMMA);
+    true
 }
 
 /// The part of `[for ...]` / `{for ...}` after the opening bracket, up to the closing bracket.
