@@ -386,7 +386,7 @@ impl Body {
 
 /// A [`Body`] being built by lowering. Its vectors come from a pool of the thread's, emptied
 /// and returned by [`BodyBuilder::finish`]: a body grown from empty vectors reallocated each
-/// of them about log2(length) times and once more to fit (3% of a check's instructions).
+/// of them about log2(length) times and once more to fit (0.6% of a check's instructions).
 #[derive(Default)]
 pub(crate) struct BodyBuilder {
     exprs: Vec<Expr>,
@@ -439,14 +439,14 @@ impl BodyBuilder {
         BlockId::from_index(self.blocks.len() - 1)
     }
 
-    /// The body, each part in an allocation of its length (a vector grown by pushing holds
-    /// up to twice its length, and the allocator does not shrink a block in place when more
-    /// than half of it is used).
     /// A builder with the thread's pooled vectors (empty, with their capacity).
     pub(crate) fn new() -> BodyBuilder {
         BODY_POOL.take()
     }
 
+    /// The body, each part in an allocation of its length (a vector grown by pushing holds
+    /// up to twice its length, and the allocator does not shrink a block in place when more
+    /// than half of it is used); the vectors go back to the thread's pool.
     pub(crate) fn finish(mut self) -> Body {
         let body = Body {
             exprs: exact(&mut self.exprs),
@@ -573,12 +573,13 @@ impl SourceMapBuilder {
         self.blocks.push((type_name, whole));
     }
 
-    /// The ranges, each part in an allocation of its length.
     /// A builder with the thread's pooled vectors, as [`BodyBuilder::new`].
     pub(crate) fn new() -> SourceMapBuilder {
         MAP_POOL.take()
     }
 
+    /// The ranges, each part in an allocation of its length; the vectors go back to the
+    /// thread's pool.
     pub(crate) fn finish(mut self) -> BodyRanges {
         let ranges = BodyRanges {
             exprs: exact(&mut self.exprs),

@@ -238,10 +238,7 @@ fn attribute(p: &mut Parser<'_>, m: Marker) {
         } else {
             ("{", "}")
         };
-        let line = p.source()[..p.pos_range(closer).0 as usize]
-            .matches('\n')
-            .count()
-            + 1;
+        let line = p.line_of(p.pos_range(closer).0);
         p.error(
             SyntaxErrorKind::ExpectedExpression,
             format!("missing `{open}` after `=`: the lines below, up to the `{close}` on line {line}, are the value's items"),

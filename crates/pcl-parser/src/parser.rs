@@ -41,6 +41,8 @@ pub(crate) struct Parser<'a> {
     /// of an enclosing bracket (`[{ ... ]`), in the order of their openers. Usually empty.
     /// The list of the opener ends there, with one error at that closer.
     missing_closers: Vec<(u32, u32)>,
+    /// The last offset `line_of` counted to, and its line.
+    line_cache: std::cell::Cell<(u32, usize)>,
 }
 
 impl<'a> Parser<'a> {
@@ -81,6 +83,7 @@ impl<'a> Parser<'a> {
             stray_closes,
             lone_closers,
             missing_closers,
+            line_cache: std::cell::Cell::new((0, 1)),
         }
     }
 
@@ -340,7 +343,6 @@ impl<'a> Parser<'a> {
         self.range_at(pos as usize)
     }
 
-    /// The position (in `tokens`) of the current token.
     /// The end of the `"` that ends the current line, when the line's tokens from here end with
     /// a quote that opens a string with nothing after it (`web-server"`: a string whose opening
     /// quote is missing). Never on valid input: a quoted string ends on its own line. Looks at
@@ -425,6 +427,25 @@ impl<'a> Parser<'a> {
         self.lexed.source()
     }
 
+    /// The 1-based line of `offset`, for messages that name another line. Counted from the
+    /// last offset asked for (they mostly grow as the parse goes on), so a file with many such
+    /// messages is scanned about once, not once per message.
+    pub(crate) fn line_of(&self, offset: u32) -> usize {
+        let (at, line) = self.line_cache.get();
+        let src = self.lexed.source().as_bytes();
+        let (at, offset) = (at as usize, (offset as usize).min(src.len()));
+        let newlines =
+            |from: usize, to: usize| src[from..to].iter().filter(|&&b| b == b'\n').count();
+        let line = if offset >= at {
+            line + newlines(at, offset)
+        } else {
+            line - newlines(offset, at)
+        };
+        self.line_cache.set((offset as u32, line));
+        line
+    }
+
+    /// The position (in `tokens`) of the current token.
     pub(crate) fn current_pos(&self) -> u32 {
         self.nth_pos(0) as u32
     }
