@@ -3,13 +3,16 @@
 //! Equal text gives the same allocation while any handle to it is alive, so `==` and `Hash`
 //! are pointer operations. Unlike a leaking interner, a name whose last handle is dropped is
 //! removed from the table, so a long-running server whose user keeps typing new identifiers
-//! does not grow without bound.
+//! does not grow without bound (each thread keeps its last few hundred names at hand, which
+//! bounds what outlives its use).
 
+use std::cell::RefCell;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use rustc_hash::{FxHashSet, FxHasher};
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
 
 /// An interned identifier: one pointer (the text is behind a second one), so that the
 /// expressions and attributes that hold names stay small.
@@ -18,30 +21,17 @@ pub struct Name(Arc<Box<str>>);
 // SAFETY: a `Name` holds only an `Arc<Box<str>>`: no database-lifetime reference.
 unsafe impl salsa::SalsaValue for Name {}
 
-/// A name in the table, looked up by its text.
-struct Entry(Arc<Box<str>>);
-
-impl std::borrow::Borrow<str> for Entry {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl PartialEq for Entry {
-    fn eq(&self, other: &Entry) -> bool {
-        **self.0 == **other.0
-    }
-}
-impl Eq for Entry {}
-impl Hash for Entry {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        (**self.0).hash(state)
-    }
+/// A name in the table, with the hash of its text (compared before the text, and kept so
+/// that a table growing never hashes a name again).
+struct Entry {
+    hash: u64,
+    text: Arc<Box<str>>,
 }
 
 const SHARDS: usize = 16;
 
 struct Shard {
-    names: FxHashSet<Entry>,
+    names: HashTable<Entry>,
     /// The table size after the last sweep; a sweep runs when the table doubles.
     swept_len: usize,
 }
@@ -51,7 +41,7 @@ fn table() -> &'static [Mutex<Shard>; SHARDS] {
     TABLE.get_or_init(|| {
         std::array::from_fn(|_| {
             Mutex::new(Shard {
-                names: FxHashSet::default(),
+                names: HashTable::new(),
                 swept_len: 0,
             })
         })
@@ -63,26 +53,80 @@ fn lock(shard: &'static Mutex<Shard>) -> MutexGuard<'static, Shard> {
     shard.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn shard_of(text: &str) -> MutexGuard<'static, Shard> {
+fn hash_of(text: &str) -> u64 {
     let mut hasher = FxHasher::default();
     text.hash(&mut hasher);
-    lock(&table()[(hasher.finish() as usize) % SHARDS])
+    hasher.finish()
+}
+
+/// The shard of a hash: its top bits, since the table inside the shard places entries by
+/// the low ones.
+fn shard_of(hash: u64) -> MutexGuard<'static, Shard> {
+    lock(&table()[(hash >> 60) as usize % SHARDS])
+}
+
+/// Names this thread made last, by hash: the names a program repeats (attribute names,
+/// labels, the nodes a file uses) are found here without the lock and the shared table,
+/// whose cache lines the other threads write too. Each slot holds a handle, so at most
+/// `RECENT` names per thread outlive their last other use.
+const RECENT: usize = 512;
+
+thread_local! {
+    static RECENT_NAMES: RefCell<Vec<Option<Name>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Name {
     pub fn new(text: &str) -> Name {
-        let mut shard = shard_of(text);
-        if let Some(existing) = shard.names.get(text) {
-            return Name(existing.0.clone());
+        let hash = hash_of(text);
+        let slot = (hash >> 32) as usize % RECENT;
+        let recent = RECENT_NAMES.try_with(|recent| {
+            let recent = recent.borrow();
+            match recent.get(slot) {
+                Some(Some(name)) if name.as_str() == text => Some(name.clone()),
+                _ => None,
+            }
+        });
+        if let Ok(Some(name)) = recent {
+            return name;
+        }
+        let name = Name::interned(text, hash);
+        // A thread being torn down keeps no names.
+        let _ = RECENT_NAMES.try_with(|recent| {
+            let mut recent = recent.borrow_mut();
+            if recent.is_empty() {
+                recent.resize(RECENT, None);
+            }
+            // The evicted name's drop may take a shard's lock: after this borrow ends.
+            std::mem::replace(&mut recent[slot], Some(name.clone()))
+        });
+        name
+    }
+
+    fn interned(text: &str, hash: u64) -> Name {
+        let mut shard = shard_of(hash);
+        let found = shard
+            .names
+            .find(hash, |entry| entry.hash == hash && **entry.text == *text);
+        if let Some(existing) = found {
+            return Name(existing.text.clone());
         }
         // Two handles dropped at the same moment can each see the other and leave an entry
         // that only the table holds; sweeping when the table doubles bounds such garbage.
         if shard.names.len() >= 2 * shard.swept_len.max(64) {
-            shard.names.retain(|name| Arc::strong_count(&name.0) > 1);
+            shard
+                .names
+                .retain(|entry| Arc::strong_count(&entry.text) > 1);
             shard.swept_len = shard.names.len();
         }
         let text: Arc<Box<str>> = Arc::new(Box::from(text));
-        shard.names.insert(Entry(text.clone()));
+        shard.names.insert_unique(
+            hash,
+            Entry {
+                hash,
+                text: text.clone(),
+            },
+            |entry| entry.hash,
+        );
         Name(text)
     }
 
@@ -98,7 +142,7 @@ impl Name {
                 lock(shard)
                     .names
                     .iter()
-                    .filter(|name| Arc::strong_count(&name.0) > 1)
+                    .filter(|entry| Arc::strong_count(&entry.text) > 1)
                     .count()
             })
             .sum()
@@ -110,9 +154,15 @@ impl Drop for Name {
         // Ours and the table's: no other handle exists, and new ones come only from the
         // table, under its lock, so rechecking under the lock makes removal race-free.
         if Arc::strong_count(&self.0) == 2 {
-            let mut shard = shard_of(&self.0);
+            let hash = hash_of(&self.0);
+            let mut shard = shard_of(hash);
             if Arc::strong_count(&self.0) == 2 {
-                shard.names.remove(&**self.0);
+                if let Ok(entry) = shard
+                    .names
+                    .find_entry(hash, |entry| Arc::ptr_eq(&entry.text, &self.0))
+                {
+                    entry.remove();
+                }
             }
         }
     }
@@ -157,7 +207,7 @@ impl std::ops::Deref for Name {
 
 impl fmt::Debug for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(&self.0, f)
     }
 }
 
@@ -173,15 +223,39 @@ mod tests {
 
     #[test]
     fn equal_text_is_one_name_and_dropped_names_are_reclaimed() {
-        let a = Name::new("zz_unique_name_for_test");
-        let b = Name::new("zz_unique_name_for_test");
-        assert_eq!(a, b);
-        assert!(Arc::ptr_eq(&a.0, &b.0));
-        assert_ne!(a, Name::new("other"));
-        drop(a);
-        drop(b);
-        let shard = shard_of("zz_unique_name_for_test");
-        assert!(!shard.names.contains("zz_unique_name_for_test"));
+        const TEXT: &str = "zz_unique_name_for_test";
+        let in_table = || {
+            let hash = hash_of(TEXT);
+            shard_of(hash)
+                .names
+                .find(hash, |entry| **entry.text == *TEXT)
+                .is_some()
+        };
+        // On a thread of its own, whose recent names go when it ends.
+        std::thread::spawn(move || {
+            let a = Name::new(TEXT);
+            let b = Name::new(TEXT);
+            assert_eq!(a, b);
+            assert!(Arc::ptr_eq(&a.0, &b.0));
+            assert_ne!(a, Name::new("other"));
+            // Found in the table too, not only among the thread's recent names.
+            assert_eq!(Name::interned(TEXT, hash_of(TEXT)), a);
+        })
+        .join()
+        .unwrap();
+        assert!(!in_table());
+        // A name dropped while this thread still keeps it at hand is reclaimed once another
+        // name takes its place there.
+        let name = Name::new(TEXT);
+        let slot = (hash_of(TEXT) >> 32) as usize % RECENT;
+        drop(name);
+        assert!(in_table());
+        let other = (0..)
+            .map(|i| format!("zz_other_{i}"))
+            .find(|t| (hash_of(t) >> 32) as usize % RECENT == slot)
+            .unwrap();
+        let _other = Name::new(&other);
+        assert!(!in_table());
     }
 
     #[test]

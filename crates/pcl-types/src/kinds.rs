@@ -253,16 +253,35 @@ impl DeferredKey {
 /// not count as free handles; see the `interner` module) and become free again on drop.
 pub(crate) struct Props {
     entries: Box<[(Box<str>, Type)]>,
+    /// Each name's [`prefix_key`], side by side: a lookup compares these, one cache line
+    /// for a whole object, and reads a name only to settle a tie (comparing the names
+    /// themselves, each behind its own pointer, was a cache miss per step of the search).
+    keys: Box<[u64]>,
     owned: bool,
 }
 
 impl Props {
     fn new(entries: Box<[(Box<str>, Type)]>) -> Props {
+        Props::with(entries, false)
+    }
+
+    fn with(entries: Box<[(Box<str>, Type)]>, owned: bool) -> Props {
+        let keys = entries.iter().map(|(name, _)| prefix_key(name)).collect();
         Props {
             entries,
-            owned: false,
+            keys,
+            owned,
         }
     }
+}
+
+/// A name's first eight bytes, big-endian and padded with zeros: if one name's key is less
+/// than another's, so is the name (when they are equal, the names decide).
+fn prefix_key(name: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = name.len().min(8);
+    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
+    u64::from_be_bytes(bytes)
 }
 
 impl Drop for Props {
@@ -294,28 +313,49 @@ pub struct Properties<'a> {
 }
 
 enum PropertiesInner<'a> {
-    Borrowed(&'a [(Box<str>, Type)]),
+    /// No properties (a deferred object never defined).
+    None,
+    Borrowed(&'a Props),
     /// A deferred object's properties, shared with the object.
     Shared(Arc<Props>, PhantomData<&'a ObjectType>),
+}
+
+impl Properties<'_> {
+    fn props(&self) -> Option<&Props> {
+        match &self.inner {
+            PropertiesInner::None => None,
+            PropertiesInner::Borrowed(props) => Some(props),
+            PropertiesInner::Shared(props, _) => Some(props),
+        }
+    }
 }
 
 impl Deref for Properties<'_> {
     type Target = [(Box<str>, Type)];
 
     fn deref(&self) -> &Self::Target {
-        match &self.inner {
-            PropertiesInner::Borrowed(entries) => entries,
-            PropertiesInner::Shared(props, _) => &props.entries,
-        }
+        self.props().map_or(&[], |props| &props.entries)
     }
 }
 
 impl Properties<'_> {
     /// The type of the property `name`, if there is one (properties are sorted by name).
     pub fn get(&self, name: &str) -> Option<&Type> {
-        self.binary_search_by(|(key, _)| (**key).cmp(name))
-            .ok()
-            .map(|index| &self[index].1)
+        let props = self.props()?;
+        let key = prefix_key(name);
+        let (mut low, mut high) = (0, props.entries.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            let order = props.keys[mid]
+                .cmp(&key)
+                .then_with(|| (*props.entries[mid].0).cmp(name));
+            match order {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Some(&props.entries[mid].1),
+            }
+        }
+        None
     }
 }
 
@@ -464,12 +504,10 @@ impl ObjectType {
     /// defined has none.
     pub fn properties(&self) -> Properties<'_> {
         let inner = match &self.repr {
-            ObjectRepr::Structural { properties, .. } => {
-                PropertiesInner::Borrowed(&properties.entries)
-            }
+            ObjectRepr::Structural { properties, .. } => PropertiesInner::Borrowed(properties),
             ObjectRepr::Deferred(deferred) => match deferred.properties() {
                 Some(props) => PropertiesInner::Shared(props, PhantomData),
-                None => PropertiesInner::Borrowed(&[]),
+                None => PropertiesInner::None,
             },
         };
         Properties { inner }
@@ -791,10 +829,7 @@ impl Type {
         let types: Vec<&Type> = entries.iter().map(|(_, t)| t).collect();
         own_into(&self.data().groups()[0], &types);
         drop(types);
-        let props = Arc::new(Props {
-            entries,
-            owned: true,
-        });
+        let props = Arc::new(Props::with(entries, true));
         let rejected = {
             let mut slot = deferred
                 .properties
