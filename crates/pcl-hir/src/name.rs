@@ -97,7 +97,7 @@ impl Name {
                 recent.resize(RECENT, None);
             }
             // The evicted name's drop may take a shard's lock: after this borrow ends.
-            std::mem::replace(&mut recent[slot], Some(name.clone()))
+            recent[slot].replace(name.clone())
         });
         name
     }
