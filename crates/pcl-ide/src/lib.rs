@@ -2,8 +2,9 @@
 //!
 //! This crate owns the IDE layer over the semantic queries, in the shape of rust-analyzer's
 //! `ide` crate: an [`AnalysisHost`] owns the database and applies [`Change`]s; an [`Analysis`]
-//! is a snapshot that answers requests (diagnostics, hover, definitions, references, rename,
-//! completion, symbols, highlighting, hints, folding, formatting, quick fixes) on any thread.
+//! is a snapshot that answers requests (diagnostics, hover, definitions, references, document
+//! highlights, rename, completion, symbols, highlighting, hints, folding, selection ranges,
+//! formatting, quick fixes) on any thread.
 //! When the host applies a change, every outstanding snapshot is cancelled: its requests
 //! return `Err(Cancelled)` (salsa unwinds the query in progress; [`Analysis`] catches it).
 //!
@@ -22,6 +23,7 @@ mod hover;
 mod navigation;
 mod rename;
 mod schema;
+mod selection;
 mod semantics;
 mod signature;
 mod snapshot;
@@ -101,6 +103,21 @@ impl SourceChange {
             .collect();
         SourceChange { edits }
     }
+}
+
+/// A range that names the definition at the cursor, in the cursor's file
+/// ([`Analysis::document_highlights`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HighlightedRange {
+    pub range: TextRange,
+    pub access: Access,
+}
+
+/// Whether a highlighted range declares (or sets) what it names, or reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    Read,
+    Write,
 }
 
 /// Where a definition is: the whole construct and the part to put the cursor on (its name).
@@ -214,6 +231,22 @@ impl Analysis {
         include_declaration: bool,
     ) -> Cancellable<Vec<FileRange>> {
         self.with_db(|db| navigation::find_references(db, position, include_declaration))
+    }
+
+    /// Every range in `position`'s file that names what the name at `position` names (an
+    /// editor highlights them while the cursor rests there), in order.
+    pub fn document_highlights(
+        &self,
+        position: &FilePosition,
+    ) -> Cancellable<Vec<HighlightedRange>> {
+        self.with_db(|db| navigation::document_highlights(db, position))
+    }
+
+    /// The ranges an editor's "expand selection" steps through from `position`, innermost
+    /// first, each containing the one before: the token, the inside and the whole of each
+    /// construct around it, the whole file.
+    pub fn selection_ranges(&self, position: &FilePosition) -> Cancellable<Vec<TextRange>> {
+        self.with_db(|db| selection::selection_ranges(db, &position.file, position.offset))
     }
 
     /// The range of the name that would be renamed at `position`, or why nothing can be.

@@ -427,6 +427,34 @@ fn output_reads(
     out
 }
 
+/// The ranges in the cursor's file that name what the name at the cursor names: its
+/// declaration (if in this file) as written, every use as read. Empty where the cursor is on
+/// no name a definition can be found for.
+pub(crate) fn document_highlights(
+    db: &RootDatabase,
+    position: &FilePosition,
+) -> Vec<crate::HighlightedRange> {
+    let Some(file) = semantics::program_file(db, &position.file) else {
+        return Vec::new();
+    };
+    let Some(definition) = target_at(db, position) else {
+        return Vec::new();
+    };
+    let only = Some(file.file(db));
+    let reads = reference_ranges(db, &definition, false, only);
+    reference_ranges(db, &definition, true, only)
+        .into_iter()
+        .map(|r| crate::HighlightedRange {
+            access: if reads.contains(&r) {
+                crate::Access::Read
+            } else {
+                crate::Access::Write
+            },
+            range: r.range,
+        })
+        .collect()
+}
+
 pub(crate) fn find_references(
     db: &RootDatabase,
     position: &FilePosition,

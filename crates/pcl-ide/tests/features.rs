@@ -347,6 +347,134 @@ fn references_of_a_local_and_of_a_component_config() {
     );
 }
 
+fn check_highlights(file: &str, needle: &str, delta: usize, expect: Expect) {
+    let f = at(file, needle, delta);
+    let position = f.position();
+    let ranges = f.analysis().document_highlights(&position).unwrap();
+    let actual: String = ranges
+        .iter()
+        .map(|h| {
+            let range = FileRange {
+                file: position.file.clone(),
+                range: h.range,
+            };
+            format!("{} {:?}\n", f.show(&range), h.access)
+        })
+        .collect();
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn highlights_are_the_uses_in_the_cursor_file() {
+    // From a use: the declaration is written, the uses read; the use in `web/main.pp`'s
+    // component block is in another file.
+    check_highlights(
+        "main.pp",
+        "bucket = bucket_name",
+        10,
+        expect![[r#"
+            main.pp:6:1-6:12 "bucket_name" Write
+            main.pp:9:12-9:23 "bucket_name" Read
+            main.pp:24:11-24:22 "bucket_name" Read
+        "#]],
+    );
+    // From a declaration in a file whose uses are all elsewhere but one.
+    check_highlights(
+        "web/main.pp",
+        "title string",
+        1,
+        expect![[r#"
+            web/main.pp:1:8-1:13 "title" Write
+            web/main.pp:5:22-5:27 "title" Read
+        "#]],
+    );
+    // A `for` variable.
+    check_highlights(
+        "main.pp",
+        "name in",
+        0,
+        expect![[r#"
+            main.pp:21:14-21:18 "name" Write
+            main.pp:21:38-21:42 "name" Read
+        "#]],
+    );
+    // Nothing names a string's text.
+    check_highlights("main.pp", "private", 2, expect![[""]]);
+}
+
+fn check_selection(text: &str, expect: Expect) {
+    let f = fixture(text);
+    let position = f.position();
+    let source = f.text(&position.file);
+    let ranges = f.analysis().selection_ranges(&position).unwrap();
+    let actual: String = ranges
+        .iter()
+        .map(|r| {
+            format!(
+                "{:?}\n",
+                &source[usize::from(r.start())..usize::from(r.end())]
+            )
+        })
+        .collect();
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn selection_grows_from_the_word_to_the_file() {
+    check_selection(
+        r#"
+#- main.pp
+resource web "aws:s3/bucket:Bucket" {
+  tags = {
+    Name = "site-${pre$0fix}"
+  }
+}
+"#,
+        expect![[r#"
+            "prefix"
+            "${prefix}"
+            "site-${prefix}"
+            "\"site-${prefix}\""
+            "Name = \"site-${prefix}\""
+            "{\n    Name = \"site-${prefix}\"\n  }"
+            "tags = {\n    Name = \"site-${prefix}\"\n  }"
+            "resource web \"aws:s3/bucket:Bucket\" {\n  tags = {\n    Name = \"site-${prefix}\"\n  }\n}"
+        "#]],
+    );
+    // At the end of a name, the name; in a call, its arguments, then the call.
+    check_selection(
+        "#- main.pp\nx = max(1, two$0)\ntwo = 2\n",
+        expect![[r#"
+            "two"
+            "1, two"
+            "(1, two)"
+            "max(1, two)"
+            "x = max(1, two)"
+            "x = max(1, two)\ntwo = 2"
+        "#]],
+    );
+    // A comment, then what holds it; a line between items; an empty file.
+    check_selection(
+        "#- main.pp\n# the $0prefix\nx = 1\n",
+        expect![[r##"
+            "# the prefix"
+            "# the prefix\nx = 1"
+        "##]],
+    );
+    check_selection(
+        "#- main.pp\nx = 1\n$0\ny = 2\n",
+        expect![[r#"
+        "x = 1\n\ny = 2"
+    "#]],
+    );
+    check_selection(
+        "#- main.pp\n$0",
+        expect![[r#"
+        ""
+    "#]],
+    );
+}
+
 fn check_rename(file: &str, needle: &str, delta: usize, new_name: &str, expect: Expect) {
     let f = at(file, needle, delta);
     let actual = match f.analysis().rename(&f.position(), new_name).unwrap() {

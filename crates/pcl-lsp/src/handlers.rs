@@ -16,7 +16,7 @@ use lsp_types::{
     WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
 use pcl_ide::{
-    Analysis, CompletionKind, FilePosition, FoldKind, HighlightKind, HighlightModifier,
+    Access, Analysis, CompletionKind, FilePosition, FoldKind, HighlightKind, HighlightModifier,
     SourceChange, SymbolKind, TextRange, TextSize,
 };
 
@@ -139,6 +139,58 @@ pub(crate) fn references(
         }
     }
     Ok(Some(locations))
+}
+
+pub(crate) fn document_highlights(
+    analysis: &Analysis,
+    params: lsp::DocumentHighlightParams,
+) -> Result<Option<Vec<lsp::DocumentHighlight>>> {
+    let Some((pos, index)) = position(analysis, &params.text_document_position_params)? else {
+        return Ok(None);
+    };
+    let highlights = analysis
+        .document_highlights(&pos)?
+        .into_iter()
+        .map(|h| lsp::DocumentHighlight {
+            range: range(&index, h.range),
+            kind: Some(match h.access {
+                Access::Read => lsp::DocumentHighlightKind::READ,
+                Access::Write => lsp::DocumentHighlightKind::WRITE,
+            }),
+        })
+        .collect();
+    Ok(Some(highlights))
+}
+
+/// One chain of ranges per position asked for, innermost first (the protocol links each
+/// range to the next larger one as its parent).
+pub(crate) fn selection_ranges(
+    analysis: &Analysis,
+    params: lsp::SelectionRangeParams,
+) -> Result<Option<Vec<lsp::SelectionRange>>> {
+    let Some((path, index)) = file(analysis, &params.text_document.uri)? else {
+        return Ok(None);
+    };
+    let mut out = Vec::with_capacity(params.positions.len());
+    for p in params.positions {
+        let pos = FilePosition {
+            file: path.clone(),
+            offset: TextSize::from(index.offset(p)),
+        };
+        let mut chain: Option<lsp::SelectionRange> = None;
+        for r in analysis.selection_ranges(&pos)?.into_iter().rev() {
+            chain = Some(lsp::SelectionRange {
+                range: range(&index, r),
+                parent: chain.map(Box::new),
+            });
+        }
+        // The protocol wants one result per position: at least the position itself.
+        out.push(chain.unwrap_or_else(|| lsp::SelectionRange {
+            range: lsp::Range::new(p, p),
+            parent: None,
+        }));
+    }
+    Ok(Some(out))
 }
 
 pub(crate) fn prepare_rename(

@@ -164,6 +164,10 @@ impl Server {
             r::HoverRequest::METHOD => self.spawn(request, handlers::hover),
             r::GotoDefinition::METHOD => self.spawn(request, handlers::definition),
             r::References::METHOD => self.spawn(request, handlers::references),
+            r::DocumentHighlightRequest::METHOD => {
+                self.spawn(request, handlers::document_highlights)
+            }
+            r::SelectionRangeRequest::METHOD => self.spawn(request, handlers::selection_ranges),
             r::PrepareRenameRequest::METHOD => self.spawn(request, handlers::prepare_rename),
             r::Rename::METHOD => self.spawn(request, handlers::rename),
             r::Completion::METHOD => self.spawn(request, handlers::completion),

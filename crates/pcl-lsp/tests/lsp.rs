@@ -92,6 +92,60 @@ fn open_diagnose_hover_define_edit() {
 }
 
 #[test]
+fn highlights_and_selection_ranges() {
+    let dir = fixture();
+    let main = dir.path().join("main.pp");
+    let mut client = Client::initialized(dir.path());
+    client.open(&main);
+    client.diagnostics(&main, |_| true);
+
+    // `prefix`: declared (written) in the config, read in the template.
+    let highlights = client.result(
+        "textDocument/documentHighlight",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "${prefix}", 4) }),
+    );
+    let highlights = highlights.as_array().expect("highlights");
+    assert_eq!(highlights.len(), 2, "{highlights:?}");
+    assert_eq!(
+        highlights[0]["range"]["start"],
+        position_of(&main, "prefix string", 0)
+    );
+    assert_eq!(highlights[0]["kind"], 3, "write");
+    assert_eq!(
+        highlights[1]["range"]["start"],
+        position_of(&main, "prefix}", 0)
+    );
+    assert_eq!(highlights[1]["kind"], 2, "read");
+
+    // Two positions, one chain each, growing outwards: the name, the interpolation, ...
+    let ranges = client.result(
+        "textDocument/selectionRange",
+        json!({ "textDocument": { "uri": uri(&main) },
+                "positions": [position_of(&main, "${prefix}", 3), position_of(&main, "siteName", 2)] }),
+    );
+    let ranges = ranges.as_array().expect("selection ranges");
+    assert_eq!(ranges.len(), 2, "{ranges:?}");
+    let first = &ranges[0];
+    assert_eq!(first["range"]["start"], position_of(&main, "prefix}", 0));
+    assert_eq!(
+        first["parent"]["range"]["start"],
+        position_of(&main, "${prefix}", 0)
+    );
+    let mut depth = 0;
+    let mut link = first;
+    while let Some(parent) = link.get("parent") {
+        depth += 1;
+        link = parent;
+    }
+    assert!(depth >= 4, "{first}");
+    assert_eq!(
+        ranges[1]["range"]["start"],
+        position_of(&main, "siteName", 0)
+    );
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
 fn editing_a_component_updates_its_users() {
     let dir = fixture();
     let main = dir.path().join("main.pp");

@@ -2,7 +2,8 @@
 --   PCL_BIN=/path/to/pcl PCL_FIXTURE=/tmp/copy-of-fixture \
 --     nvim --headless -u NONE -i NONE -c "luafile editors/tests/nvim/check.lua"
 -- Opens a two-file program with a component and checks diagnostics, hover, definition,
--- references, rename, completion, formatting and an edit-then-diagnostics round trip.
+-- references, document highlights, selection ranges, rename, completion, formatting and an
+-- edit-then-diagnostics round trip.
 -- Exits 0 when every check passes, 1 with a message on standard error otherwise.
 -- Works with Neovim 0.7 (Debian 12) and later: vim.lsp.start when there is one.
 
@@ -141,6 +142,27 @@ local function run()
     fail("references: " .. vim.inspect(refs))
   end
   say("ok: references (" .. #refs .. ")")
+
+  -- Highlights of `greeting` in main.pp: its declaration (written) and the component's read.
+  local marks = request("textDocument/documentHighlight",
+    { textDocument = doc(main), position = position(main, "= greeting", 3) }, main)
+  local decl = position(main, "greeting =", 0)
+  if not marks or #marks ~= 2 or marks[1].range.start.line ~= decl.line or marks[1].kind ~= 3
+    or marks[2].kind ~= 2 then
+    fail("documentHighlight: " .. vim.inspect(marks))
+  end
+  say("ok: documentHighlight")
+
+  -- Expanding the selection from inside `${prefix}`: the name first, then larger ranges.
+  local sel = request("textDocument/selectionRange",
+    { textDocument = doc(main), positions = { position(main, "${prefix}", 3) } }, main)
+  local first = sel and sel[1]
+  local name_at = position(main, "prefix}", 0)
+  if not first or first.range.start.character ~= name_at.character
+    or first.range["end"].character ~= name_at.character + 6 or not first.parent then
+    fail("selectionRange: " .. vim.inspect(sel))
+  end
+  say("ok: selectionRange")
 
   -- Completion after `web.`: the component's outputs.
   local items = request("textDocument/completion",

@@ -88,6 +88,7 @@ async def test_capabilities(client):
     caps = client.init_result.capabilities
     assert caps.text_document_sync.change == types.TextDocumentSyncKind.Incremental
     assert caps.hover_provider and caps.definition_provider and caps.references_provider
+    assert caps.document_highlight_provider and caps.selection_range_provider
     assert caps.rename_provider.prepare_provider
     assert "." in caps.completion_provider.trigger_characters
     assert caps.semantic_tokens_provider.legend.token_types
@@ -113,6 +114,36 @@ async def test_diagnostics_hover_definition(client):
     )
     assert [d.uri for d in definition] == [uri(client, "main.pp")]
     assert definition[0].range.start == position_of(client, "main.pp", "greeting =")
+
+
+async def test_highlights_and_selection_ranges(client):
+    open_file(client, "main.pp")
+    doc = types.TextDocumentIdentifier(uri=uri(client, "main.pp"))
+    marks = await client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(
+            text_document=doc, position=position_of(client, "main.pp", "${prefix}", 4)
+        )
+    )
+    assert [(m.range.start, m.kind) for m in marks] == [
+        (position_of(client, "main.pp", "prefix string"), types.DocumentHighlightKind.Write),
+        (position_of(client, "main.pp", "prefix}"), types.DocumentHighlightKind.Read),
+    ], marks
+    at = position_of(client, "main.pp", "${prefix}", 3)
+    ranges = await client.text_document_selection_range_async(
+        types.SelectionRangeParams(text_document=doc, positions=[at])
+    )
+    assert len(ranges) == 1
+    chain, link = [], ranges[0]
+    while link is not None:
+        chain.append(link.range)
+        link = link.parent
+    assert chain[0].start == position_of(client, "main.pp", "prefix}")
+    # Each range contains the one before it.
+    key = lambda p: (p.line, p.character)
+    for inner, outer in zip(chain, chain[1:]):
+        assert key(outer.start) <= key(inner.start) and key(inner.end) <= key(outer.end)
+        assert inner != outer
+    assert len(chain) >= 4, chain
 
 
 async def test_symbols_tokens_folds(client):
