@@ -3,8 +3,8 @@
 //! This crate owns the IDE layer over the semantic queries, in the shape of rust-analyzer's
 //! `ide` crate: an [`AnalysisHost`] owns the database and applies [`Change`]s; an [`Analysis`]
 //! is a snapshot that answers requests (diagnostics, hover, definitions, references, document
-//! highlights, rename, completion, symbols, highlighting, hints, folding, selection ranges,
-//! formatting, quick fixes) on any thread.
+//! highlights, links, rename, completion, symbols, highlighting, hints, folding, selection
+//! ranges, formatting, quick fixes) on any thread.
 //! When the host applies a change, every outstanding snapshot is cancelled: its requests
 //! return `Err(Cancelled)` (salsa unwinds the query in progress; [`Analysis`] catches it).
 //!
@@ -111,6 +111,13 @@ impl SourceChange {
 pub struct HighlightedRange {
     pub range: TextRange,
     pub access: Access,
+}
+
+/// A range of a file that leads to another file ([`Analysis::document_links`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DocumentLink {
+    pub range: TextRange,
+    pub target: PathBuf,
 }
 
 /// Whether a highlighted range declares (or sets) what it names, or reads it.
@@ -240,6 +247,12 @@ impl Analysis {
         position: &FilePosition,
     ) -> Cancellable<Vec<HighlightedRange>> {
         self.with_db(|db| navigation::document_highlights(db, position))
+    }
+
+    /// The links in `file`: each component block's source, to the entry file of the program
+    /// it includes (where go to definition on it leads).
+    pub fn document_links(&self, file: &Path) -> Cancellable<Vec<DocumentLink>> {
+        self.with_db(|db| navigation::document_links(db, file))
     }
 
     /// The ranges an editor's "expand selection" steps through from `position`, innermost

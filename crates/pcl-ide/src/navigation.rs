@@ -285,6 +285,42 @@ fn program_entry(db: &RootDatabase, program: Program) -> NavigationTarget {
     }
 }
 
+/// The links of a file: each component block's source (the text inside its quotes) to the
+/// file go to definition opens for it, the entry file of the program it includes. A source
+/// that names no loaded program has none.
+pub(crate) fn document_links(
+    db: &RootDatabase,
+    path: &std::path::Path,
+) -> Vec<crate::DocumentLink> {
+    let Some(file) = semantics::program_file(db, path) else {
+        return Vec::new();
+    };
+    let text = file.file(db).text(db);
+    let mut out = Vec::new();
+    for &node in pcl_hir::file_nodes(db, file) {
+        let Some(program) = component_program(db, node) else {
+            continue;
+        };
+        let Some(label) = node.source_map(db).label(1) else {
+            continue;
+        };
+        let quoted = &text[usize::from(label.start())..usize::from(label.end())];
+        let range = if quoted.len() >= 2 && quoted.starts_with('"') && quoted.ends_with('"') {
+            TextRange::new(
+                label.start() + TextSize::from(1),
+                label.end() - TextSize::from(1),
+            )
+        } else {
+            label
+        };
+        out.push(crate::DocumentLink {
+            range,
+            target: program_entry(db, program).file,
+        });
+    }
+    out
+}
+
 /// What references are collected for: a definition inside a program, or a component's
 /// config or output reached from a component block.
 pub(crate) fn target_at<'db>(

@@ -475,6 +475,39 @@ resource web "aws:s3/bucket:Bucket" {
     );
 }
 
+#[test]
+fn component_sources_link_to_their_programs() {
+    let f = fixture(
+        r#"
+#- main.pp
+component web "./web" {
+}
+component gone "./missing" {
+}
+#- web/main.pp
+output url {
+  value = "x"
+}
+"#,
+    );
+    let main = std::path::Path::new(common::ROOT).join("main.pp");
+    let links = f.analysis().document_links(&main).unwrap();
+    let actual: String = links
+        .iter()
+        .map(|l| {
+            let range = FileRange {
+                file: main.clone(),
+                range: l.range,
+            };
+            format!("{} -> {}\n", f.show(&range), relative(&l.target))
+        })
+        .collect();
+    expect![[r#"
+        main.pp:1:16-1:21 "./web" -> web/main.pp
+    "#]]
+    .assert_eq(&actual);
+}
+
 fn check_rename(file: &str, needle: &str, delta: usize, new_name: &str, expect: Expect) {
     let f = at(file, needle, delta);
     let actual = match f.analysis().rename(&f.position(), new_name).unwrap() {

@@ -162,6 +162,26 @@ pub(crate) fn document_highlights(
     Ok(Some(highlights))
 }
 
+pub(crate) fn document_links(
+    analysis: &Analysis,
+    params: lsp::DocumentLinkParams,
+) -> Result<Option<Vec<lsp::DocumentLink>>> {
+    let Some((path, index)) = file(analysis, &params.text_document.uri)? else {
+        return Ok(None);
+    };
+    let links = analysis
+        .document_links(&path)?
+        .into_iter()
+        .map(|link| lsp::DocumentLink {
+            range: range(&index, link.range),
+            target: Some(path_to_uri(&link.target)),
+            tooltip: Some("the component's program".to_string()),
+            data: None,
+        })
+        .collect();
+    Ok(Some(links))
+}
+
 /// One chain of ranges per position asked for, innermost first (the protocol links each
 /// range to the next larger one as its parent).
 pub(crate) fn selection_ranges(

@@ -168,6 +168,7 @@ impl Server {
                 self.spawn(request, handlers::document_highlights)
             }
             r::SelectionRangeRequest::METHOD => self.spawn(request, handlers::selection_ranges),
+            r::DocumentLinkRequest::METHOD => self.spawn(request, handlers::document_links),
             r::PrepareRenameRequest::METHOD => self.spawn(request, handlers::prepare_rename),
             r::Rename::METHOD => self.spawn(request, handlers::rename),
             r::Completion::METHOD => self.spawn(request, handlers::completion),

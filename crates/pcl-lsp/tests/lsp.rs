@@ -92,7 +92,7 @@ fn open_diagnose_hover_define_edit() {
 }
 
 #[test]
-fn highlights_and_selection_ranges() {
+fn highlights_selection_ranges_and_links() {
     let dir = fixture();
     let main = dir.path().join("main.pp");
     let mut client = Client::initialized(dir.path());
@@ -142,6 +142,16 @@ fn highlights_and_selection_ranges() {
         ranges[1]["range"]["start"],
         position_of(&main, "siteName", 0)
     );
+
+    // The component's source links to its program's file.
+    let links = client.result(
+        "textDocument/documentLink",
+        json!({ "textDocument": { "uri": uri(&main) } }),
+    );
+    let links = links.as_array().expect("links");
+    assert_eq!(links.len(), 1, "{links:?}");
+    assert_eq!(links[0]["target"], uri(&dir.path().join("app/main.pp")));
+    assert_eq!(links[0]["range"]["start"], position_of(&main, "./app", 0));
     assert_eq!(client.shutdown(), 0);
 }
 

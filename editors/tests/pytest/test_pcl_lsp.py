@@ -89,6 +89,7 @@ async def test_capabilities(client):
     assert caps.text_document_sync.change == types.TextDocumentSyncKind.Incremental
     assert caps.hover_provider and caps.definition_provider and caps.references_provider
     assert caps.document_highlight_provider and caps.selection_range_provider
+    assert caps.document_link_provider
     assert caps.rename_provider.prepare_provider
     assert "." in caps.completion_provider.trigger_characters
     assert caps.semantic_tokens_provider.legend.token_types
@@ -116,7 +117,7 @@ async def test_diagnostics_hover_definition(client):
     assert definition[0].range.start == position_of(client, "main.pp", "greeting =")
 
 
-async def test_highlights_and_selection_ranges(client):
+async def test_highlights_selection_ranges_and_links(client):
     open_file(client, "main.pp")
     doc = types.TextDocumentIdentifier(uri=uri(client, "main.pp"))
     marks = await client.text_document_document_highlight_async(
@@ -144,6 +145,12 @@ async def test_highlights_and_selection_ranges(client):
         assert key(outer.start) <= key(inner.start) and key(inner.end) <= key(outer.end)
         assert inner != outer
     assert len(chain) >= 4, chain
+    links = await client.text_document_document_link_async(
+        types.DocumentLinkParams(text_document=doc)
+    )
+    assert [(link.range.start, link.target) for link in links] == [
+        (position_of(client, "main.pp", "./app"), uri(client, "app/main.pp"))
+    ], links
 
 
 async def test_symbols_tokens_folds(client):
