@@ -47,8 +47,19 @@ pub(crate) fn selection_ranges(db: &RootDatabase, path: &Path, offset: TextSize)
         push(trim(text, current.text_range()));
         node = current.parent();
     }
+    // A chain of operators nests as deep as it is long (`1 + 1 + ... + 1`): keep the steps
+    // near the cursor and the whole file, so that an answer stays small (the protocol nests
+    // each step in the next, and clients' JSON readers limit nesting).
+    if out.len() > MAX_STEPS {
+        let file = out[out.len() - 1];
+        out.truncate(MAX_STEPS - 1);
+        out.push(file);
+    }
     out
 }
+
+/// At most this many ranges from one position.
+pub(crate) const MAX_STEPS: usize = 100;
 
 /// The token at `offset`, preferring, where two meet, the one that is not trivia (the end of
 /// a name typed just before the cursor selects that name).

@@ -473,6 +473,16 @@ resource web "aws:s3/bucket:Bucket" {
         ""
     "#]],
     );
+    // A chain of operators as long as a file can hold: the steps nearest the cursor, then the
+    // whole file.
+    let long = format!("#- main.pp\nx = 1$0{}\n", " + 1".repeat(100_000));
+    let f = fixture(&long);
+    let ranges = f.analysis().selection_ranges(&f.position()).unwrap();
+    assert_eq!(ranges.len(), 100);
+    assert_eq!(usize::from(ranges[0].len()), 1);
+    assert_eq!(usize::from(ranges[1].len()), "1 + 1".len());
+    let file = "x = 1".len() + " + 1".len() * 100_000;
+    assert_eq!(usize::from(ranges[99].len()), file);
 }
 
 #[test]
