@@ -232,6 +232,14 @@ impl Analysis {
         self.with_db(|db| navigation::goto_definition(db, position))
     }
 
+    /// Where the schema types of what is at `position` are defined (in schema files on disk).
+    pub fn goto_type_definition(
+        &self,
+        position: &FilePosition,
+    ) -> Cancellable<Vec<NavigationTarget>> {
+        self.with_db(|db| navigation::goto_type_definition(db, position, self.settled()))
+    }
+
     pub fn find_references(
         &self,
         position: &FilePosition,

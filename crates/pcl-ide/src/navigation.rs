@@ -285,6 +285,54 @@ fn program_entry(db: &RootDatabase, program: Program) -> NavigationTarget {
     }
 }
 
+/// Where the type of what is at the cursor is defined, when it names schema types: a
+/// resource (a resource's name or a variable naming it: its definition in the schema file), a
+/// property or expression of an object type or an enum (the type's definition), through the
+/// lists, maps, outputs and unions around it.
+pub(crate) fn goto_type_definition(
+    db: &RootDatabase,
+    position: &FilePosition,
+    settled: pcl_sema::Settled,
+) -> Vec<NavigationTarget> {
+    let Some(file) = semantics::program_file(db, &position.file) else {
+        return Vec::new();
+    };
+    let Some(located) = semantics::locate(db, file, position.offset) else {
+        return Vec::new();
+    };
+    let node = located.node();
+    pcl_sema::infer_nodes_with(db, &[node], settled);
+    let ty = match located {
+        Located::NodeName(node) | Located::Keyword(node) => Some(pcl_sema::node_type(db, node)),
+        Located::Label(node, 1) if matches!(node.kind(db), NodeKind::Resource | NodeKind::Read) => {
+            Some(pcl_sema::node_type(db, node))
+        }
+        Located::Label(..) | Located::BlockType(..) => None,
+        Located::AttrName(node, attr) => {
+            let body = node.body(db);
+            let attribute = body.attr(attr);
+            match node.kind(db) {
+                NodeKind::Resource | NodeKind::Read if attribute.block.is_none() => {
+                    crate::hover::input_property_type(db, node, attribute.name.as_str())
+                }
+                _ => None,
+            }
+        }
+        Located::Binding(node, id) => pcl_sema::infer_node(db, node)
+            .binding_types
+            .get(id.index())
+            .cloned(),
+        Located::Expr(node, id) => pcl_sema::infer_node_fully(db, node)
+            .expr_types
+            .get(id.index())
+            .cloned(),
+    };
+    let Some(ty) = ty else {
+        return Vec::new();
+    };
+    crate::schema::type_locations(db, file.program(db), &ty)
+}
+
 /// The links of a file: each component block's source (the text inside its quotes) to the
 /// file go to definition opens for it, the entry file of the program it includes. A source
 /// that names no loaded program has none.

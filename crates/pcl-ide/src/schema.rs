@@ -221,6 +221,70 @@ pub(crate) fn resource_location(
     definition_location(&package, "resources", &found, property)
 }
 
+/// Where the schema types a type is made of are defined: the resources whose outputs it
+/// holds, the object types and enums it is or holds (through lists, maps, outputs and
+/// unions), each once, in the order met.
+pub(crate) fn type_locations(
+    db: &RootDatabase,
+    program: Program,
+    ty: &pcl_types::Type,
+) -> Vec<crate::NavigationTarget> {
+    let mut named: Vec<(&'static str, String)> = Vec::new();
+    named_types(ty, &mut named, 0);
+    named
+        .into_iter()
+        .filter_map(|(section, token)| {
+            let package = package_of(db, program, &token)?;
+            let found = match section {
+                "resources" => package.lookup_resource(&token).ok()?,
+                _ => package.lookup_type(&token).ok()?,
+            };
+            definition_location(&package, section, &found, None)
+        })
+        .collect()
+}
+
+/// The schema tokens a type names, with the schema section defining each. Types share their
+/// parts but are finite trees below deferred objects, whose properties are not entered; the
+/// depth bound keeps a hostile type cheap.
+fn named_types(ty: &pcl_types::Type, out: &mut Vec<(&'static str, String)>, depth: usize) {
+    use pcl_types::{Annotation, TypeKind};
+    if depth > 16 || out.len() >= 16 {
+        return;
+    }
+    let mut add = |section: &'static str, token: &str| {
+        if !out.iter().any(|(s, t)| *s == section && t == token) {
+            out.push((section, token.to_string()));
+        }
+    };
+    match ty.kind() {
+        TypeKind::Object(object) => {
+            for annotation in object.annotations() {
+                match annotation {
+                    Annotation::ResourceOutputs(token) | Annotation::ResourceInputs(token) => {
+                        add("resources", token)
+                    }
+                    Annotation::SchemaObject(token) => add("types", token),
+                    Annotation::Other(_) => {}
+                }
+            }
+        }
+        TypeKind::Enum(e) => add("types", &e.token),
+        TypeKind::List(e)
+        | TypeKind::Map(e)
+        | TypeKind::Set(e)
+        | TypeKind::Output(e)
+        | TypeKind::Promise(e) => named_types(e, out, depth + 1),
+        TypeKind::Tuple(es) | TypeKind::Union(es) => {
+            for e in es.iter() {
+                named_types(e, out, depth + 1);
+            }
+        }
+        TypeKind::Const(c) => named_types(&c.ty, out, depth + 1),
+        _ => {}
+    }
+}
+
 /// Where the function `invoke("token", ...)` calls (or one of its inputs) is defined.
 pub(crate) fn function_location(
     db: &RootDatabase,

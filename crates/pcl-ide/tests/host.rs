@@ -675,6 +675,52 @@ fn definitions_go_into_schema_files_on_disk() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Type definitions lead to the schema types of what is at the cursor: the resource a
+/// variable names, the object type of a property (through a list), an enum.
+#[test]
+fn type_definitions_go_into_schema_files_on_disk() {
+    let dir = temp_dir("schema-type-def");
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/schemas");
+    let text = "resource b \"aws:s3/bucket:Bucket\" {\n  acl = \"private\"\n  corsRules = []\n}\nsite = b.website\ncopy = b\nn = 1\n";
+    std::fs::write(dir.join("main.pp"), text).unwrap();
+    let mut host = AnalysisHost::new();
+    host.set_schema_dirs(vec![schemas.clone()]);
+    assert!(host.load_program(&dir).is_empty());
+    let schema_text = std::fs::read_to_string(schemas.join("aws-6.0.0.json")).unwrap();
+    let goto = |needle: &str, delta: usize| -> Vec<String> {
+        let offset = text.find(needle).unwrap() + delta;
+        host.analysis()
+            .goto_type_definition(&pcl_ide::FilePosition {
+                file: dir.join("main.pp"),
+                offset: (offset as u32).into(),
+            })
+            .unwrap()
+            .iter()
+            .map(|target| {
+                assert!(target.file.ends_with("aws-6.0.0.json"), "{target:?}");
+                let range = target.focus_range;
+                schema_text[usize::from(range.start())..usize::from(range.end())].to_string()
+            })
+            .collect()
+    };
+    // The resource's name, and a variable naming it.
+    assert_eq!(goto("resource b", 9), ["\"aws:s3/bucket:Bucket\""]);
+    assert_eq!(goto("= b\n", 2), ["\"aws:s3/bucket:Bucket\""]);
+    // An input of an enum type; a list of objects; an output of an object type.
+    assert_eq!(goto("acl", 1), ["\"aws:s3/cannedAcl:CannedAcl\""]);
+    assert_eq!(
+        goto("corsRules", 1),
+        ["\"aws:s3/BucketCorsRule:BucketCorsRule\""]
+    );
+    assert_eq!(
+        goto("website", 1),
+        ["\"aws:s3/BucketWebsite:BucketWebsite\""]
+    );
+    // A number names no schema type.
+    assert!(goto("n = 1", 0).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every file's diagnostics of a host, as text.
 fn workspace(host: &AnalysisHost) -> String {
     host.analysis()

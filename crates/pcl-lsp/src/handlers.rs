@@ -113,14 +113,35 @@ pub(crate) fn definition(
     let Some((pos, _)) = position(analysis, &params.text_document_position_params)? else {
         return Ok(None);
     };
+    let targets = analysis.goto_definition(&pos)?;
+    locations_of(analysis, targets).map(Some)
+}
+
+/// `textDocument/typeDefinition`: where the schema types of what is at the cursor are
+/// defined.
+pub(crate) fn type_definition(
+    analysis: &Analysis,
+    params: GotoDefinitionParams,
+) -> Result<Option<GotoDefinitionResponse>> {
+    let Some((pos, _)) = position(analysis, &params.text_document_position_params)? else {
+        return Ok(None);
+    };
+    let targets = analysis.goto_type_definition(&pos)?;
+    locations_of(analysis, targets).map(Some)
+}
+
+fn locations_of(
+    analysis: &Analysis,
+    targets: Vec<pcl_ide::NavigationTarget>,
+) -> Result<GotoDefinitionResponse> {
     let mut indexes = LineIndexes::new(analysis);
     let mut locations = Vec::new();
-    for target in analysis.goto_definition(&pos)? {
+    for target in targets {
         if let Some(loc) = location(&mut indexes, &target.file, target.focus_range)? {
             locations.push(loc);
         }
     }
-    Ok(Some(GotoDefinitionResponse::Array(locations)))
+    Ok(GotoDefinitionResponse::Array(locations))
 }
 
 pub(crate) fn references(

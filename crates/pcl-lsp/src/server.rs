@@ -162,7 +162,11 @@ impl Server {
                 self.out.send(Response::new_ok(request.id, Value::Null));
             }
             r::HoverRequest::METHOD => self.spawn(request, handlers::hover),
-            r::GotoDefinition::METHOD => self.spawn(request, handlers::definition),
+            // PCL declares each name once, where it is defined.
+            r::GotoDefinition::METHOD | r::GotoDeclaration::METHOD => {
+                self.spawn(request, handlers::definition)
+            }
+            r::GotoTypeDefinition::METHOD => self.spawn(request, handlers::type_definition),
             r::References::METHOD => self.spawn(request, handlers::references),
             r::DocumentHighlightRequest::METHOD => {
                 self.spawn(request, handlers::document_highlights)

@@ -437,6 +437,33 @@ fn definitions_into_schemas_nested_completion_and_inlay_hints() {
         );
     }
 
+    // The type of `names` holds the bucket's outputs: its type definition is the resource's
+    // entry; the declaration of `site` is where it is defined.
+    let types = client.result(
+        "textDocument/typeDefinition",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "[site.", 2) }),
+    );
+    let locations = types.as_array().expect("locations");
+    assert_eq!(locations.len(), 1, "{types}");
+    assert_eq!(locations[0]["uri"], uri(&schema));
+    let line = locations[0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+    assert!(
+        text.lines()
+            .nth(line)
+            .unwrap()
+            .contains("\"demo:storage/bucket:Bucket\""),
+        "{types}"
+    );
+    let declaration = client.result(
+        "textDocument/declaration",
+        json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "[site.", 2) }),
+    );
+    assert_eq!(
+        declaration[0]["range"]["start"],
+        position_of(&main, "site \"demo", 0),
+        "{declaration}"
+    );
+
     // In a nested object: its keys, and the constants of a union's discriminator.
     let completion = client.result(
         "textDocument/completion",
