@@ -5,6 +5,12 @@
 //! a brace count, `}` at count zero pops back to the template, `"` closes a quoted string and a line
 //! holding only the marker closes a heredoc. Lexing never fails: bytes that form no token become an
 //! `ERROR_TOKEN` with a [`LexError`] saying why, so the tokens always cover the whole input.
+//!
+//! Where a mistake would throw every later token off (a `}` missing before the next `${`, a
+//! label's closing quote missing, a heredoc marker misspelt), the lexer decides where the
+//! construct ends at the point of the decision, looking no further than the line (or, for
+//! heredocs, at an index of the lines that could close one, built once), and the parser reports
+//! the mistake from the tokens as lexed. Valid input never meets these decisions.
 
 use logos::Logos;
 
@@ -52,6 +58,7 @@ impl<'a> Lexed<'a> {
                 errors: Vec::new(),
             },
             in_invalid_run: false,
+            marker_lines: None,
         };
         lexer.run();
         let mut out = lexer.out;
@@ -207,8 +214,9 @@ enum NormalToken {
 
 #[derive(Debug, Clone, Copy)]
 enum Mode {
-    /// Inside `${ ... }` or `%{ ... }`: normal tokens, counting braces to find the closing `}`.
-    Sequence { depth: u32 },
+    /// Inside `${ ... }` or `%{ ... }`: normal tokens, counting braces to find the closing `}`,
+    /// and the `(` and `[` open (only to tell where a `${` may end the sequence).
+    Sequence { depth: u32, brackets: u32 },
     /// Inside `"..."`.
     Quoted,
     /// Inside a heredoc body. `line_start` is true while nothing but literal text has been seen on
@@ -228,6 +236,11 @@ struct Lexer<'a> {
     /// Whether the last error is a run of plain invalid characters, which the next invalid
     /// character right after it joins.
     in_invalid_run: bool,
+    /// For each text that a line holds alone (trimmed) and that could be a heredoc marker, the
+    /// start of the last such line that ends with a line break: whether a heredoc can still be
+    /// closed further on. Built on first use, which only broken input needs (a heredoc line that
+    /// looks like its marker misspelt, `<< EOT`), so a file is scanned for it at most once.
+    marker_lines: Option<std::collections::HashMap<&'a str, u32>>,
 }
 
 impl<'a> Lexer<'a> {
@@ -297,6 +310,15 @@ impl<'a> Lexer<'a> {
 
     fn lex_normal(&mut self) {
         let rest = self.rest();
+        if self.in_template_interpolation() && runs_into_interpolation(rest) {
+            // `"${a-${b}"`: a `${` (never a token of an expression) in an interpolation directly
+            // in a template, with no bracket of its own open, after nothing but separators and
+            // spaces: the interpolation lacks its `}`, which belongs before them. It ends here,
+            // and the template goes on with the separators as text and the `${` as its next
+            // interpolation; the parser reports the missing `}`.
+            self.modes.pop();
+            return;
+        }
         let mut logos = NormalToken::lexer(rest);
         let Some(token) = logos.next() else { return };
         let len = logos.span().end;
@@ -329,6 +351,15 @@ impl<'a> Lexer<'a> {
                 } else {
                     len
                 };
+                // `"${name-${b}"`: the `-` before the `${` is text after the `}` missing
+                // (see `runs_into_interpolation`), not part of the name.
+                let name = rest[..len].trim_end_matches('-');
+                if name.len() < len
+                    && rest[len..].starts_with("${")
+                    && self.in_template_interpolation()
+                {
+                    return self.push(IDENT, name.len());
+                }
                 return self.push(IDENT, len);
             }
             T::NonAscii => {
@@ -375,16 +406,46 @@ impl<'a> Lexer<'a> {
                     });
                     return self.push(HEREDOC_START, total);
                 }
+                if let Some(intro) = spaced_heredoc_intro(rest) {
+                    // `<< EOT`: a space before the marker, one error there. When a line further
+                    // on holds only the marker, it is the heredoc it looks like; otherwise the
+                    // introducer is one error token (hclsyntax reads `<` `<`: an invalid
+                    // expression either way).
+                    let marker_start = self.pos + intro.marker_start;
+                    let marker_end = marker_start + intro.marker_len;
+                    let marker = &self.src[marker_start..marker_end];
+                    let flush = if intro.flush { "-" } else { "" };
+                    let error = LexError {
+                        kind: SyntaxErrorKind::InvalidHeredoc,
+                        start: (marker_start - intro.gap) as u32,
+                        end: marker_start as u32,
+                        message: "invalid heredoc introducer: there must be no space between \
+                                  `<<` and the marker"
+                            .into(),
+                        help: Some(format!("write `<<{flush}{marker}`")),
+                    };
+                    self.in_invalid_run = false;
+                    self.out.errors.push(error);
+                    if !self.marker_line_after(marker, self.pos + intro.total) {
+                        return self.push(ERROR_TOKEN, marker_end - self.pos);
+                    }
+                    self.modes.push(Mode::Heredoc {
+                        marker_start: marker_start as u32,
+                        marker_end: marker_end as u32,
+                        line_start: true,
+                    });
+                    return self.push(HEREDOC_START, intro.total);
+                }
                 return self.push(LT, 1);
             }
             T::LBrace => {
-                if let Some(Mode::Sequence { depth }) = self.modes.last_mut() {
+                if let Some(Mode::Sequence { depth, .. }) = self.modes.last_mut() {
                     *depth += 1;
                 }
                 L_BRACE
             }
             T::RBrace | T::TildeRBrace => {
-                if let Some(Mode::Sequence { depth }) = self.modes.last_mut() {
+                if let Some(Mode::Sequence { depth, .. }) = self.modes.last_mut() {
                     if *depth == 0 {
                         self.modes.pop();
                         return self.push(TEMPLATE_SEQ_END, len);
@@ -399,10 +460,26 @@ impl<'a> Lexer<'a> {
                 }
                 R_BRACE
             }
-            T::LBrack => L_BRACK,
-            T::RBrack => R_BRACK,
-            T::LParen => L_PAREN,
-            T::RParen => R_PAREN,
+            T::LBrack | T::LParen => {
+                if let Some(Mode::Sequence { brackets, .. }) = self.modes.last_mut() {
+                    *brackets += 1;
+                }
+                if token == T::LBrack {
+                    L_BRACK
+                } else {
+                    L_PAREN
+                }
+            }
+            T::RBrack | T::RParen => {
+                if let Some(Mode::Sequence { brackets, .. }) = self.modes.last_mut() {
+                    *brackets = brackets.saturating_sub(1);
+                }
+                if token == T::RBrack {
+                    R_BRACK
+                } else {
+                    R_PAREN
+                }
+            }
             T::Dot => DOT,
             T::Ellipsis => ELLIPSIS,
             T::Comma => COMMA,
@@ -474,7 +551,7 @@ impl<'a> Lexer<'a> {
     /// Whether a `"` met inside `${ }` (at brace depth zero, directly in a quoted string) must
     /// close that string rather than open a nested one.
     fn quote_closes_outer_string(&self, rest: &str) -> bool {
-        let [.., Mode::Quoted, Mode::Sequence { depth: 0 }] = self.modes.as_slice() else {
+        let [.., Mode::Quoted, Mode::Sequence { depth: 0, .. }] = self.modes.as_slice() else {
             return false;
         };
         // It opens a nested string when another quote follows before the line ends; a line
@@ -496,6 +573,42 @@ impl<'a> Lexer<'a> {
             }
         }
         true
+    }
+
+    /// Whether the lexer is in a `${ }` or `%{ }` directly in a quoted string or a heredoc, with
+    /// no bracket of its own open.
+    fn in_template_interpolation(&self) -> bool {
+        matches!(
+            self.modes.as_slice(),
+            [
+                ..,
+                Mode::Quoted | Mode::Heredoc { .. },
+                Mode::Sequence {
+                    depth: 0,
+                    brackets: 0
+                }
+            ]
+        )
+    }
+
+    /// Whether a line starting at or after `from` holds only `marker` and ends with a line
+    /// break, as a heredoc's closing line must: the first question builds the index of such
+    /// lines (one pass over the input), every later one is a lookup.
+    fn marker_line_after(&mut self, marker: &str, from: usize) -> bool {
+        let src = self.src;
+        let lines = self.marker_lines.get_or_insert_with(|| {
+            let mut lines = std::collections::HashMap::new();
+            let mut start = 0;
+            while let Some(nl) = src[start..].find('\n') {
+                let line = src[start..start + nl].trim();
+                if could_be_marker(line) {
+                    lines.insert(line, start as u32);
+                }
+                start += nl + 1;
+            }
+            lines
+        });
+        lines.get(marker).is_some_and(|&last| last as usize >= from)
     }
 
     fn invalid_char(&mut self) {
@@ -592,6 +705,21 @@ impl<'a> Lexer<'a> {
                 _ => i += 1,
             }
         }
+        if i < bytes.len() && bytes[i] == b'"' && self.modes.len() == 1 {
+            // `config "replicas "int" {`: a space, then a `"` right before a word and a `"`, the
+            // last quote of a line that ends with `{`. That last quote would open a string
+            // that never ends: the `"` missing is this string's, before the space, and this one
+            // opens the next label. The string ends before the space; the parser reports it.
+            let text = &rest[..i];
+            let kept = text.trim_end_matches([' ', '\t']).len();
+            if kept < text.len() && quoted_label_follows(&rest[i..]) {
+                self.modes.pop();
+                if kept > 0 {
+                    self.push(TEMPLATE_LITERAL, kept);
+                }
+                return;
+            }
+        }
         if i < bytes.len() && bytes[i] != b'"' {
             // The line ends inside the string. When it ends with ` {` (or `, {`), the string's
             // `"` was most likely left out before it (`resource r "pkg:index:Type {`): the
@@ -617,13 +745,24 @@ impl<'a> Lexer<'a> {
     fn lex_heredoc(&mut self, marker_start: u32, marker_end: u32, line_start: bool) {
         let rest = self.rest();
         if line_start {
-            if let Some(nl) = rest.find('\n') {
-                let line = rest[..nl].strip_suffix('\r').unwrap_or(&rest[..nl]);
-                let marker = &self.src[marker_start as usize..marker_end as usize];
-                if line.trim() == marker {
-                    self.modes.pop();
-                    return self.push(HEREDOC_END, line.len());
-                }
+            let nl = rest.find('\n');
+            let line = &rest[..nl.unwrap_or(rest.len())];
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            let marker = &self.src[marker_start as usize..marker_end as usize];
+            let text = line.trim();
+            if text == marker && nl.is_some() {
+                self.modes.pop();
+                return self.push(HEREDOC_END, line.len());
+            }
+            // A line that looks like the marker misspelt (`EOF` for `EOT`), when no line
+            // further on can close the heredoc: it would run to the end of the input, so it
+            // ends here instead. The parser reports the misspelt marker.
+            if !line.is_empty()
+                && misspelt_marker(text, marker)
+                && !self.marker_line_after(marker, self.pos + line.len())
+            {
+                self.modes.pop();
+                return self.push(HEREDOC_END, line.len());
             }
         }
         if let Some(len) = sequence_start(rest) {
@@ -659,7 +798,10 @@ impl<'a> Lexer<'a> {
         } else {
             TEMPLATE_CONTROL
         };
-        self.modes.push(Mode::Sequence { depth: 0 });
+        self.modes.push(Mode::Sequence {
+            depth: 0,
+            brackets: 0,
+        });
         self.push(kind, len);
     }
 
@@ -759,6 +901,115 @@ fn heredoc_intro(s: &str) -> Option<(usize, usize, usize)> {
     // introducer (reported by the caller) rather than a reason to give up on the heredoc.
     let line_len = ident.find('\n').map_or(ident.len(), |i| i + 1);
     Some((flush, marker_len, 2 + flush + line_len))
+}
+
+/// `<<` `-`? spaces Ident spaces? Newline at the start of `s`: a heredoc introducer with a space
+/// before its marker.
+struct SpacedHeredocIntro {
+    flush: bool,
+    /// The length of the spaces.
+    gap: usize,
+    /// Where the marker starts in `s`, and its length.
+    marker_start: usize,
+    marker_len: usize,
+    /// The length of the introducer, line break included.
+    total: usize,
+}
+
+fn spaced_heredoc_intro(s: &str) -> Option<SpacedHeredocIntro> {
+    let after = &s[2..];
+    let flush = after.starts_with('-');
+    let spaced = &after[usize::from(flush)..];
+    let ident = spaced.trim_start_matches([' ', '\t']);
+    let gap = spaced.len() - ident.len();
+    let first = ident.chars().next()?;
+    if gap == 0 || !(first == '_' || unicode_ident::is_xid_start(first)) {
+        return None;
+    }
+    let marker_len = ident_len(ident);
+    let after_marker = &ident[marker_len..];
+    let line_len = after_marker.find('\n')?;
+    if !after_marker[..line_len]
+        .trim_end_matches('\r')
+        .trim()
+        .is_empty()
+    {
+        return None;
+    }
+    let marker_start = 2 + usize::from(flush) + gap;
+    Some(SpacedHeredocIntro {
+        flush,
+        gap,
+        marker_start,
+        marker_len,
+        total: marker_start + marker_len + line_len + 1,
+    })
+}
+
+/// Whether a line's trimmed text could be a heredoc marker (an identifier), and so close one.
+fn could_be_marker(text: &str) -> bool {
+    text.chars()
+        .next()
+        .is_some_and(|c| c == '_' || c.is_ascii_alphabetic() || unicode_ident::is_xid_start(c))
+        && ident_len(text) == text.len()
+}
+
+/// Whether a heredoc line's trimmed text looks like `marker` misspelt: an identifier other than
+/// the marker, the same ignoring case or within an edit of it per three characters (at least
+/// one), as `pcl_diagnostics::suggest` accepts names.
+fn misspelt_marker(text: &str, marker: &str) -> bool {
+    // The edit distance costs the product of the lengths: markers are short, and a line much
+    // longer than its marker is not one.
+    const LONGEST: usize = 64;
+    if text == marker || marker.len() > LONGEST || text.len() > marker.len() + 8 {
+        return false;
+    }
+    if !could_be_marker(text) {
+        return false;
+    }
+    let limit = pcl_diagnostics::suggest::threshold(marker.chars().count());
+    let lower = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<Vec<_>>();
+    lower(text) == lower(marker) || pcl_diagnostics::suggest::edit_distance(text, marker) <= limit
+}
+
+/// Whether `s`, the text after a quoted string's closing `"`, is a word of a label (letters,
+/// digits and `_ - . : /`) and a `"`, after which the line holds no quote and ends with `{`.
+/// Looks no further than the line, and no further than the next quote.
+fn quoted_label_follows(s: &str) -> bool {
+    let after = &s[1..];
+    if !after.starts_with(|c: char| c == '_' || c.is_ascii_alphabetic()) {
+        return false;
+    }
+    let word_len = after
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/')))
+        .unwrap_or(after.len());
+    let word = &after[..word_len];
+    if word.contains("//") || word.contains("/*") || !after[word_len..].starts_with('"') {
+        return false;
+    }
+    // The scan stops at the first quote, so that scans cover the text between quotes once.
+    let rest = &after[word_len + 1..];
+    let end = rest.find(['"', '\n']).unwrap_or(rest.len());
+    !rest[end..].starts_with('"') && rest[..end].trim_end().ends_with('{')
+}
+
+/// Whether `s`, met in an interpolation with no bracket of its own open, is a few separators
+/// and spaces (`-./:,+@=`, no comment) and then a `${`: the interpolation's `}` is missing
+/// before them. Looks at most 16 bytes ahead.
+fn runs_into_interpolation(s: &str) -> bool {
+    let b = s.as_bytes();
+    let run = b
+        .iter()
+        .take(16)
+        .take_while(|&&c| {
+            matches!(
+                c,
+                b' ' | b'\t' | b'-' | b'.' | b'/' | b':' | b',' | b'+' | b'@' | b'='
+            )
+        })
+        .count();
+    let seps = &s[..run];
+    !seps.contains("//") && !seps.contains("/*") && s[run..].starts_with("${")
 }
 
 /// Whether `next` (the text after a quoted string's line break) goes on with that string: its

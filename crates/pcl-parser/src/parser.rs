@@ -270,6 +270,11 @@ impl<'a> Parser<'a> {
                 .is_ok_and(|i| self.missing_closers[i].1 == self.nth_pos(0) as u32)
     }
 
+    /// The kind of the next token, a line break included whatever the newline mode.
+    pub(crate) fn raw_current(&self) -> SyntaxKind {
+        self.raw_kind(self.pos)
+    }
+
     /// The kind of the token after the current one when it is on the same line (`NEWLINE`
     /// when the line ends there, whatever the newline mode).
     pub(crate) fn next_on_line(&self) -> SyntaxKind {
@@ -629,6 +634,13 @@ impl<'a> Parser<'a> {
                     .map(|((start, end), note)| (start, end, note))
                     .collect();
             }
+        }
+    }
+
+    /// Adds a help line to the last error reported.
+    pub(crate) fn set_last_help(&mut self, help: String) {
+        if let Some(error) = self.errors.last_mut() {
+            error.help = Some(help);
         }
     }
 

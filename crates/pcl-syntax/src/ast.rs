@@ -1037,10 +1037,14 @@ impl<N: TreeNode> HeredocExpr<N> {
         template_parts(&self.0)
     }
 
-    /// The marker (`EOT`).
+    /// The marker (`EOT`; also of `<< EOT`, an error).
     pub fn marker(&self) -> Option<String> {
         let start = token(&self.0, HEREDOC_START)?;
-        let text = start.text().trim_start_matches('<').trim_start_matches('-');
+        let text = start
+            .text()
+            .trim_start_matches('<')
+            .trim_start_matches('-')
+            .trim_start_matches([' ', '\t']);
         let end = text
             .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
             .unwrap_or(text.len());

@@ -25,7 +25,10 @@
 //! a line's end (an invalid directive, a missing `}`) still holds the lexer in its expression,
 //! across lines, until a `}`, so lines after it lex otherwise than alone, and old lines that
 //! left one open lexed the text after them otherwise than the new lines do. In a file with
-//! errors the lexer's modes are replayed over the old tokens to tell. Two are redone:
+//! errors the lexer's modes are replayed over the old tokens to tell. Whether a heredoc whose
+//! marker is misspelt ends at the line that looks like it, and whether `<< EOT` (a space
+//! before the marker) is a heredoc, depend on whether a line further on holds the marker, so
+//! a file with either error parses again whole. Two are redone:
 //! duplicate attribute names of the top-level body (E0025, with its note), and errors
 //! elsewhere only move.
 //!
@@ -83,6 +86,13 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
             ),
             UnclosedBracket | UnclosedBlock | InvalidDirective | UnexpectedDirective
             | UnclosedDirective => true,
+            // Whether a heredoc with a misspelt marker (its error has a note at the line
+            // taken as its end) ends at that line, and whether `<< EOT` (its error is at the
+            // space) is a heredoc, depends on whether a line further on holds the marker.
+            UnterminatedHeredoc => !e.related.is_empty(),
+            InvalidHeredoc => old_text
+                .get(usize::from(e.range.start())..usize::from(e.range.end()))
+                .is_some_and(|gap| gap.trim().is_empty()),
             _ => false,
         }
     });

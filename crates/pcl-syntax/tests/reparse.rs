@@ -449,6 +449,69 @@ fn an_item_whose_recovery_stopped_at_the_edited_lines() {
     }
 }
 
+/// A heredoc whose marker is misspelt ends at the line that looks like it only when no line
+/// further on holds the marker, and `<< EOT` (a space before the marker) is a heredoc only when
+/// one does: an edit far below such an item changes how it parses.
+#[test]
+fn a_marker_line_further_on_decides_a_broken_heredoc() {
+    for (old, new) in [
+        // A marker typed below a heredoc that ended at its misspelt marker: it runs to it.
+        (
+            "x = <<EOT\nhello\nEOF\na = 1\nz = 1\n",
+            "x = <<EOT\nhello\nEOF\na = 1\nz = <<EOT\nEOT\n",
+        ),
+        // The only marker line below removed: the heredoc ends at its misspelt marker.
+        (
+            "x = <<EOT\nhello\nEOF\na = 1\nz = <<EOT\nEOT\n",
+            "x = <<EOT\nhello\nEOF\na = 1\nz = 1\n",
+        ),
+        // `<< EOT` becomes a heredoc once a line below holds `EOT`.
+        (
+            "x = << EOT\nhello\na = 1\nz = 1\n",
+            "x = << EOT\nhello\na = 1\nz = <<EOT\nEOT\n",
+        ),
+        (
+            "x = << EOT\nhello\na = 1\nz = <<EOT\nEOT\n",
+            "x = << EOT\nhello\na = 1\nz = 1\n",
+        ),
+    ] {
+        assert_reparse_is_fresh(old, new);
+    }
+    // And line edits of texts made of such lines.
+    const LINES: &[&str] = &[
+        "a = 1",
+        "x = <<EOT",
+        "y = << EOT",
+        "EOT",
+        "EOF",
+        "  eot",
+        "n = \"${a-${b}\"",
+        "r \"a \"b\" {",
+        "}",
+        "",
+    ];
+    const TYPED: &[&str] = &[
+        "\n", "EOT\n", "EOF\n", "<<EOT\n", "<< EOT\n", "}", "\"", "${",
+    ];
+    let mut rng = Rng(26);
+    for _ in 0..5_000 {
+        let mut old = String::new();
+        for _ in 0..1 + rng.below(10) {
+            old.push_str(LINES[rng.below(LINES.len())]);
+            old.push('\n');
+        }
+        let mut new = old.clone();
+        if rng.below(2) == 0 {
+            let at = rng.below(old.len() + 1);
+            new.insert_str(at, TYPED[rng.below(TYPED.len())]);
+        } else {
+            let at = rng.below(old.len());
+            new.remove(at);
+        }
+        assert_reparse_is_fresh(&old, &new);
+    }
+}
+
 /// Line edits (a line joined to the next, a snippet typed, a character or two deleted, a line
 /// replaced) of texts made of lines that leave strings, template sequences, heredocs and
 /// comments open across lines, or close them.

@@ -148,13 +148,62 @@ resource "r" "pkg:index:Res" {
 fn long_lines_of_repeated_constructs_stay_linear() {
     // Each of these once made some lexer or parser look-around rescan the rest of the line.
     for unit in [
-        "\"${", "\u{201c}", "'", "block {}", "a {", "<<a", "}", "${", "x.",
+        "\"${",
+        "\u{201c}",
+        "'",
+        "block {}",
+        "a {",
+        "<<a",
+        "}",
+        "${",
+        "x.",
+        // A label's quote missing before the next label; separators before a `${`.
+        "\"a \"b\" ",
+        "\"${a- -",
+        "-${",
     ] {
         let unit = unit.to_string();
         on_small_stack(move || {
             let text = format!("a = {}\n", unit.repeat(100_000));
             check_lossless(&text);
         });
+    }
+}
+
+/// Files of 20,000 single mistakes each (a `}` missing before the next `${`, a label's closing
+/// quote missing, a misspelt heredoc marker, `<< EOT`): one error each, and each decision looks
+/// at no more than its line (or, for heredocs, at an index of the file's lines built once).
+#[test]
+fn many_one_line_mistakes_give_one_error_each() {
+    const N: usize = 20_000;
+    type Line = fn(usize) -> String;
+    let cases: [(Line, SyntaxErrorKind); 5] = [
+        (
+            |i| format!("a{i} = \"${{a-${{b}}\"\n"),
+            SyntaxErrorKind::UnclosedBracket,
+        ),
+        (
+            |i| format!("config \"c{i} \"int\" {{\n}}\n"),
+            SyntaxErrorKind::UnterminatedString,
+        ),
+        (
+            |i| format!("x{i} = <<EOT\nhello\nEOF\n"),
+            SyntaxErrorKind::UnterminatedHeredoc,
+        ),
+        (
+            |i| format!("x{i} = <<M{i}\nhello\nN{i}\n"),
+            SyntaxErrorKind::UnterminatedHeredoc,
+        ),
+        (
+            |i| format!("x{i} = << EOT\nhello\nEOT\n"),
+            SyntaxErrorKind::InvalidHeredoc,
+        ),
+    ];
+    for (line, kind) in cases {
+        let text: String = (0..N).map(line).collect();
+        let parse = check_lossless(&text);
+        assert_eq!(parse.errors().len(), N, "{:?}", &text[..40]);
+        assert!(parse.errors().iter().all(|e| e.kind == kind), "{kind:?}");
     }
 }
 

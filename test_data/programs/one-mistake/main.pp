@@ -111,3 +111,38 @@ resource twoLines "demo:storage/bucket:Bucket" {
   name = "${prefix}-
 bucket"
 }
+
+# An interpolation whose `}` is missing before the next `${`: one error, and the text and the
+# interpolation after it are the string's, not an invalid `$` and an unterminated string.
+resource interpolated "demo:storage/bucket:Bucket" {
+  name = "${prefix-${aclValue}"
+}
+
+# A label whose closing quote is missing before the next label: one error, and the block
+# keeps its two labels.
+config "replicas "int" {
+  default = 2
+}
+
+output replicaCount {
+  value = replicas
+}
+
+# A space between `<<` and a heredoc's marker: one error, and it is still the heredoc.
+output spaced {
+  value = << EOT
+text
+EOT
+}
+
+# A heredoc whose closing marker is misspelt: one error at its `<<POLICY`, and the heredoc
+# ends at the misspelt marker, so the lines after it are the program's, not the heredoc's.
+output policy {
+  value = <<POLICY
+allow
+POLCY
+}
+
+output afterPolicy {
+  value = prefix
+}

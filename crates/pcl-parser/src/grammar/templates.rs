@@ -22,6 +22,9 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
     p.bump_any();
     p.with_newlines(true, |p| parts(p, false));
     if heredoc {
+        if p.at(HEREDOC_END) {
+            misspelt_heredoc_end(p, (open_start, marker_end));
+        }
         if !p.eat(HEREDOC_END) {
             p.error_at(
                 SyntaxErrorKind::UnterminatedHeredoc,
@@ -32,6 +35,20 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
         }
         m.complete(p, HEREDOC_EXPR)
     } else {
+        if p.raw_current() == OQUOTE {
+            // The lexer ended the string before a space and a quoted word on its line (see
+            // `quoted_label_follows` in the lexer): its closing `"` is missing there.
+            let end = p.prev_end().max(open_end);
+            let text = &p.source()[open_start as usize..end as usize];
+            p.error_with_help(
+                SyntaxErrorKind::UnterminatedString,
+                open_start,
+                end,
+                format!("missing closing quote: the string `{text}` has no `\"` before the next string on its line"),
+                Some(format!("write `{text}\"`")),
+            );
+            return m.complete(p, TEMPLATE_EXPR);
+        }
         if !p.eat(CQUOTE) {
             let end = p.prev_end();
             p.error_at(
@@ -42,6 +59,39 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
             );
         }
         m.complete(p, TEMPLATE_EXPR)
+    }
+}
+
+/// At the `HEREDOC_END` of the heredoc whose opener is at `range` (without its line break):
+/// when that line is not the marker, the lexer took it as the marker misspelt, because no line
+/// further on can close the heredoc. One error, at the opener.
+fn misspelt_heredoc_end(p: &mut Parser<'_>, range: (u32, u32)) {
+    let opener = &p.source()[range.0 as usize..range.1 as usize];
+    let marker = opener
+        .trim_start_matches('<')
+        .trim_start_matches('-')
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    let (end_start, end_end) = p.current_range();
+    let line = p.current_text().trim();
+    if line == marker {
+        return;
+    }
+    let text_start =
+        end_start + (p.current_text().len() - p.current_text().trim_start().len()) as u32;
+    let number = p.line_of(end_start);
+    let before = p.error_count();
+    p.error_with_related(
+        SyntaxErrorKind::UnterminatedHeredoc,
+        range,
+        format!("unterminated heredoc: no line holding only `{marker}` closes it; `{line}` on line {number} is read as that marker misspelt, and ends it"),
+        vec![((text_start, end_end), "the heredoc is taken to end here".to_string())],
+    );
+    if p.error_count() > before {
+        p.set_last_help(format!(
+            "write `{marker}` on line {number} to close the heredoc"
+        ));
     }
 }
 
@@ -136,8 +186,24 @@ fn interpolation(p: &mut Parser<'_>) {
     let (open_start, open_end) = p.current_range();
     p.with_newlines(false, |p| {
         p.bump(TEMPLATE_INTERP);
-        if !p.at(EOF) {
+        if !p.at(EOF) && !sequence_ended(p) {
             expr(p);
+        }
+        if sequence_ended(p) {
+            // The lexer ended the interpolation before separators and a `${` (see
+            // `runs_into_interpolation` in the lexer): its `}` is missing there.
+            let end = p.prev_end().max(open_end);
+            let text = p.source()[open_start as usize..end as usize].trim_end();
+            let help = (end > open_end && text.len() <= 60 && !text.contains(['`', '\n']))
+                .then(|| format!("write `{text}}}`"));
+            p.error_with_help(
+                SyntaxErrorKind::UnclosedBracket,
+                open_start,
+                end,
+                "unterminated template interpolation: its `}` is missing before the next `${`",
+                help,
+            );
+            return;
         }
         // At `"` the lexer already decided the interpolation lacks its `}` (see the lexer).
         if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) && !p.at(CQUOTE) {
@@ -154,6 +220,15 @@ fn interpolation(p: &mut Parser<'_>) {
         }
     });
     m.complete(p, TEMPLATE_INTERPOLATION);
+}
+
+/// Whether the current token is one of a template's own (text or the start of a sequence), met
+/// inside a sequence: the lexer ended that sequence without its `}`.
+fn sequence_ended(p: &Parser<'_>) -> bool {
+    matches!(
+        p.current(),
+        TEMPLATE_LITERAL | TEMPLATE_INTERP | TEMPLATE_CONTROL
+    )
 }
 
 fn recover_to_sequence_end(p: &mut Parser<'_>) {
@@ -194,7 +269,7 @@ fn directive(p: &mut Parser<'_>, keyword: SyntaxKind) -> u32 {
             }
             _ => {}
         }
-        if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) {
+        if !p.at(TEMPLATE_SEQ_END) && !p.at(EOF) && !sequence_ended(p) {
             p.error(SyntaxErrorKind::InvalidDirective, "extra characters in template directive: expected `}`");
             recover_to_sequence_end(p);
         }

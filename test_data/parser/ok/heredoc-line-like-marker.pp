@@ -1,0 +1,7 @@
+x = <<EOT
+EOF
+EOT
+y = <<EOT
+${a}-${b} EOT
+eot
+EOT
