@@ -251,7 +251,8 @@ impl<'a> Lexer<'a> {
         }
         while self.pos < self.src.len() {
             match self.modes.last().copied() {
-                None | Some(Mode::Sequence { .. }) => self.lex_normal(),
+                None => self.lex_normal(false),
+                Some(Mode::Sequence { .. }) => self.lex_normal(true),
                 Some(Mode::Quoted) => self.lex_quoted(),
                 Some(Mode::Heredoc {
                     marker_start,
@@ -308,9 +309,18 @@ impl<'a> Lexer<'a> {
         &self.src[self.pos..]
     }
 
-    fn lex_normal(&mut self) {
+    /// `in_sequence`: inside `${ }` or `%{ }` (the checks for a missing `}` apply only there,
+    /// so tokens outside strings pay nothing for them).
+    fn lex_normal(&mut self, in_sequence: bool) {
         let rest = self.rest();
-        if self.in_template_interpolation() && runs_into_interpolation(rest) {
+        if in_sequence
+            && rest
+                .as_bytes()
+                .first()
+                .is_some_and(|&b| b == b'$' || is_separator(b))
+            && self.in_template_interpolation()
+            && runs_into_interpolation(rest)
+        {
             // `"${a-${b}"`: a `${` (never a token of an expression) in an interpolation directly
             // in a template, with no bracket of its own open, after nothing but separators and
             // spaces: the interpolation lacks its `}`, which belongs before them. It ends here,
@@ -353,12 +363,12 @@ impl<'a> Lexer<'a> {
                 };
                 // `"${name-${b}"`: the `-` before the `${` is text after the `}` missing
                 // (see `runs_into_interpolation`), not part of the name.
-                let name = rest[..len].trim_end_matches('-');
-                if name.len() < len
+                if in_sequence
+                    && rest.as_bytes()[len - 1] == b'-'
                     && rest[len..].starts_with("${")
                     && self.in_template_interpolation()
                 {
-                    return self.push(IDENT, name.len());
+                    return self.push(IDENT, rest[..len].trim_end_matches('-').len());
                 }
                 return self.push(IDENT, len);
             }
@@ -993,23 +1003,26 @@ fn quoted_label_follows(s: &str) -> bool {
     !rest[end..].starts_with('"') && rest[..end].trim_end().ends_with('{')
 }
 
+/// What may stand between an interpolation whose `}` is missing and the next `${`.
+fn is_separator(c: u8) -> bool {
+    matches!(
+        c,
+        b' ' | b'\t' | b'-' | b'.' | b'/' | b':' | b',' | b'+' | b'@' | b'='
+    )
+}
+
 /// Whether `s`, met in an interpolation with no bracket of its own open, is a few separators
 /// and spaces (`-./:,+@=`, no comment) and then a `${`: the interpolation's `}` is missing
 /// before them. Looks at most 16 bytes ahead.
 fn runs_into_interpolation(s: &str) -> bool {
     let b = s.as_bytes();
-    let run = b
-        .iter()
-        .take(16)
-        .take_while(|&&c| {
-            matches!(
-                c,
-                b' ' | b'\t' | b'-' | b'.' | b'/' | b':' | b',' | b'+' | b'@' | b'='
-            )
-        })
-        .count();
+    let run = b.iter().take(16).take_while(|&&c| is_separator(c)).count();
+    // The `${` first: it is almost never there (this runs for each token of an interpolation).
+    if !s[run..].starts_with("${") {
+        return false;
+    }
     let seps = &s[..run];
-    !seps.contains("//") && !seps.contains("/*") && s[run..].starts_with("${")
+    !seps.contains("//") && !seps.contains("/*")
 }
 
 /// Whether `next` (the text after a quoted string's line break) goes on with that string: its
