@@ -41,6 +41,10 @@ pub struct ParseError {
 pub struct Output {
     pub events: Vec<Event>,
     pub errors: Vec<ParseError>,
+    /// Whether every bracket of the file was paired by the pass before parsing. A file that is
+    /// not may report nothing about it (a `{` inside input an error skipped), yet its recovery
+    /// was decided over the whole file: an incremental reparse must parse it whole.
+    pub brackets_paired: bool,
 }
 
 /// One step of replaying an [`Output`]: the tree layer's view, with `forward_parent` resolved.

@@ -88,9 +88,14 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn finish(self) -> Output {
+        let brackets_paired = self.unmatched_braces.is_empty()
+            && self.stray_closes.is_empty()
+            && self.lone_closers.is_empty()
+            && self.missing_closers.is_empty();
         Output {
             events: self.events,
             errors: self.errors,
+            brackets_paired,
         }
     }
 

@@ -128,6 +128,8 @@ impl From<SyntaxError> for pcl_diagnostics::Diagnostic {
 pub struct Parse {
     green: GreenNode,
     errors: Arc<[SyntaxError]>,
+    /// Whether the parser paired every bracket before parsing (`reparse` declines otherwise).
+    brackets_paired: bool,
 }
 
 impl Parse {
@@ -190,6 +192,7 @@ pub fn parse(text: &str) -> Parse {
     Parse {
         green,
         errors: sorted(errors).into(),
+        brackets_paired: output.brackets_paired,
     }
 }
 

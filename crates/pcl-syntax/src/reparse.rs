@@ -96,7 +96,11 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
             _ => false,
         }
     });
-    if decided_over_the_file {
+    // The same when a bracket went unpaired without an error saying so (a `{` in input that
+    // an error's recovery skipped): the pairing of the rest, and so how blocks recover, is the
+    // whole file's (found by the syntax fuzz target: a block's `}` given to the indentation
+    // rule in a whole parse, not in a reparse).
+    if decided_over_the_file || !old.brackets_paired {
         return None;
     }
     let edit_start = prefix as u32;
@@ -391,9 +395,12 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
     {
         return None;
     }
+    // The old file's brackets paired, and the new segment's do among themselves as the old
+    // one's did (checked above): so do the new file's.
     Some(Parse {
         green,
         errors: errors.into(),
+        brackets_paired: true,
     })
 }
 

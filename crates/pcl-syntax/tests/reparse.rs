@@ -599,6 +599,7 @@ fn line_edits_of_strings_templates_heredocs_and_comments_across_lines() {
             taken += 1;
         }
     }
-    // The shortcut stays useful on these broken texts.
-    assert!(taken > 1_000, "the shortcut was taken {taken} times");
+    // The shortcut stays useful on these broken texts (a text whose brackets do not all pair
+    // parses whole: 989 of the 20,000 edits take it, about 1,000 before that rule).
+    assert!(taken > 900, "the shortcut was taken {taken} times");
 }
