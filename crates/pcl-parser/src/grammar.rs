@@ -15,7 +15,7 @@ pub(crate) use expressions::expr;
 
 pub(crate) fn source_file(p: &mut Parser<'_>) {
     let m = p.start();
-    body(p, false, None);
+    body(p, false, None, false);
     m.complete(p, SOURCE_FILE);
 }
 
@@ -27,8 +27,18 @@ pub(crate) const STRAY_CLOSE: &str = "unexpected `}`: this `}` is probably one t
 /// `unclosed_indent` is set for the body of a block whose `{` no `}` closes: that body ends before
 /// the first item indented no deeper than the block's own line, so a forgotten `}` does not pull
 /// the rest of the file into the block.
-fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
+///
+/// `top_level` is set for the body of a block of the file's body: when its `{` is unclosed
+/// and both its line and its first item are unindented (a file written without
+/// indentation), the indentation tells nothing, and the body ends instead before the first
+/// line that reads as the header of a top-level block (`resource b "t" {`), which cannot be
+/// nested in a block. Returns whether it ended so.
+fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>, top_level: bool) -> bool {
     let m = p.start();
+    // For an unclosed block: whether its body is written without indentation, decided at
+    // its first item.
+    let mut flat: Option<bool> = None;
+    let mut ended_at_header = false;
     // Quoted argument names are reported once per block body: a body of `"key" = value` lines
     // is one mistake (an object written as a block, or keys pasted from JSON), not one per
     // line. At top level each is its own (and reparsing an edited top-level line must give
@@ -41,11 +51,14 @@ fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
             NEWLINE => p.bump(NEWLINE),
             IDENT
                 if unclosed_indent.is_some_and(|limit| {
-                    p.current_line_indent()
-                        .is_some_and(|indent| indent <= limit)
+                    p.current_line_indent().is_some_and(|indent| {
+                        let is_flat = *flat.get_or_insert(top_level && limit == 0 && indent == 0);
+                        indent <= limit && (!is_flat || p.at_top_level_block_header())
+                    })
                 }) =>
             {
-                break
+                ended_at_header = flat == Some(true);
+                break;
             }
             IDENT => item(p, in_block),
             R_BRACE => {
@@ -92,6 +105,7 @@ fn body(p: &mut Parser<'_>, in_block: bool, unclosed_indent: Option<u32>) {
         }
     }
     m.complete(p, BODY);
+    ended_at_header
 }
 
 fn item(p: &mut Parser<'_>, in_block: bool) {
@@ -282,6 +296,7 @@ fn attribute(p: &mut Parser<'_>, m: Marker) {
 }
 
 fn block(p: &mut Parser<'_>, m: Marker) {
+    let (header_start, _) = p.current_range();
     p.bump(IDENT);
     loop {
         match p.current() {
@@ -297,6 +312,14 @@ fn block(p: &mut Parser<'_>, m: Marker) {
             }
             _ => break,
         }
+    }
+    // `resource bucket "t"` with its lines below, indented deeper, and a `}` that closes
+    // nothing back at the header's indentation: the `{` is missing. One error, and the lines
+    // are the block's body.
+    if let Some(close) = p.close_of_missing_block_open(p.line_indent(header_start)) {
+        block_missing_open(p, header_start, close);
+        m.complete(p, BLOCK);
+        return;
     }
     match p.current() {
         L_BRACE => block_body(p),
@@ -317,16 +340,50 @@ fn block(p: &mut Parser<'_>, m: Marker) {
     m.complete(p, BLOCK);
 }
 
+/// The body of a block whose header ends its line without a `{`, up to the `}` at `close`
+/// (found by `Parser::close_of_missing_block_open`), with one error at the header's end.
+fn block_missing_open(p: &mut Parser<'_>, header_start: u32, close: u32) {
+    let header_end = p.prev_end();
+    let line = p.line_of(p.pos_range(close).0);
+    let header = &p.source()[header_start as usize..header_end as usize];
+    let help = if header.len() <= 80 && !header.contains('\n') {
+        format!("write `{header} {{`")
+    } else {
+        "add `{` at the end of the block header".to_string()
+    };
+    p.error_with_related(
+        SyntaxErrorKind::InvalidBlock,
+        p.current_range(),
+        format!("missing `{{` at the end of the block header: the lines below, up to the `}}` on line {line}, are its body"),
+        vec![(p.pos_range(close), "the `}` that ends the block's body".to_string())],
+    );
+    p.set_last_help(help);
+    if p.depth >= MAX_DEPTH {
+        expressions::too_deep(p);
+        return;
+    }
+    p.depth += 1;
+    body(p, true, None, false);
+    if p.current_pos() == close {
+        p.bump(R_BRACE);
+    }
+    p.depth -= 1;
+}
+
 /// `{ BODY }`, in its multi-line form or the one-line `{ name = value }` form.
 fn block_body(p: &mut Parser<'_>) {
     if p.depth >= MAX_DEPTH {
         expressions::too_deep(p);
         return;
     }
+    let top_level = p.depth == 0;
     p.depth += 1;
     let (open_start, open_end) = p.current_range();
     let open_pos = p.current_pos();
     let misindented_close = p.take_misindented_open(open_pos);
+    // Only a top-level block whose `}` is missing by count ends before a top-level block's
+    // header (see `body`).
+    let top_level = top_level && misindented_close.is_none();
     let unmatched = p.at_unmatched_brace() || misindented_close.is_some();
     p.bump(L_BRACE);
     match p.current() {
@@ -334,10 +391,10 @@ fn block_body(p: &mut Parser<'_>) {
             // Computed only here: a multi-line body's `{` ends its line, so this scans each line
             // at most once.
             let unclosed_indent = unmatched.then(|| p.line_indent(open_start));
-            body(p, true, unclosed_indent);
+            let at_header = body(p, true, unclosed_indent, top_level);
             // The `}` indented less than this block's line is the enclosing block's.
             if Some(p.current_pos()) == misindented_close || !p.eat(R_BRACE) {
-                unclosed_block(p, open_pos, (open_start, open_end));
+                unclosed_block(p, open_pos, (open_start, open_end), at_header);
             }
         }
         _ => one_line_block_body(p, open_start, open_end),
@@ -352,7 +409,10 @@ fn block_body(p: &mut Parser<'_>) {
 /// the first line after that `{` indented no deeper than its line. Otherwise the block's own
 /// `}` is missing where its body ended: after its last token, before the next item indented no
 /// deeper than the block (or the end of the file). hclsyntax reports the error at the `{`.
-fn unclosed_block(p: &mut Parser<'_>, open_pos: u32, open: (u32, u32)) {
+///
+/// A block of a file written without indentation whose body ended before the header of a
+/// top-level block (`at_header`) names that line.
+fn unclosed_block(p: &mut Parser<'_>, open_pos: u32, open: (u32, u32), at_header: bool) {
     let block_note = (open, "the block that no `}` closes".to_string());
     match p.take_misindented_close(open_pos) {
         Some((inner, close)) => {
@@ -370,6 +430,22 @@ fn unclosed_block(p: &mut Parser<'_>, open_pos: u32, open: (u32, u32)) {
                 ],
             );
         }
+        None if at_header => {
+            let at = p.last_token_range();
+            let line = p.line_of(p.current_range().0);
+            let notes = if at == open {
+                Vec::new()
+            } else {
+                vec![block_note]
+            };
+            p.error_with_related(
+                SyntaxErrorKind::UnclosedBlock,
+                at,
+                format!("unclosed configuration block: the block's `}}` is probably missing after this line: line {line} begins a top-level block, which cannot be nested in a block"),
+                notes,
+            );
+            p.set_last_help(format!("add `}}` before line {line}"));
+        }
         None => {
             let at = p.last_token_range();
             let message = if p.at(EOF) {
@@ -384,6 +460,10 @@ fn unclosed_block(p: &mut Parser<'_>, open_pos: u32, open: (u32, u32)) {
                 vec![block_note]
             };
             p.error_with_related(SyntaxErrorKind::UnclosedBlock, at, message, notes);
+            if !p.at(EOF) {
+                let line = p.line_of(p.current_range().0);
+                p.set_last_help(format!("add `}}` before line {line}"));
+            }
         }
     }
 }

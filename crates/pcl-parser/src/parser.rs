@@ -418,6 +418,88 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// For a block header that ends its line without a `{` (`resource bucket "t"`), indented
+    /// `indent`: the position of the `}` that ends its body, when the lines below are indented
+    /// deeper (the first beginning with a name), the first line back at the header's
+    /// indentation (not less) begins with `}`, and that `}` is the first after the header that
+    /// closes nothing by count (the block's `{` is missing). Never on valid input: every `}`
+    /// closes something. Looks at most 4,096 tokens ahead.
+    pub(crate) fn close_of_missing_block_open(&self, indent: u32) -> Option<u32> {
+        if self.raw_kind(self.pos) != NEWLINE || self.lone_closers.is_empty() {
+            return None;
+        }
+        let first_lone = self.lone_closers
+            [self.lone_closers.partition_point(|&c| c < self.pos as u32)..]
+            .first()
+            .copied()?;
+        if self.raw_kind(first_lone as usize) != R_BRACE {
+            return None;
+        }
+        let mut pos = self.pos;
+        let mut first = true;
+        let mut budget = 4096usize;
+        loop {
+            while self.raw_kind(pos) == NEWLINE {
+                pos += 1;
+            }
+            let kind = self.raw_kind(pos);
+            if kind == EOF {
+                return None;
+            }
+            let line_indent = self.indent_at(pos)?;
+            if line_indent <= indent {
+                return (line_indent == indent && !first && pos as u32 == first_lone)
+                    .then_some(first_lone);
+            }
+            if first && kind != IDENT {
+                return None;
+            }
+            first = false;
+            while !matches!(self.raw_kind(pos), NEWLINE | EOF) {
+                pos += 1;
+                budget = budget.checked_sub(1)?;
+            }
+        }
+    }
+
+    /// Whether the current token begins a line that reads as the header of a top-level block
+    /// of PCL (one of `BLOCK_KEYWORDS`, its labels, and a `{` that ends the line; `pulumi`
+    /// takes no label, the others at least one). Such a line cannot be a nested block of a
+    /// node's body. Looks at most 16 tokens ahead.
+    pub(crate) fn at_top_level_block_header(&self) -> bool {
+        let pos = self.nth_pos(0);
+        if self.raw_kind(pos) != IDENT || self.indent_at(pos).is_none() {
+            return false;
+        }
+        let keyword = self.token_text(pos);
+        if !crate::BLOCK_KEYWORDS.contains(&keyword) {
+            return false;
+        }
+        let mut at = pos + 1;
+        let mut labels = 0;
+        while labels < 8 {
+            match self.raw_kind(at) {
+                IDENT => at += 1,
+                OQUOTE => {
+                    // A quoted label: a plain string, `"` text `"`.
+                    at += 1;
+                    if self.raw_kind(at) == TEMPLATE_LITERAL {
+                        at += 1;
+                    }
+                    if self.raw_kind(at) != CQUOTE {
+                        return false;
+                    }
+                    at += 1;
+                }
+                _ => break,
+            }
+            labels += 1;
+        }
+        (labels > 0 || keyword == "pulumi")
+            && self.raw_kind(at) == L_BRACE
+            && matches!(self.raw_kind(at + 1), NEWLINE | EOF)
+    }
+
     /// The indentation of the line of the token at `pos`, if it is the first on its line.
     fn indent_at(&self, pos: usize) -> Option<u32> {
         let raw = *self.tokens.get(pos)? as usize;
@@ -821,8 +903,12 @@ fn braces(lexed: &Lexed<'_>, tokens: &[u32]) -> Braces {
 /// A `}` indented less than its `{`'s line is taken for one that belongs to an enclosing `{`,
 /// unless the lines after it are still indented inside the enclosing block (then it closes
 /// its own `{`, only misindented, and the `}` missing is the enclosing block's).
+///
+/// Brackets are paired by kind as in [`braces`]: a `{` whose `}` is missing before the closer
+/// of an enclosing `[` or `(` (`[{ ... ]`) is dropped there, and pairs with no `}`.
 fn misindented_closes(lexed: &Lexed<'_>, tokens: &[u32]) -> Vec<(u32, u32, bool)> {
-    let mut stack: Vec<(u32, u32)> = Vec::new();
+    // The open `{`, `[` and `(`, with their positions and their lines' indentation.
+    let mut stack: Vec<(SyntaxKind, u32, u32)> = Vec::new();
     let mut misindented = Vec::new();
     let mut line_indent = 0u32;
     // A misindented pair waiting for the first token of the next line, with the indentation
@@ -841,20 +927,36 @@ fn misindented_closes(lexed: &Lexed<'_>, tokens: &[u32]) -> Vec<(u32, u32, bool)
                 }
             }
         }
-        match kind {
-            L_BRACE => stack.push((pos as u32, line_indent)),
-            R_BRACE => {
-                if let (Some((opener, opener_indent)), Some(indent)) = (stack.pop(), first_indent) {
-                    if indent < opener_indent {
-                        if let Some((pair, _)) = pending.take() {
-                            misindented.push(pair);
-                        }
-                        let enclosing = stack.last().map(|&(_, e)| e);
-                        pending = Some(((opener, pos as u32, false), enclosing));
-                    }
-                }
+        let opener_kind = match kind {
+            L_BRACE | L_BRACK | L_PAREN => {
+                stack.push((kind, pos as u32, line_indent));
+                continue;
             }
-            _ => {}
+            R_BRACE => L_BRACE,
+            R_BRACK => L_BRACK,
+            R_PAREN => L_PAREN,
+            _ => continue,
+        };
+        // The nearest opener of its kind; those inside it lack their closers.
+        let Some(at) = stack.iter().rposition(|&(k, _, _)| k == opener_kind) else {
+            continue;
+        };
+        stack.truncate(at + 1);
+        let Some((_, opener, opener_indent)) = stack.pop() else {
+            continue;
+        };
+        if let (R_BRACE, Some(indent)) = (kind, first_indent) {
+            if indent < opener_indent {
+                if let Some((pair, _)) = pending.take() {
+                    misindented.push(pair);
+                }
+                let enclosing = stack
+                    .iter()
+                    .rev()
+                    .find(|&&(k, _, _)| k == L_BRACE)
+                    .map(|&(_, _, e)| e);
+                pending = Some(((opener, pos as u32, false), enclosing));
+            }
         }
     }
     misindented.extend(pending.map(|(pair, _)| pair));

@@ -325,9 +325,10 @@ impl<N: TreeNode> Block<N> {
             .filter_map(|e| e.into_node().and_then(BlockLabel::cast))
     }
 
-    /// The body, after `{`.
+    /// The body, after `{` (or after the labels, when the parser found the `{` missing at the
+    /// header's end).
     pub fn body(&self) -> Option<Body<N>> {
-        child_after(&self.0, &[L_BRACE])
+        child(&self.0)
     }
 
     pub fn l_brace(&self) -> Option<Token<N>> {

@@ -28,7 +28,8 @@
 //! errors the lexer's modes are replayed over the old tokens to tell. Whether a heredoc whose
 //! marker is misspelt ends at the line that looks like it, and whether `<< EOT` (a space
 //! before the marker) is a heredoc, depend on whether a line further on holds the marker, so
-//! a file with either error parses again whole. Two are redone:
+//! a file with either error parses again whole, and so does a file with a block header whose
+//! `{` is missing (decided by a `}` further on that closes nothing). Two are redone:
 //! duplicate attribute names of the top-level body (E0025, with its note), and errors
 //! elsewhere only move.
 //!
@@ -90,6 +91,9 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
             // taken as its end) ends at that line, and whether `<< EOT` (its error is at the
             // space) is a heredoc, depends on whether a line further on holds the marker.
             UnterminatedHeredoc => !e.related.is_empty(),
+            // A block header whose `{` is missing (its error has a note at the `}` that ends
+            // the body) is decided by a `}` lines further on that closes nothing.
+            InvalidBlock => !e.related.is_empty(),
             InvalidHeredoc => old_text
                 .get(usize::from(e.range.start())..usize::from(e.range.end()))
                 .is_some_and(|gap| gap.trim().is_empty()),

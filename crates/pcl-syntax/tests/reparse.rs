@@ -512,6 +512,47 @@ fn a_marker_line_further_on_decides_a_broken_heredoc() {
     }
 }
 
+/// A block header whose `{` is missing takes the lines below as its body only when a `}` back
+/// at its indentation further on closes nothing, and a block written without indentation
+/// whose `}` is missing ends before the next top-level block's header: edits far below such a
+/// block change how it parses.
+#[test]
+fn a_close_further_on_decides_a_header_missing_its_brace() {
+    for (old, new) in [
+        // The `}` that ends the body removed, then typed back.
+        (
+            "resource r \"t\"\n  a = 1\n  b = 2\n}\nz = 1\n",
+            "resource r \"t\"\n  a = 1\n  b = 2\n\nz = 1\n",
+        ),
+        (
+            "resource r \"t\"\n  a = 1\n  b = 2\n\nz = 1\n",
+            "resource r \"t\"\n  a = 1\n  b = 2\n}\nz = 1\n",
+        ),
+        // A line below edited: the body's `}` is still the one that closes nothing.
+        (
+            "resource r \"t\"\n  a = 1\n}\nz = 1\n",
+            "resource r \"t\"\n  a = 1\n}\nz = 2\n",
+        ),
+        // A line above indented deeper after a `}`: the body's `}` is now taken for one typed
+        // once too often, not one that closes nothing.
+        (
+            "r \"t\" {\n}\nz = 1\nresource h \"t\"\n  a = 1\n}\n",
+            "r \"t\" {\n}\n  z = 1\nresource h \"t\"\n  a = 1\n}\n",
+        ),
+        // A block written without indentation, its `}` missing: a header typed below.
+        (
+            "resource a \"t\" {\nx = 1\n\ny = 2\n",
+            "resource a \"t\" {\nx = 1\n\nresource b \"t\" {\n}\n",
+        ),
+        (
+            "resource a \"t\" {\nx = 1\n\nresource b \"t\" {\n}\n",
+            "resource a \"t\" {\nx = 1\n\nresourc b \"t\" {\n}\n",
+        ),
+    ] {
+        assert_reparse_is_fresh(old, new);
+    }
+}
+
 /// Line edits (a line joined to the next, a snippet typed, a character or two deleted, a line
 /// replaced) of texts made of lines that leave strings, template sequences, heredocs and
 /// comments open across lines, or close them.

@@ -171,13 +171,15 @@ fn long_lines_of_repeated_constructs_stay_linear() {
 }
 
 /// Files of 20,000 single mistakes each (a `}` missing before the next `${`, a label's closing
-/// quote missing, a misspelt heredoc marker, `<< EOT`): one error each, and each decision looks
-/// at no more than its line (or, for heredocs, at an index of the file's lines built once).
+/// quote missing, a misspelt heredoc marker, `<< EOT`, a block header's `{` missing, a `}`
+/// missing in a block written without indentation): one error each, and each decision looks
+/// at no more than its line or its block (or, for heredocs, at an index of the file's lines
+/// built once).
 #[test]
 fn many_one_line_mistakes_give_one_error_each() {
     const N: usize = 20_000;
     type Line = fn(usize) -> String;
-    let cases: [(Line, SyntaxErrorKind); 5] = [
+    let cases: [(Line, SyntaxErrorKind); 7] = [
         (
             |i| format!("a{i} = \"${{a-${{b}}\"\n"),
             SyntaxErrorKind::UnclosedBracket,
@@ -197,6 +199,14 @@ fn many_one_line_mistakes_give_one_error_each() {
         (
             |i| format!("x{i} = << EOT\nhello\nEOT\n"),
             SyntaxErrorKind::InvalidHeredoc,
+        ),
+        (
+            |i| format!("resource r{i} \"t\"\n  a = {i}\n}}\n"),
+            SyntaxErrorKind::InvalidBlock,
+        ),
+        (
+            |i| format!("resource r{i} \"t\" {{\na = {i}\n\n"),
+            SyntaxErrorKind::UnclosedBlock,
         ),
     ];
     for (line, kind) in cases {

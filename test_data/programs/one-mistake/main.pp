@@ -146,3 +146,22 @@ POLCY
 output afterPolicy {
   value = prefix
 }
+
+# A block header whose `{` is missing: one error at the header's end, and the lines below, up
+# to the `}` back at its indentation, are its body, so the resource is still declared.
+resource headerless "demo:storage/bucket:Bucket"
+  name = "headerless"
+}
+
+output headerlessName {
+  value = headerless.name
+}
+
+# A `}` missing in a block written without indentation: one error where it is missing, before
+# the next top-level block's header, and that block is the program's, not nested in this one.
+resource flat "demo:storage/bucket:Bucket" {
+name = "flat"
+
+output flatName {
+value = flat.name
+}
