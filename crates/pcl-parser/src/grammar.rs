@@ -316,7 +316,7 @@ fn block(p: &mut Parser<'_>, m: Marker) {
     // `resource bucket "t"` with its lines below, indented deeper, and a `}` that closes
     // nothing back at the header's indentation: the `{` is missing. One error, and the lines
     // are the block's body.
-    if let Some(close) = p.close_of_missing_block_open(p.line_indent(header_start)) {
+    if let Some(close) = p.close_of_missing_block_open(header_start) {
         block_missing_open(p, header_start, close);
         m.complete(p, BLOCK);
         return;

@@ -418,16 +418,18 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// For a block header that ends its line without a `{` (`resource bucket "t"`), indented
-    /// `indent`: the position of the `}` that ends its body, when the lines below are indented
+    /// For a block header that ends its line without a `{` (`resource bucket "t"`), starting
+    /// at `header_start`: the position of the `}` that ends its body, when the lines below are indented
     /// deeper (the first beginning with a name), the first line back at the header's
     /// indentation (not less) begins with `}`, and that `}` is the first after the header that
     /// closes nothing by count (the block's `{` is missing). Never on valid input: every `}`
     /// closes something. Looks at most 4,096 tokens ahead.
-    pub(crate) fn close_of_missing_block_open(&self, indent: u32) -> Option<u32> {
+    pub(crate) fn close_of_missing_block_open(&self, header_start: u32) -> Option<u32> {
         if self.raw_kind(self.pos) != NEWLINE || self.lone_closers.is_empty() {
             return None;
         }
+        // Only now (rare: a file with a closer that closes nothing), the header's indentation.
+        let indent = self.line_indent(header_start);
         let first_lone = self.lone_closers
             [self.lone_closers.partition_point(|&c| c < self.pos as u32)..]
             .first()
