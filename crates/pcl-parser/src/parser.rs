@@ -371,6 +371,35 @@ impl<'a> Parser<'a> {
         None
     }
 
+    /// From the line break at the current token, over the lines below indented deeper than
+    /// `indent`: the first token of the first of them (none if there is none), and the first
+    /// token of the first line indented no deeper, with that line's indentation. What the two
+    /// rules for a missing opener (below) read: the lines between are the body whose `{` or
+    /// `[` is missing. `None` at the end of input, or after 4,096 tokens.
+    fn lines_below(&self, indent: u32) -> Option<(Option<usize>, usize, u32)> {
+        let mut pos = self.pos;
+        let mut first = None;
+        let mut budget = 4096usize;
+        loop {
+            // At a line break: the next line's first token.
+            while self.raw_kind(pos) == NEWLINE {
+                pos += 1;
+            }
+            if self.raw_kind(pos) == EOF {
+                return None;
+            }
+            let line_indent = self.indent_at(pos)?;
+            if line_indent <= indent {
+                return Some((first, pos, line_indent));
+            }
+            first.get_or_insert(pos);
+            while !matches!(self.raw_kind(pos), NEWLINE | EOF) {
+                pos += 1;
+                budget = budget.checked_sub(1)?;
+            }
+        }
+    }
+
     /// For an argument whose value is missing at the end of its line (`metadata =`), where the
     /// lines below are indented deeper than the argument's `indent` and the first line back at
     /// that indentation (not less) begins with `}` or `]`: the position and kind of that closer (the
@@ -381,46 +410,24 @@ impl<'a> Parser<'a> {
         if self.raw_kind(self.pos) != NEWLINE {
             return None;
         }
-        let mut pos = self.pos;
-        let mut first = None;
-        let mut budget = 4096usize;
-        loop {
-            // At a line break: the next line's first token.
-            while self.raw_kind(pos) == NEWLINE {
-                pos += 1;
+        let (first, back, back_indent) = self.lines_below(indent)?;
+        // A closer indented less is the enclosing block's or list's.
+        let first = first.filter(|_| back_indent == indent)?;
+        let kind = self.raw_kind(back);
+        let fits = match kind {
+            R_BRACK => true,
+            R_BRACE => {
+                matches!(self.raw_kind(first), IDENT | OQUOTE)
+                    && matches!(self.raw_kind(first + 1), EQ | COLON)
             }
-            let kind = self.raw_kind(pos);
-            if kind == EOF {
-                return None;
-            }
-            let line_indent = self.indent_at(pos)?;
-            if line_indent <= indent {
-                // A closer indented less is the enclosing block's or list's.
-                if line_indent < indent {
-                    return None;
-                }
-                let first = first?;
-                let fits = match kind {
-                    R_BRACK => true,
-                    R_BRACE => {
-                        matches!(self.raw_kind(first), IDENT | OQUOTE)
-                            && matches!(self.raw_kind(first + 1), EQ | COLON)
-                    }
-                    _ => false,
-                };
-                return fits.then_some((pos as u32, kind));
-            }
-            first.get_or_insert(pos);
-            while !matches!(self.raw_kind(pos), NEWLINE | EOF) {
-                pos += 1;
-                budget = budget.checked_sub(1)?;
-            }
-        }
+            _ => false,
+        };
+        fits.then_some((back as u32, kind))
     }
 
     /// For a block header that ends its line without a `{` (`resource bucket "t"`), starting
-    /// at `header_start`: the position of the `}` that ends its body, when the lines below are indented
-    /// deeper (the first beginning with a name), the first line back at the header's
+    /// at `header_start`: the position of the `}` that ends its body, when the lines below are
+    /// indented deeper (the first beginning with a name), the first line back at the header's
     /// indentation (not less) begins with `}`, and that `}` is the first after the header that
     /// closes nothing by count (the block's `{` is missing). Never on valid input: every `}`
     /// closes something. Looks at most 4,096 tokens ahead.
@@ -428,8 +435,6 @@ impl<'a> Parser<'a> {
         if self.raw_kind(self.pos) != NEWLINE || self.lone_closers.is_empty() {
             return None;
         }
-        // Only now (rare: a file with a closer that closes nothing), the header's indentation.
-        let indent = self.line_indent(header_start);
         let first_lone = self.lone_closers
             [self.lone_closers.partition_point(|&c| c < self.pos as u32)..]
             .first()
@@ -437,31 +442,12 @@ impl<'a> Parser<'a> {
         if self.raw_kind(first_lone as usize) != R_BRACE {
             return None;
         }
-        let mut pos = self.pos;
-        let mut first = true;
-        let mut budget = 4096usize;
-        loop {
-            while self.raw_kind(pos) == NEWLINE {
-                pos += 1;
-            }
-            let kind = self.raw_kind(pos);
-            if kind == EOF {
-                return None;
-            }
-            let line_indent = self.indent_at(pos)?;
-            if line_indent <= indent {
-                return (line_indent == indent && !first && pos as u32 == first_lone)
-                    .then_some(first_lone);
-            }
-            if first && kind != IDENT {
-                return None;
-            }
-            first = false;
-            while !matches!(self.raw_kind(pos), NEWLINE | EOF) {
-                pos += 1;
-                budget = budget.checked_sub(1)?;
-            }
-        }
+        // Only now (rare: a file with a closer that closes nothing), the header's indentation.
+        let indent = self.line_indent(header_start);
+        let (first, back, back_indent) = self.lines_below(indent)?;
+        let first = first?;
+        (self.raw_kind(first) == IDENT && back_indent == indent && back as u32 == first_lone)
+            .then_some(first_lone)
     }
 
     /// Whether the current token begins a line that reads as the header of a top-level block
