@@ -261,7 +261,8 @@ fn main() {
     host.analysis().workspace_diagnostics().unwrap();
 
     // Navigation from the first resource's name, once the file is open: references,
-    // prepareRename and rename (each computed again on every request; median of 5).
+    // prepareRename, rename, highlights, selection ranges and type definition, and the file's
+    // links (each computed again on every request; median of 5).
     {
         let analysis = host.analysis();
         let at = editor.position(Kind::Literal, 1, editor.hover_at);
@@ -289,8 +290,22 @@ fn main() {
                 .unwrap()
                 .expect("a rename");
         });
+        let highlighted = analysis.document_highlights(&at).unwrap().len();
+        let type_targets = analysis.goto_type_definition(&at).unwrap().len();
+        let highlights = median(&|| {
+            analysis.document_highlights(&at).unwrap();
+        });
+        let selection = median(&|| {
+            analysis.selection_ranges(&at).unwrap();
+        });
+        let types = median(&|| {
+            analysis.goto_type_definition(&at).unwrap();
+        });
+        let links = median(&|| {
+            analysis.document_links(&editor.path).unwrap();
+        });
         println!(
-            "navigation from `{}` ({uses} ranges): references {references:.2} ms, prepareRename {prepare:.2} ms, rename {rename:.2} ms",
+            "navigation from `{}` ({uses} ranges): references {references:.2} ms, prepareRename {prepare:.2} ms, rename {rename:.2} ms, highlights {highlights:.2} ms ({highlighted} ranges), selection ranges {selection:.2} ms, type definition {types:.2} ms ({type_targets} targets), the file's links {links:.2} ms",
             editor.resource_name
         );
     }
