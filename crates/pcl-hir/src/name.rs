@@ -207,7 +207,7 @@ impl std::ops::Deref for Name {
 
 impl fmt::Debug for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0, f)
+        fmt::Debug::fmt(&*self.0, f)
     }
 }
 

@@ -393,6 +393,26 @@ pub(crate) fn target_at<'db>(
     }
 }
 
+/// Where `definition` is declared, as references and rename count it: a node's name, a
+/// local variable's binding (not `range`'s option, which is not renamed with it).
+fn declaration_range(db: &RootDatabase, definition: &Definition<'_>) -> Option<FileRange> {
+    match definition {
+        Definition::Node(target) => Some(FileRange {
+            file: semantics::path_of(db, target.file(db).file(db)),
+            range: semantics::name_range(db, *target),
+        }),
+        Definition::Binding(node, binding) => {
+            let target = binding_target(db, *node, *binding);
+            let is_range_option = target.name == "range"
+                && semantics::binding_kind(db, *node, *binding) == BindingKind::Range;
+            (!is_range_option).then_some(FileRange {
+                file: target.file,
+                range: target.focus_range,
+            })
+        }
+    }
+}
+
 /// Every range that names `definition`: its declaration (if asked for) and its uses, in the
 /// definition's program and, for configs and outputs, in the component blocks that include
 /// the program.
@@ -410,10 +430,7 @@ pub(crate) fn reference_ranges(
     match definition {
         Definition::Node(target) => {
             if include_declaration {
-                out.push(FileRange {
-                    file: path(*target),
-                    range: semantics::name_range(db, *target),
-                });
+                out.extend(declaration_range(db, definition));
             }
             for (node, id) in semantics::uses(db, definition, only) {
                 out.push(FileRange {
@@ -443,23 +460,9 @@ pub(crate) fn reference_ranges(
                 _ => {}
             }
         }
-        Definition::Binding(node, binding) => {
+        Definition::Binding(..) => {
             if include_declaration {
-                let target = binding_target(db, *node, *binding);
-                let range = if target.name == "range"
-                    && semantics::binding_kind(db, *node, *binding) == BindingKind::Range
-                {
-                    // `range` is declared by the option, which is not renamed with it.
-                    None
-                } else {
-                    Some(target.focus_range)
-                };
-                if let Some(range) = range {
-                    out.push(FileRange {
-                        file: target.file,
-                        range,
-                    });
-                }
+                out.extend(declaration_range(db, definition));
             }
             for (node, id) in semantics::uses(db, definition, only) {
                 out.push(FileRange {
@@ -524,19 +527,31 @@ pub(crate) fn document_highlights(
     let Some(definition) = target_at(db, position) else {
         return Vec::new();
     };
-    let only = Some(file.file(db));
-    let reads = reference_ranges(db, &definition, false, only);
-    reference_ranges(db, &definition, true, only)
+    let read = |r: FileRange| crate::HighlightedRange {
+        range: r.range,
+        access: crate::Access::Read,
+    };
+    let mut out: Vec<_> = reference_ranges(db, &definition, false, Some(file.file(db)))
         .into_iter()
-        .map(|r| crate::HighlightedRange {
-            access: if reads.contains(&r) {
-                crate::Access::Read
-            } else {
-                crate::Access::Write
-            },
-            range: r.range,
-        })
-        .collect()
+        .map(read)
+        .collect();
+    // The declaration, in order among the uses (sorted by range, as `reference_ranges` sorts
+    // them), unless it is one of them.
+    if let Some(declaration) = declaration_range(db, &definition) {
+        if declaration.file == semantics::path_of(db, file.file(db)) {
+            let key = |r: TextRange| (r.start(), r.end());
+            if let Err(at) = out.binary_search_by_key(&key(declaration.range), |h| key(h.range)) {
+                out.insert(
+                    at,
+                    crate::HighlightedRange {
+                        range: declaration.range,
+                        access: crate::Access::Write,
+                    },
+                );
+            }
+        }
+    }
+    out
 }
 
 pub(crate) fn find_references(
