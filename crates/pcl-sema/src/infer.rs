@@ -139,6 +139,15 @@ pub fn widen_literals(ty: Type) -> Type {
     widen(&ty, &mut FxHashMap::default())
 }
 
+/// A message formatted only when it is shown.
+pub(crate) struct Lazy<F>(pub(crate) F);
+
+impl<F: Fn() -> String> std::fmt::Display for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&(self.0)())
+    }
+}
+
 pub(crate) struct Infer<'a, 'db> {
     pub(crate) db: &'db dyn pcl_db::Db,
     /// Type every expression: no value is settled without its type (see [`infer`]).
@@ -245,7 +254,15 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     /// Checks that the value of `expr` (of type `src`) can be used where `dest` is expected
     /// (outputs of `dest` are accepted, as everywhere in PCL). Reports why not.
-    pub(crate) fn expect(&mut self, expr: ExprId, src: &Type, dest: &Type, context: &str) -> bool {
+    /// `context` is formatted only when a problem is reported ([`Lazy`] for one that names
+    /// types: most values fit, and printing a type for each was a cost of every check).
+    pub(crate) fn expect(
+        &mut self,
+        expr: ExprId,
+        src: &Type,
+        dest: &Type,
+        context: impl std::fmt::Display,
+    ) -> bool {
         // Most values fit without outputs in the picture: skip building `dest`'s input type.
         if src == dest
             || dest.is_dynamic()
@@ -351,10 +368,12 @@ impl<'a, 'db> Infer<'a, 'db> {
                     default,
                     &ty,
                     &declared,
-                    &format!(
-                        "the default value does not fit the config's type {}",
-                        show(&declared)
-                    ),
+                    Lazy(|| {
+                        format!(
+                            "the default value does not fit the config's type {}",
+                            show(&declared)
+                        )
+                    }),
                 );
             }
         }
@@ -379,10 +398,12 @@ impl<'a, 'db> Infer<'a, 'db> {
                     expr,
                     &ty,
                     &declared,
-                    &format!(
-                        "the value does not fit the output's type {}",
-                        show(&declared)
-                    ),
+                    Lazy(|| {
+                        format!(
+                            "the value does not fit the output's type {}",
+                            show(&declared)
+                        )
+                    }),
                 );
                 declared
             }
@@ -433,7 +454,12 @@ impl<'a, 'db> Infer<'a, 'db> {
                     );
                 }
                 "onDryRun" | "ignoreErrors" => {
-                    self.expect(value, &ty, &Type::bool(), &format!("{name} must be a bool"));
+                    self.expect(
+                        value,
+                        &ty,
+                        &Type::bool(),
+                        format_args!("{name} must be a bool"),
+                    );
                 }
                 _ => {}
             }
@@ -835,7 +861,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             index,
             &key,
             &key_type,
-            &format!("the index must be of type {}", show(&key_type)),
+            Lazy(|| format!("the index must be of type {}", show(&key_type))),
         );
         Type::lift(rewrap(&recv, value), [key])
     }

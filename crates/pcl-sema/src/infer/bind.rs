@@ -6,8 +6,10 @@ use pcl_hir::{
     AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, NodeKind, Resolution, ResourceOption,
 };
 use pcl_types::{ConstValue, ConversionKind, Traverser, Type, TypeKind};
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
-use crate::infer::{collection_types, rewrap, show, Infer};
+use crate::infer::{collection_types, rewrap, show, Infer, Lazy};
 use crate::packages::{resource_schema, PackageError, ResourceSchema, TokenError};
 use crate::Target;
 
@@ -95,7 +97,7 @@ fn own_primitive(value: &ConstValue, shape: &Type) -> Option<Type> {
 
 /// The one member of `ty` a literal converts to: `ty` itself, or the one member of its union
 /// that is not an output, a promise or `none`. None when there are several, or none.
-fn plain_member(ty: &Type) -> Option<Type> {
+fn plain_member(ty: &Type) -> Option<&Type> {
     match ty.kind() {
         TypeKind::Union(members) => {
             let mut plain = members.iter().filter(|t| {
@@ -104,19 +106,20 @@ fn plain_member(ty: &Type) -> Option<Type> {
             let first = plain.next()?;
             match plain.next() {
                 Some(_) => None,
-                None => Some(first.clone()),
+                None => Some(first),
             }
         }
         TypeKind::Output(_) | TypeKind::Promise(_) => None,
-        _ => Some(ty.clone()),
+        _ => Some(ty),
     }
 }
 
 /// The schema type with its `none`, input and eventual wrappers removed, shallowly:
 /// `union(T, output(T))?` → `T`. What a literal written for it is shaped like. Builds no new
-/// type unless several plain members remain (a union of objects, say).
-pub(crate) fn shape_of(ty: &Type) -> Type {
-    // Borrowed until the answer: a handle of a schema's type is not free to copy.
+/// type unless several plain members remain (a union of objects, say), and is borrowed
+/// otherwise: a schema's types are shared by every thread, and each copy of a handle writes
+/// its shared count.
+pub(crate) fn shape_of(ty: &Type) -> Cow<'_, Type> {
     let mut ty = ty;
     for _ in 0..8 {
         match ty.kind() {
@@ -127,20 +130,20 @@ pub(crate) fn shape_of(ty: &Type) -> Type {
                 };
                 let mut plain = members.iter().filter(is_plain);
                 let Some(first) = plain.next() else {
-                    return ty.clone();
+                    return Cow::Borrowed(ty);
                 };
                 if plain.next().is_none() {
                     ty = first;
                 } else if 2 + plain.count() == members.len() {
-                    return ty.clone();
+                    return Cow::Borrowed(ty);
                 } else {
-                    return Type::union(members.iter().filter(is_plain).cloned());
+                    return Cow::Owned(Type::union(members.iter().filter(is_plain).cloned()));
                 }
             }
-            _ => return ty.clone(),
+            _ => return Cow::Borrowed(ty),
         }
     }
-    ty.clone()
+    Cow::Borrowed(ty)
 }
 
 impl<'a, 'db> Infer<'a, 'db> {
@@ -180,13 +183,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         let range = match options {
             Some(options) => self.bind_options(
                 options,
-                schema.as_ref().map(|s| {
-                    if read {
-                        s.read_inputs.clone()
-                    } else {
-                        s.inputs.clone()
-                    }
-                }),
+                schema.map(|s| if read { &s.read_inputs } else { &s.inputs }),
             ),
             None => RangeKind::None,
         };
@@ -211,18 +208,20 @@ impl<'a, 'db> Infer<'a, 'db> {
                 );
             }
         }
+        // Borrowed from the memo: a schema's types are shared by every thread, and each copy
+        // of a handle writes its shared count.
         let inputs = if read {
-            schema.read_inputs.clone()
+            &schema.read_inputs
         } else {
-            schema.inputs.clone()
+            &schema.inputs
         };
-        let what = format!("resource type `{}`", schema.canonical_token);
-        self.check_inputs(&inputs, &what, true, &[]);
+        let what = format_args!("resource type `{}`", schema.canonical_token);
+        self.check_inputs(inputs, &what, true, &[]);
         range.apply(schema.outputs.clone())
     }
 
     /// The schema of a resource token, reporting why there is none.
-    fn resolve_resource(&mut self, token: &str) -> Option<ResourceSchema> {
+    fn resolve_resource(&mut self, token: &str) -> Option<&'db ResourceSchema> {
         if let Err(e) = pcl_schema::token::decompose_token(token) {
             self.report(Code::MalformedToken, Target::Label(1), format!("{e}"));
             return None;
@@ -237,7 +236,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         let key = crate::packages::TokenRequest::new(self.db, request, token.to_string());
         match resource_schema(self.db, key) {
             Ok(schema) => match &schema.unusable {
-                None => Some(schema.clone()),
+                None => Some(schema),
                 Some(problem) => {
                     let message = format!(
                         "the schema's definition of resource type `{token}` cannot be used: {problem}"
@@ -304,16 +303,23 @@ impl<'a, 'db> Infer<'a, 'db> {
     /// Checks the body's attributes against an input object: unknown attributes, values that
     /// do not convert, and missing required ones. `exact`: schema inputs, whose own input
     /// wrappers say where outputs are accepted; otherwise every input accepts an output.
-    pub(crate) fn check_inputs(&mut self, inputs: &Type, what: &str, exact: bool, skip: &[&str]) {
+    /// `what` names the object in messages, formatted only for a problem.
+    pub(crate) fn check_inputs(
+        &mut self,
+        inputs: &Type,
+        what: &dyn std::fmt::Display,
+        exact: bool,
+        skip: &[&str],
+    ) {
         let TypeKind::Object(object) = inputs.kind() else {
             self.infer_body_attrs();
             return;
         };
         let properties = object.properties();
-        let attrs: Vec<(AttrId, pcl_hir::Name, ExprId)> = self
-            .body
+        let body = self.body;
+        let attrs: Vec<(AttrId, &pcl_hir::Name, ExprId)> = body
             .attrs_in(None)
-            .map(|(id, a)| (id, a.name.clone(), a.value))
+            .map(|(id, a)| (id, &a.name, a.value))
             .collect();
         // Attributes the inputs do not have, with the input each probably misspells: reported
         // once the missing required inputs are known, since a required input misspelt is one
@@ -322,8 +328,8 @@ impl<'a, 'db> Infer<'a, 'db> {
         for (id, name, value) in &attrs {
             let name = name.as_str();
             let checked = name != "__logicalName" && !skip.contains(&name);
-            let dest = object.property(name).filter(|_| checked);
-            if let Some(dest) = &dest {
+            let dest = properties.get(name).filter(|_| checked);
+            if let Some(dest) = dest {
                 if self.fits_as_written(*value, dest, exact) {
                     self.settled.push(*value);
                     continue;
@@ -342,7 +348,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.check_value(
                 *value,
                 &ty,
-                &dest,
+                dest,
                 exact,
                 format_args!("the attribute `{name}` of {what}"),
             );
@@ -417,9 +423,9 @@ impl<'a, 'db> Infer<'a, 'db> {
         let narrowed = self.narrow(expr, dest);
         let dest = narrowed.as_ref().unwrap_or(dest);
         let effective = if exact {
-            dest.clone()
+            Cow::Borrowed(dest)
         } else {
-            dest.input_type()
+            Cow::Owned(dest.input_type())
         };
         match effective.conversion_kind_from(src) {
             ConversionKind::Safe => {}
@@ -521,9 +527,9 @@ impl<'a, 'db> Infer<'a, 'db> {
             return false;
         }
         let effective = if exact {
-            dest.clone()
+            Cow::Borrowed(dest)
         } else {
-            dest.input_type()
+            Cow::Owned(dest.input_type())
         };
         self.fits(expr, &effective, dest, 0)
     }
@@ -574,7 +580,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         // A union of shapes is narrowed by `check_value`: left to it.
         let shape = shape_of(dest);
         // For a resource's inputs (exact) the destination's plain member is its shape.
-        let same = target == shape;
+        let same = *target == *shape;
         match (body.expr(expr), target.kind(), shape.kind()) {
             (Expr::Object(items), TypeKind::Object(target), TypeKind::Object(shape)) => {
                 let Some(keys) = literal_keys(body, items) else {
@@ -776,8 +782,12 @@ impl<'a, 'db> Infer<'a, 'db> {
             Expr::Literal(_) if check_literals && depth > 0 => {}
             _ => return,
         }
-        let dest = self.narrow(expr, dest).unwrap_or_else(|| shape_of(dest));
-        match (self.body.expr(expr), dest.kind()) {
+        let dest = match self.narrow(expr, dest) {
+            Some(narrowed) => Cow::Owned(narrowed),
+            None => shape_of(dest),
+        };
+        let body = self.body;
+        match (body.expr(expr), dest.kind()) {
             (Expr::Literal(_), _) if check_literals && depth > 0 => {
                 let ty = self.infer_expr(expr);
                 if let Some(problem) = crate::infer::literal_conversion_problem(&ty, &dest) {
@@ -785,15 +795,15 @@ impl<'a, 'db> Infer<'a, 'db> {
                 }
             }
             (Expr::Object(items), TypeKind::Object(object)) => {
-                let items = items.clone();
+                let properties = object.properties();
                 for item in items.iter() {
-                    let Expr::Literal(ConstValue::String(key)) = self.body.expr(item.key) else {
+                    let Expr::Literal(ConstValue::String(key)) = body.expr(item.key) else {
                         continue;
                     };
-                    match object.property(key) {
+                    match properties.get(key) {
                         Some(property) => self.check_literal_shape(
                             item.value,
-                            &property,
+                            property,
                             context,
                             check_literals,
                             depth + 1,
@@ -801,12 +811,12 @@ impl<'a, 'db> Infer<'a, 'db> {
                         None => {
                             let key = key.to_string();
                             let names: Vec<Box<str>> =
-                                object.properties().iter().map(|(k, _)| k.clone()).collect();
+                                properties.iter().map(|(k, _)| k.clone()).collect();
                             let suggestion = suggest::best_match(&key, names.iter().map(|k| &**k))
                                 .map(str::to_string);
                             let shown: Vec<&str> = names.iter().map(|k| &**k).take(12).collect();
                             let object_name = crate::infer::one_line_type(
-                                &crate::infer::widen_literals(dest.clone()),
+                                &crate::infer::widen_literals(Type::clone(&dest)),
                             );
                             if let Some(missing) = self.missing_required.as_mut().filter(|m| {
                                 !m.reported
@@ -849,13 +859,18 @@ impl<'a, 'db> Infer<'a, 'db> {
                 }
             }
             (Expr::Object(items), TypeKind::Map(element)) => {
-                let values: Vec<ExprId> = items.iter().map(|i| i.value).collect();
-                for value in values {
-                    self.check_literal_shape(value, element, context, check_literals, depth + 1);
+                for item in items.iter() {
+                    self.check_literal_shape(
+                        item.value,
+                        element,
+                        context,
+                        check_literals,
+                        depth + 1,
+                    );
                 }
             }
             (Expr::Tuple(elements), TypeKind::List(element) | TypeKind::Set(element)) => {
-                for value in elements.clone().iter() {
+                for value in elements.iter() {
                     self.check_literal_shape(*value, element, context, check_literals, depth + 1);
                 }
             }
@@ -867,11 +882,11 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     /// Binds the `options` block; returns how `range` shapes the node. `inputs` is the
     /// resource's input object, the scope of property paths (`None`: no schema).
-    pub(crate) fn bind_options(&mut self, options: BlockId, inputs: Option<Type>) -> RangeKind {
-        let attrs: Vec<(AttrId, pcl_hir::Name, ExprId)> = self
-            .body
+    pub(crate) fn bind_options(&mut self, options: BlockId, inputs: Option<&Type>) -> RangeKind {
+        let body = self.body;
+        let attrs: Vec<(AttrId, &pcl_hir::Name, ExprId)> = body
             .attrs_in(Some(options))
-            .map(|(id, a)| (id, a.name.clone(), a.value))
+            .map(|(id, a)| (id, &a.name, a.value))
             .collect();
         // `range` first: the body's `range` variable depends on it.
         let range_attr = self
@@ -895,17 +910,19 @@ impl<'a, 'db> Infer<'a, 'db> {
             match option {
                 Some(ResourceOption::Range) => {}
                 Some(o) if o.takes_property_paths() && self.kind != NodeKind::Component => {
-                    self.bind_property_paths(*value, inputs.as_ref(), name);
+                    self.bind_property_paths(*value, inputs, name);
                 }
                 Some(ResourceOption::Hooks) => self.bind_hooks(*value),
                 _ => {
                     let ty = self.infer_expr(*value);
-                    if let Some(expected) = option.and_then(resource_option_type) {
+                    if let Some(expected) = option.and_then(option_type) {
                         let ok = self.expect(
                             *value,
                             &ty,
-                            &expected,
-                            &format!("the option `{name}` must be of type {}", show(&expected)),
+                            expected,
+                            Lazy(|| {
+                                format!("the option `{name}` must be of type {}", show(expected))
+                            }),
                         );
                         // Their objects' keys are checked as invoke options' are (B3): a
                         // misspelled `create` or `name` would be dropped without a word. An
@@ -913,7 +930,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                         match option {
                             Some(ResourceOption::CustomTimeouts) => self.check_literal_shape(
                                 *value,
-                                &expected,
+                                expected,
                                 format_args!("the option `{name}`"),
                                 ok,
                                 0,
@@ -921,7 +938,7 @@ impl<'a, 'db> Infer<'a, 'db> {
                             // A string alias is a literal no object check flags.
                             Some(ResourceOption::Aliases) => self.check_literal_shape(
                                 *value,
-                                &Type::list(alias_object()),
+                                alias_objects(),
                                 format_args!("the option `{name}`"),
                                 ok,
                                 0,
@@ -951,17 +968,21 @@ impl<'a, 'db> Infer<'a, 'db> {
 
     /// Types `range` and defines the body's `range` variable.
     fn bind_range(&mut self, expr: ExprId, ty: Type) -> RangeKind {
-        let expected = Type::union([
-            Type::bool(),
-            Type::number(),
-            Type::list(Type::dynamic()),
-            Type::map(Type::dynamic()),
-        ]);
+        // Built once per process, as the options' types are.
+        static EXPECTED: OnceLock<Type> = OnceLock::new();
+        let expected = EXPECTED.get_or_init(|| {
+            Type::union([
+                Type::bool(),
+                Type::number(),
+                Type::list(Type::dynamic()),
+                Type::map(Type::dynamic()),
+            ])
+        });
         let component = self.kind == NodeKind::Component;
         if !self.expect(
             expr,
             &ty,
-            &expected,
+            expected,
             "`range` must be a bool, a number, a list or a map",
         ) {
             return RangeKind::Other;
@@ -1336,24 +1357,50 @@ fn alias_object() -> Type {
 /// The type a resource option's value must have (`bindResourceOptions`); `None` for the options
 /// checked by their own rules (`range`, property paths, `hooks`). Also what editors show.
 pub fn resource_option_type(option: ResourceOption) -> Option<Type> {
+    option_type(option).cloned()
+}
+
+/// [`resource_option_type`], built once per process: binding asks for it for every option of
+/// every resource, and a type built and dropped each time was interned, and removed from the
+/// shared table again, under its lock.
+fn option_type(option: ResourceOption) -> Option<&'static Type> {
     use ResourceOption::*;
+    static DYNAMIC: OnceLock<Type> = OnceLock::new();
+    static PROVIDERS: OnceLock<Type> = OnceLock::new();
+    static LIST: OnceLock<Type> = OnceLock::new();
+    static BOOL: OnceLock<Type> = OnceLock::new();
+    static STRING: OnceLock<Type> = OnceLock::new();
+    static TIMEOUTS: OnceLock<Type> = OnceLock::new();
+    static ALIASES: OnceLock<Type> = OnceLock::new();
+    static ENV: OnceLock<Type> = OnceLock::new();
     let optional_string = || Type::optional(Type::string());
     Some(match option {
-        Parent | Provider | DeletedWith | ReplacementTrigger => Type::dynamic(),
-        Providers => Type::union([Type::map(Type::dynamic()), Type::list(Type::dynamic())]),
-        DependsOn | ReplaceWith => Type::list(Type::dynamic()),
-        Protect | RetainOnDelete | DeleteBeforeReplace => Type::bool(),
-        Version | PluginDownloadUrl | Import => Type::string(),
-        CustomTimeouts => Type::object([
-            ("create", optional_string()),
-            ("update", optional_string()),
-            ("delete", optional_string()),
-            ("read", optional_string()),
-        ]),
-        Aliases => Type::list(Type::union([Type::string(), alias_object()])),
-        EnvVarMappings => Type::map(Type::string()),
+        Parent | Provider | DeletedWith | ReplacementTrigger => DYNAMIC.get_or_init(Type::dynamic),
+        Providers => PROVIDERS
+            .get_or_init(|| Type::union([Type::map(Type::dynamic()), Type::list(Type::dynamic())])),
+        DependsOn | ReplaceWith => LIST.get_or_init(|| Type::list(Type::dynamic())),
+        Protect | RetainOnDelete | DeleteBeforeReplace => BOOL.get_or_init(Type::bool),
+        Version | PluginDownloadUrl | Import => STRING.get_or_init(Type::string),
+        CustomTimeouts => TIMEOUTS.get_or_init(|| {
+            Type::object([
+                ("create", optional_string()),
+                ("update", optional_string()),
+                ("delete", optional_string()),
+                ("read", optional_string()),
+            ])
+        }),
+        Aliases => {
+            ALIASES.get_or_init(|| Type::list(Type::union([Type::string(), alias_object()])))
+        }
+        EnvVarMappings => ENV.get_or_init(|| Type::map(Type::string())),
         Range | Hooks | AdditionalSecretOutputs | HideDiffs | IgnoreChanges | ReplaceOnChanges => {
             return None
         }
     })
+}
+
+/// The list of alias objects a string alias is checked against as an object would be.
+fn alias_objects() -> &'static Type {
+    static ALIAS_OBJECTS: OnceLock<Type> = OnceLock::new();
+    ALIAS_OBJECTS.get_or_init(|| Type::list(alias_object()))
 }

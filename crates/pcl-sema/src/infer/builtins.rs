@@ -7,7 +7,7 @@ use pcl_diagnostics::{suggest, Code, Severity};
 use pcl_hir::{Expr, ExprId, Name};
 use pcl_types::{unify_all, Annotation, ConstValue, ConversionKind, Eventual, Type, TypeKind};
 
-use super::{show, Infer};
+use super::{show, Infer, Lazy};
 use crate::Target;
 
 /// Declares [`Builtin`] from one row per builtin, so a builtin's name, signature, documentation
@@ -1027,11 +1027,13 @@ fn check(cx: &mut Infer<'_, '_>, call: &Call, params: &[Param], varargs: Option<
                 arg.expr,
                 &arg.ty,
                 &param.ty,
-                &format!(
-                    "argument `{}` of `{f}` must be of type {}",
-                    param.name,
-                    show(&param.ty)
-                ),
+                Lazy(|| {
+                    format!(
+                        "argument `{}` of `{f}` must be of type {}",
+                        param.name,
+                        show(&param.ty)
+                    )
+                }),
             );
         }
     }
