@@ -425,5 +425,5 @@ pub fn package_request<'db>(
         .iter()
         .find(|(n, _)| n == name)
         .and_then(|(_, v)| v.clone());
-    PackageRequest::new(db, name.to_string(), version)
+    PackageRequest::new(db, name, version)
 }

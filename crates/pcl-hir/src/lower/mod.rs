@@ -83,7 +83,13 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         .then(|| db.file_caches())
         .flatten()
         .map(|caches| (caches, caches.get::<ItemCache>(file)));
-    let mut next_cache = cache.as_ref().map(|_| ItemCache::default());
+    // Sized for the items of the last version: built again on every keystroke.
+    let mut next_cache = cache.as_ref().map(|(_, old)| ItemCache {
+        items: rustc_hash::FxHashMap::with_capacity_and_hasher(
+            old.as_ref().map_or(0, |old| old.items.len()),
+            Default::default(),
+        ),
+    });
     for item in body.items() {
         let syntax = item.syntax();
         let start = syntax.text_range().start();

@@ -226,14 +226,15 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.report(Code::MalformedToken, Target::Label(1), format!("{e}"));
             return None;
         }
-        let package_name = pcl_schema::token::package_of_token(token)?.to_string();
+        // Looked up by `&str`: the interned keys allocate only when first seen.
+        let package_name = pcl_schema::token::package_of_token(token)?;
         let request = crate::packages::resource_package_request(
             self.db,
             self.program,
             self.body,
-            &package_name,
+            package_name,
         );
-        let key = crate::packages::TokenRequest::new(self.db, request, token.to_string());
+        let key = crate::packages::TokenRequest::new(self.db, request, token);
         match resource_schema(self.db, key) {
             Ok(schema) => match &schema.unusable {
                 None => Some(schema),
