@@ -86,7 +86,15 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
     let source = file.file(db);
     let caches = source.open(db).then(|| db.file_caches()).flatten();
     let previous = caches.and_then(|c| c.get::<UsesCache>(source));
-    let mut next = caches.map(|_| UsesCache::default());
+    // Sized for the bodies of the last version: built again on every keystroke.
+    let mut next = caches.map(|_| UsesCache {
+        uses: FxHashMap::with_capacity_and_hasher(
+            previous.as_ref().map_or(0, |p| p.uses.len()),
+            Default::default(),
+        ),
+    });
+    // One set for every body's names, emptied for each.
+    let mut seen: FxHashSet<&Name> = FxHashSet::default();
     for &node in file_nodes(db, file) {
         let kind = node.kind(db);
         let body = node.body(db);
@@ -94,7 +102,7 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
         let uses = match previous.as_ref().and_then(|p| p.uses.get(&key)) {
             Some((_, uses)) => uses.clone(),
             None => {
-                let mut seen: FxHashSet<&Name> = FxHashSet::default();
+                seen.clear();
                 let mut uses = Vec::new();
                 for_each_root_name(kind, body, |name| {
                     if seen.insert(name) {
