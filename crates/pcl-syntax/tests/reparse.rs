@@ -345,6 +345,29 @@ fn top_level_duplicates_follow_the_edit() {
     assert!(!back.has_errors());
 }
 
+/// An edit of lines that hold no top-level attribute, before or after it, keeps the body's
+/// duplicates as they were, moved with the text after the edit (they are not redone then).
+#[test]
+fn duplicates_move_with_an_edit_of_blocks_only() {
+    let text = "a = 1\nresource r \"t\" {\n  x = 1\n}\na = 2\nb = 3\nb = 4\n";
+    let old = parse(text);
+    assert_eq!(old.errors().len(), 2);
+    for edited in [
+        text.replace("x = 1", "x = 100"),
+        text.replace("x = 1", ""),
+        text.replace("}\na = 2", "}\nresource s \"t\" {\n}\na = 2"),
+    ] {
+        let new = reparse(&old, text, &edited).unwrap_or_else(|| panic!("no shortcut: {edited:?}"));
+        assert!(new == parse(&edited), "{edited:?}");
+        assert_eq!(new.errors().len(), 2, "{edited:?}");
+        assert!(assert_reparse_is_fresh(&edited, text));
+    }
+    // A block deleted whole leaves a segment of nothing: parsed whole, as before.
+    let deleted = text.replace("resource r \"t\" {\n  x = 1\n}\n", "");
+    assert_reparse_is_fresh(text, &deleted);
+    assert_reparse_is_fresh(&deleted, text);
+}
+
 /// The lexer looks ahead across lines in two places: a `/*` is a comment only if a `*/`
 /// follows somewhere, and a heredoc runs to its marker's line. Text typed after an unclosed
 /// one can close it and change how the lines before the edit lex (found by review).
