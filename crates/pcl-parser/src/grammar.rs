@@ -128,6 +128,12 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
                 name,
             );
         }
+        // `website` or `rule "a"` ending its line in a block, its body below and its `}` back
+        // at its indentation: a nested block whose `{` is missing (see `block`).
+        NEWLINE | OQUOTE | IDENT if p.has_stray_closers() && header_missing_open(p) => {
+            block(p, m);
+            end_of_item(p, in_block, "block definition", errors_before);
+        }
         OQUOTE | NUMBER | IDENT if at_argument_missing_eq(p) => {
             let name = p.current_text();
             argument_with_bad_separator(
@@ -162,6 +168,28 @@ fn item(p: &mut Parser<'_>, in_block: bool) {
             m.complete(p, ERROR);
         }
     }
+}
+
+/// Whether the current name and the labels after it end their line as the header of a block
+/// whose `{` is missing (see `Parser::close_of_missing_block_open`). Asked only in a file with a
+/// closer that closes nothing.
+fn header_missing_open(p: &Parser<'_>) -> bool {
+    let mut n = 1;
+    while n < 16 {
+        match p.nth(n) {
+            IDENT => n += 1,
+            OQUOTE if p.nth(n + 1) == TEMPLATE_LITERAL && p.nth(n + 2) == CQUOTE => n += 3,
+            OQUOTE if p.nth(n + 1) == CQUOTE => n += 2,
+            NEWLINE => {
+                let (header_start, _) = p.current_range();
+                return p
+                    .close_of_missing_block_open_from(header_start, p.nth_raw_pos(n))
+                    .is_some();
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// An argument whose `=` is missing or written as `:`: reported at the token after its name
@@ -358,6 +386,7 @@ fn block_missing_open(p: &mut Parser<'_>, header_start: u32, close: u32) {
         vec![(p.pos_range(close), "the `}` that ends the block's body".to_string())],
     );
     p.set_last_help(help);
+    p.take_stray_close(close);
     if p.depth >= MAX_DEPTH {
         expressions::too_deep(p);
         return;

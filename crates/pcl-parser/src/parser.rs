@@ -33,6 +33,9 @@ pub(crate) struct Parser<'a> {
     /// probably the extra ones (see `stray_closes`), in order. Usually empty. The parser skips
     /// each as an error inside its block, so the block keeps the lines after it.
     stray_closes: Vec<u32>,
+    /// Those of `stray_closes` that end the body of a block whose `{` is missing (see
+    /// `close_of_missing_block_open`), in order: each is the block's `}` after all.
+    stray_taken: Vec<u32>,
     /// Closing brackets that close nothing where they are: a `]` or `)` with no `[` or `(`
     /// open, a `}` with no `{` open that is not explained by a `}` typed once too often.
     /// In order; usually empty. Lists skip them as errors, so they keep their items.
@@ -81,6 +84,7 @@ impl<'a> Parser<'a> {
             misindented_closes,
             misindented_by_opener,
             stray_closes,
+            stray_taken: Vec::new(),
             lone_closers,
             missing_closers,
             line_cache: std::cell::Cell::new((0, 1)),
@@ -154,6 +158,11 @@ impl<'a> Parser<'a> {
             left -= 1;
             pos += 1;
         }
+    }
+
+    /// [`Self::nth`]'s token as a position in `tokens`.
+    pub(crate) fn nth_raw_pos(&self, n: usize) -> usize {
+        self.nth_pos(n)
     }
 
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
@@ -237,7 +246,9 @@ impl<'a> Parser<'a> {
             return false;
         }
         let pos = self.nth_pos(0) as u32;
-        self.raw_kind(pos as usize) == R_BRACE && self.stray_closes.binary_search(&pos).is_ok()
+        self.raw_kind(pos as usize) == R_BRACE
+            && self.stray_closes.binary_search(&pos).is_ok()
+            && self.stray_taken.binary_search(&pos).is_err()
     }
 
     /// Whether the file has closers that close nothing or a `}` typed once too often (rare:
@@ -376,8 +387,8 @@ impl<'a> Parser<'a> {
     /// token of the first line indented no deeper, with that line's indentation. What the two
     /// rules for a missing opener (below) read: the lines between are the body whose `{` or
     /// `[` is missing. `None` at the end of input, or after 4,096 tokens.
-    fn lines_below(&self, indent: u32) -> Option<(Option<usize>, usize, u32)> {
-        let mut pos = self.pos;
+    fn lines_below(&self, from: usize, indent: u32) -> Option<(Option<usize>, usize, u32)> {
+        let mut pos = from;
         let mut first = None;
         let mut budget = 4096usize;
         loop {
@@ -410,7 +421,7 @@ impl<'a> Parser<'a> {
         if self.raw_kind(self.pos) != NEWLINE {
             return None;
         }
-        let (first, back, back_indent) = self.lines_below(indent)?;
+        let (first, back, back_indent) = self.lines_below(self.pos, indent)?;
         // A closer indented less is the enclosing block's or list's.
         let first = first.filter(|_| back_indent == indent)?;
         let kind = self.raw_kind(back);
@@ -428,26 +439,58 @@ impl<'a> Parser<'a> {
     /// For a block header that ends its line without a `{` (`resource bucket "t"`), starting
     /// at `header_start`: the position of the `}` that ends its body, when the lines below are
     /// indented deeper (the first beginning with a name), the first line back at the header's
-    /// indentation (not less) begins with `}`, and that `}` is the first after the header that
-    /// closes nothing by count (the block's `{` is missing). Never on valid input: every `}`
-    /// closes something. Looks at most 4,096 tokens ahead.
+    /// indentation (not less) begins with `}`, and the file has a `}` that closes nothing by
+    /// count at or after that one (the block's `{` is missing): for a top-level block, that `}`
+    /// is the first after the header that closes nothing; for a nested one, it closes the
+    /// enclosing block by count, or was taken for one typed once too often. Never on valid
+    /// input: every `}` closes something. Looks at most 4,096 tokens ahead.
     pub(crate) fn close_of_missing_block_open(&self, header_start: u32) -> Option<u32> {
-        if self.raw_kind(self.pos) != NEWLINE || self.lone_closers.is_empty() {
+        self.close_of_missing_block_open_from(header_start, self.pos)
+    }
+
+    /// [`Self::close_of_missing_block_open`] for a header whose line break is at `from` (a
+    /// position in `tokens`), before its labels are read.
+    pub(crate) fn close_of_missing_block_open_from(
+        &self,
+        header_start: u32,
+        from: usize,
+    ) -> Option<u32> {
+        if self.raw_kind(from) != NEWLINE || !self.has_stray_closers() {
             return None;
         }
-        let first_lone = self.lone_closers
-            [self.lone_closers.partition_point(|&c| c < self.pos as u32)..]
-            .first()
-            .copied()?;
-        if self.raw_kind(first_lone as usize) != R_BRACE {
-            return None;
-        }
+        // The first `}` after the header that closes nothing, or that was typed once too often.
+        let after = |list: &[u32]| {
+            list[list.partition_point(|&c| c < from as u32)..]
+                .iter()
+                .copied()
+                .find(|&c| self.raw_kind(c as usize) == R_BRACE)
+        };
+        let first_lone = match (after(&self.lone_closers), after(&self.stray_closes)) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
         // Only now (rare: a file with a closer that closes nothing), the header's indentation.
         let indent = self.line_indent(header_start);
-        let (first, back, back_indent) = self.lines_below(indent)?;
+        let (first, back, back_indent) = self.lines_below(from, indent)?;
         let first = first?;
-        (self.raw_kind(first) == IDENT && back_indent == indent && back as u32 == first_lone)
-            .then_some(first_lone)
+        let fits = if indent == 0 {
+            back as u32 == first_lone
+        } else {
+            back as u32 <= first_lone
+        };
+        (self.raw_kind(first) == IDENT
+            && back_indent == indent
+            && self.raw_kind(back) == R_BRACE
+            && fits)
+            .then_some(back as u32)
+    }
+
+    /// The `}` at `pos` ends the body of a block whose `{` is missing: when it was taken for one
+    /// typed once too often, it is not that any more.
+    pub(crate) fn take_stray_close(&mut self, pos: u32) {
+        if self.stray_closes.binary_search(&pos).is_ok() {
+            self.stray_taken.push(pos);
+        }
     }
 
     /// Whether the current token begins a line that reads as the header of a top-level block

@@ -157,6 +157,19 @@ output headerlessName {
   value = headerless.name
 }
 
+# A nested block whose `{` is missing: one error at its header's end, and the lines below, up
+# to the `}` back at its indentation, are its body; the resource's lines after it are its own.
+resource optionless "demo:storage/bucket:Bucket" {
+  options
+    protect = true
+  }
+  name = "optionless"
+}
+
+output optionlessName {
+  value = optionless.name
+}
+
 # A `}` missing in a block written without indentation: one error where it is missing, before
 # the next top-level block's header, and that block is the program's, not nested in this one.
 resource flat "demo:storage/bucket:Bucket" {
