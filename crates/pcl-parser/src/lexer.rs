@@ -25,6 +25,10 @@ pub struct Lexed<'a> {
     /// `starts[i]` is the byte offset of token `i`; one extra entry holds the input length.
     starts: Vec<u32>,
     errors: Vec<LexError>,
+    /// The `${` tokens (indices) met inside an interpolation's expression whose `}` is followed
+    /// by the outer interpolation's (`"${upper(${prefix})}"`): the parser reads each as its
+    /// expression in parentheses. In order; usually empty.
+    nested_interps: Vec<u32>,
 }
 
 /// Why a span of input is an error token.
@@ -56,6 +60,7 @@ impl<'a> Lexed<'a> {
                 kinds: Vec::with_capacity(text.len() / 4),
                 starts: Vec::with_capacity(text.len() / 4 + 1),
                 errors: Vec::new(),
+                nested_interps: Vec::new(),
             },
             in_invalid_run: false,
             marker_lines: None,
@@ -109,6 +114,13 @@ impl<'a> Lexed<'a> {
 
     pub fn errors(&self) -> &[LexError] {
         &self.errors
+    }
+
+    /// Whether token `i` is a `${` written inside an interpolation's expression (see
+    /// `nested_interps`).
+    #[inline]
+    pub fn is_nested_interp(&self, i: usize) -> bool {
+        !self.nested_interps.is_empty() && self.nested_interps.binary_search(&(i as u32)).is_ok()
     }
 }
 
@@ -329,6 +341,17 @@ impl<'a> Lexer<'a> {
             self.modes.pop();
             return;
         }
+        if in_sequence && rest.starts_with("${") && closes_as_nested(rest) {
+            // `"${upper(${prefix})}"`: a `${` in an interpolation's expression, whose `}` the
+            // outer interpolation's follows. It opens a sequence of its own, which the parser
+            // reads as its expression in parentheses, and reports.
+            self.out.nested_interps.push(self.out.kinds.len() as u32);
+            self.modes.push(Mode::Sequence {
+                depth: 0,
+                brackets: 0,
+            });
+            return self.push(TEMPLATE_INTERP, sequence_start(rest).unwrap_or(2));
+        }
         let mut logos = NormalToken::lexer(rest);
         let Some(token) = logos.next() else { return };
         let len = logos.span().end;
@@ -366,7 +389,7 @@ impl<'a> Lexer<'a> {
                 if in_sequence
                     && rest.as_bytes()[len - 1] == b'-'
                     && rest[len..].starts_with("${")
-                    && self.in_template_interpolation()
+                    && (self.in_template_interpolation() || closes_as_nested(&rest[len..]))
                 {
                     return self.push(IDENT, rest[..len].trim_end_matches('-').len());
                 }
@@ -1022,7 +1045,35 @@ fn runs_into_interpolation(s: &str) -> bool {
         return false;
     }
     let seps = &s[..run];
-    !seps.contains("//") && !seps.contains("/*")
+    !seps.contains("//") && !seps.contains("/*") && !closes_as_nested(&s[run..])
+}
+
+/// For `s` starting with a `${` met in an interpolation's expression: whether, on its line, its
+/// `}` is followed by one more `}` (`"${upper(${prefix})}"`, `"${a + ${b}}"`,
+/// `"${join("-", [${a}, "b"])}"`): the `${` was written inside the interpolation, whose `}`
+/// that is. Otherwise (`"${a-${b}"`: a quote no other closes on the line comes first) the
+/// interpolation lacks its own `}` (see `runs_into_interpolation`). A quote and the next on the
+/// line are skipped as a string; looks at most 4 KiB ahead. Never asked on valid input: a `${`
+/// is never a token of an expression.
+fn closes_as_nested(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut depth = 1u32;
+    let mut i = 2;
+    while i < b.len().min(4096) {
+        match b[i] {
+            b'\n' | b'\r' => return false,
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return true,
+            b'}' => depth -= 1,
+            b'"' => match b[i + 1..].iter().position(|&c| matches!(c, b'"' | b'\n')) {
+                Some(at) if b[i + 1 + at] == b'"' => i += at + 1,
+                _ => return false,
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether `next` (the text after a quoted string's line break) goes on with that string: its

@@ -237,6 +237,16 @@ impl<'a> Parser<'a> {
         self.raw_kind(pos as usize) == L_BRACE && self.unmatched_braces.binary_search(&pos).is_ok()
     }
 
+    /// Whether the current token is a `${` written inside an interpolation's expression (see
+    /// `Lexed::is_nested_interp`).
+    #[inline]
+    pub(crate) fn at_nested_interp(&self) -> bool {
+        let pos = self.nth_pos(0);
+        self.tokens
+            .get(pos)
+            .is_some_and(|&i| self.lexed.is_nested_interp(i as usize))
+    }
+
     /// Whether the current token is a `}` that is probably one too many (the file has more `}`
     /// than `{`, and the lines after this one are still indented inside the block it would
     /// close by count).

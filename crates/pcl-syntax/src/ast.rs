@@ -608,9 +608,14 @@ impl<N: TreeNode> ArgList<N> {
 }
 
 impl<N: TreeNode> ParenExpr<N> {
-    /// The expression after `(`.
+    /// The expression after `(` (or after a `${` written inside an interpolation, which the
+    /// parser reads as parentheses).
     pub fn expr(&self) -> Option<Expr<N>> {
-        child_between(&self.0, &[L_PAREN], &[R_PAREN])
+        child_between(
+            &self.0,
+            &[L_PAREN, TEMPLATE_INTERP],
+            &[R_PAREN, TEMPLATE_SEQ_END],
+        )
     }
 }
 

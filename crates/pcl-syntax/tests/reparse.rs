@@ -168,7 +168,10 @@ fn reparse_equals_a_fresh_parse_on_the_bundled_programs() {
     files_below(&root.join("examples"), &["pp"], &mut files);
     assert!(files.len() > 20, "{files:?}");
     let mut rng = Rng(7);
+    // The shortcut's share is counted over the files without errors (it declines after most
+    // recovery rules by design, and the fixtures of those grow with each rule).
     let (mut total, mut taken) = (0, 0);
+    let (mut total_valid, mut taken_valid) = (0, 0);
     for path in &files {
         let Ok(text) = std::fs::read_to_string(path) else {
             continue;
@@ -176,11 +179,17 @@ fn reparse_equals_a_fresh_parse_on_the_bundled_programs() {
         let (t, k) = check_file(&path.display().to_string(), &text, &mut rng, 60);
         total += t;
         taken += k;
+        if parse(&text).errors().is_empty() {
+            total_valid += t;
+            taken_valid += k;
+        }
     }
-    eprintln!("bundled: the shortcut took {taken} of {total} edits");
+    eprintln!(
+        "bundled: the shortcut took {taken} of {total} edits, {taken_valid} of {total_valid} in files without errors"
+    );
     assert!(
-        taken * 5 > total,
-        "the shortcut took only {taken} of {total} edits"
+        taken_valid * 5 > total_valid,
+        "the shortcut took only {taken_valid} of {total_valid} edits in files without errors"
     );
 }
 

@@ -179,7 +179,7 @@ fn long_lines_of_repeated_constructs_stay_linear() {
 fn many_one_line_mistakes_give_one_error_each() {
     const N: usize = 20_000;
     type Line = fn(usize) -> String;
-    let cases: [(Line, SyntaxErrorKind); 8] = [
+    let cases: [(Line, SyntaxErrorKind); 9] = [
         (
             |i| format!("a{i} = \"${{a-${{b}}\"\n"),
             SyntaxErrorKind::UnclosedBracket,
@@ -211,6 +211,16 @@ fn many_one_line_mistakes_give_one_error_each() {
         (
             |i| format!("resource r{i} \"t\" {{\n  w\n    a = {i}\n  }}\n  b = 1\n}}\n"),
             SyntaxErrorKind::InvalidBlock,
+        ),
+        (
+            |i| {
+                if i % 2 == 0 {
+                    format!("a{i} = \"${{upper(${{b}})}}-x\"\n")
+                } else {
+                    format!("a{i} = \"${{a + ${{c}}}}\"\n")
+                }
+            },
+            SyntaxErrorKind::UnexpectedToken,
         ),
     ];
     for (line, kind) in cases {

@@ -170,6 +170,12 @@ output optionlessName {
   value = optionless.name
 }
 
+# An interpolation written inside an interpolation's expression: one error at the inner `${`,
+# and its expression is read as if in parentheses, so `prefix` is used and `join` called.
+output shouted {
+  value = "${join("-", [${prefix}, "site"])}"
+}
+
 # A `}` missing in a block written without indentation: one error where it is missing, before
 # the next top-level block's header, and that block is the program's, not nested in this one.
 resource flat "demo:storage/bucket:Bucket" {

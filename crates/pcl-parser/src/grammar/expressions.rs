@@ -232,6 +232,7 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         L_BRACK => tuple(p),
         L_BRACE => object(p),
         OQUOTE | HEREDOC_START => templates::template(p),
+        TEMPLATE_INTERP if p.at_nested_interp() => templates::nested_interpolation(p),
         DOT if p.nth(1) == NUMBER => {
             let m = p.start();
             p.error(

@@ -228,7 +228,39 @@ fn sequence_ended(p: &Parser<'_>) -> bool {
     matches!(
         p.current(),
         TEMPLATE_LITERAL | TEMPLATE_INTERP | TEMPLATE_CONTROL
-    )
+    ) && !p.at_nested_interp()
+}
+
+/// `${ expr }` written inside an interpolation's expression (`"${upper(${prefix})}"`): one
+/// error at the `${`, and the expression is read as if in parentheses.
+pub(crate) fn nested_interpolation(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let (open_start, open_end) = p.current_range();
+    p.bump(TEMPLATE_INTERP);
+    let (inner_start, _) = p.current_range();
+    let before = p.error_count();
+    if !p.at(TEMPLATE_SEQ_END) {
+        expr(p);
+    }
+    let inner_end = p.prev_end().max(inner_start);
+    let text = p.source()[inner_start as usize..inner_end as usize].trim();
+    let help = (p.error_count() == before
+        && !text.is_empty()
+        && text.len() <= 60
+        && !text.contains(['`', '\n']))
+    .then(|| format!("write `{text}`"));
+    p.error_with_help(
+        SyntaxErrorKind::UnexpectedToken,
+        open_start,
+        open_end,
+        "`${` inside an interpolation: the expression is already inside `${ }`",
+        help,
+    );
+    if !p.at(TEMPLATE_SEQ_END) {
+        recover_to_sequence_end(p);
+    }
+    p.eat(TEMPLATE_SEQ_END);
+    m.complete(p, PAREN_EXPR)
 }
 
 fn recover_to_sequence_end(p: &mut Parser<'_>) {
