@@ -29,6 +29,9 @@ pub struct Lexed<'a> {
     /// by the outer interpolation's (`"${upper(${prefix})}"`): the parser reads each as its
     /// expression in parentheses. In order; usually empty.
     nested_interps: Vec<u32>,
+    /// The `HEREDOC_START` tokens (indices) of heredocs that no line further on closes, cut
+    /// where their closing line is most likely missing (see `cut_end`). In order; usually empty.
+    cut_heredocs: Vec<u32>,
 }
 
 /// Why a span of input is an error token.
@@ -61,6 +64,7 @@ impl<'a> Lexed<'a> {
                 starts: Vec::with_capacity(text.len() / 4 + 1),
                 errors: Vec::new(),
                 nested_interps: Vec::new(),
+                cut_heredocs: Vec::new(),
             },
             in_invalid_run: false,
             marker_lines: None,
@@ -114,6 +118,13 @@ impl<'a> Lexed<'a> {
 
     pub fn errors(&self) -> &[LexError] {
         &self.errors
+    }
+
+    /// Whether token `i` opens a heredoc that no line closes, cut where its closing line is
+    /// most likely missing (the parser reports it).
+    #[inline]
+    pub fn is_cut_heredoc(&self, i: usize) -> bool {
+        !self.cut_heredocs.is_empty() && self.cut_heredocs.binary_search(&(i as u32)).is_ok()
     }
 
     /// Whether token `i` is a `${` written inside an interpolation's expression (see
@@ -237,6 +248,9 @@ enum Mode {
         marker_start: u32,
         marker_end: u32,
         line_start: bool,
+        /// Where the heredoc ends when no line further on holds its marker (see
+        /// `Lexer::cut_end`): the start of the first line after it; `u32::MAX` otherwise.
+        cut: u32,
     },
 }
 
@@ -270,7 +284,8 @@ impl<'a> Lexer<'a> {
                     marker_start,
                     marker_end,
                     line_start,
-                }) => self.lex_heredoc(marker_start, marker_end, line_start),
+                    cut,
+                }) => self.lex_heredoc(marker_start, marker_end, line_start, cut),
             }
         }
     }
@@ -432,18 +447,14 @@ impl<'a> Lexer<'a> {
                             help: None,
                         });
                     }
-                    self.modes.push(Mode::Heredoc {
-                        marker_start,
-                        marker_end: marker_start + marker_len as u32,
-                        line_start: true,
-                    });
-                    return self.push(HEREDOC_START, total);
+                    let marker_end = marker_start + marker_len as u32;
+                    return self.open_heredoc(marker_start, marker_end, total);
                 }
                 if let Some(intro) = spaced_heredoc_intro(rest) {
-                    // `<< EOT`: a space before the marker, one error there. When a line further
-                    // on holds only the marker, it is the heredoc it looks like; otherwise the
-                    // introducer is one error token (hclsyntax reads `<` `<`: an invalid
-                    // expression either way).
+                    // `<< EOT`: a space before the marker, one error there. It is the heredoc
+                    // it looks like (hclsyntax reads `<` `<`: an invalid expression either
+                    // way); when no line further on holds only the marker, the heredoc is cut
+                    // like any other that no line closes, and the parser's one error says both.
                     let marker_start = self.pos + intro.marker_start;
                     let marker_end = marker_start + intro.marker_len;
                     let marker = &self.src[marker_start..marker_end];
@@ -458,16 +469,12 @@ impl<'a> Lexer<'a> {
                         help: Some(format!("write `<<{flush}{marker}`")),
                     };
                     self.in_invalid_run = false;
-                    self.out.errors.push(error);
-                    if !self.marker_line_after(marker, self.pos + intro.total) {
-                        return self.push(ERROR_TOKEN, marker_end - self.pos);
+                    // With no line further on holding the marker either, the heredoc is cut
+                    // (see `open_heredoc`), and the parser reports both mistakes at once.
+                    if self.marker_line_after(marker, self.pos + intro.total) {
+                        self.out.errors.push(error);
                     }
-                    self.modes.push(Mode::Heredoc {
-                        marker_start: marker_start as u32,
-                        marker_end: marker_end as u32,
-                        line_start: true,
-                    });
-                    return self.push(HEREDOC_START, intro.total);
+                    return self.open_heredoc(marker_start as u32, marker_end as u32, intro.total);
                 }
                 return self.push(LT, 1);
             }
@@ -775,8 +782,20 @@ impl<'a> Lexer<'a> {
         self.push(TEMPLATE_LITERAL, i);
     }
 
-    fn lex_heredoc(&mut self, marker_start: u32, marker_end: u32, line_start: bool) {
+    fn lex_heredoc(&mut self, marker_start: u32, marker_end: u32, line_start: bool, cut: u32) {
+        // A heredoc cut where its closing line is missing ends before the line break of its
+        // last line, which is lexed as the line break after the argument.
+        let cut_at = if cut == u32::MAX {
+            usize::MAX
+        } else {
+            line_break_before(self.src, cut as usize)
+        };
+        if self.pos >= cut_at {
+            self.modes.pop();
+            return;
+        }
         let rest = self.rest();
+        let rest = &rest[..rest.len().min(cut_at - self.pos)];
         if line_start {
             let nl = rest.find('\n');
             let line = &rest[..nl.unwrap_or(rest.len())];
@@ -822,6 +841,76 @@ impl<'a> Lexer<'a> {
         }
         self.set_heredoc_line_start(ends_line);
         self.push(TEMPLATE_LITERAL, i);
+    }
+
+    /// A heredoc introducer of `total` bytes (its line break included) at the current position,
+    /// its marker at `marker_start..marker_end`. When no line further on holds only the marker,
+    /// the heredoc is cut where its closing line is most likely missing (`cut_end`), and the
+    /// parser reports it.
+    fn open_heredoc(&mut self, marker_start: u32, marker_end: u32, total: usize) {
+        let body = self.pos + total;
+        let marker = &self.src[marker_start as usize..marker_end as usize];
+        if body > self.src.len()
+            || !self.src[..body].ends_with('\n')
+            || self.closing_line_after(marker, body)
+        {
+            self.modes.push(Mode::Heredoc {
+                marker_start,
+                marker_end,
+                line_start: true,
+                cut: u32::MAX,
+            });
+            return self.push(HEREDOC_START, total);
+        }
+        let indent = line_indent_at(self.src, self.pos);
+        let Some(cut) = cut_end(self.src, body, indent, marker) else {
+            // A line that looks like the marker misspelt ends it (see `lex_heredoc`).
+            self.modes.push(Mode::Heredoc {
+                marker_start,
+                marker_end,
+                line_start: true,
+                cut: u32::MAX,
+            });
+            return self.push(HEREDOC_START, total);
+        };
+        self.out.cut_heredocs.push(self.out.kinds.len() as u32);
+        if cut == body {
+            // Nothing in the body: the introducer's line break is the argument's.
+            let line_break = body - line_break_before(self.src, body);
+            return self.push(HEREDOC_START, total - line_break);
+        }
+        self.modes.push(Mode::Heredoc {
+            marker_start,
+            marker_end,
+            line_start: true,
+            cut: cut as u32,
+        });
+        self.push(HEREDOC_START, total)
+    }
+
+    /// Whether a line at or after `from` holds only `marker` and ends with a line break (or is
+    /// the input's last line). Asked
+    /// for every heredoc: the text up to the first such line is searched (the heredoc's own,
+    /// which is lexed anyway); once a search finds none, the index of `marker_line_after`
+    /// answers the later questions, so a file of many unclosed heredocs stays linear.
+    fn closing_line_after(&mut self, marker: &str, from: usize) -> bool {
+        let src = self.src;
+        // The input's last line holding the marker with no line break after it closes nothing,
+        // but the heredoc is not cut for it: its error says the line break is missing.
+        let last_line = src.rfind('\n').map_or(0, |i| i + 1);
+        if last_line >= from && src[last_line..].trim() == marker {
+            return true;
+        }
+        if self.marker_lines.is_none() {
+            let mut start = from;
+            while let Some(n) = src[start..].find('\n') {
+                if src[start..start + n].trim() == marker {
+                    return true;
+                }
+                start += n + 1;
+            }
+        }
+        self.marker_line_after(marker, from)
     }
 
     /// `${` or `%{` (with its optional `~`) in a template: back to expression tokens until `}`.
@@ -977,6 +1066,123 @@ fn spaced_heredoc_intro(s: &str) -> Option<SpacedHeredocIntro> {
         marker_len,
         total: marker_start + marker_len + line_len + 1,
     })
+}
+
+/// The start of the line break (`\n` or `\r\n`) that ends just before `line` (a line's start,
+/// or the end of the input, which has none when its last line has no line break).
+fn line_break_before(src: &str, line: usize) -> usize {
+    if src[..line].ends_with("\r\n") {
+        line - 2
+    } else if src[..line].ends_with('\n') {
+        line - 1
+    } else {
+        line
+    }
+}
+
+/// The indentation (spaces and tabs) of the line holding `offset`.
+fn line_indent_at(src: &str, offset: usize) -> usize {
+    let start = src[..offset].rfind('\n').map_or(0, |i| i + 1);
+    src[start..]
+        .bytes()
+        .take_while(|&b| b == b' ' || b == b'\t')
+        .count()
+}
+
+/// For a heredoc whose body starts at `body` (a line start) and that no line further on
+/// closes, opened on a line indented by `indent`: the start of the first line after it. The
+/// body ends before the first line that reads as the next argument (`name = ...`, indented no
+/// deeper than the heredoc's line), as the header of a top-level block (`resource b "t" {`,
+/// unindented, as `Parser::at_top_level_block_header` reads it), or at the end of the input;
+/// and before the lines just above that which hold only a `}` each, indented less than the
+/// heredoc's line and each less than the one above (the closers of the blocks around it), and
+/// the blank lines above those. `None` when a line before that looks like the marker misspelt
+/// (the heredoc ends there, see `lex_heredoc`).
+fn cut_end(src: &str, body: usize, indent: usize, marker: &str) -> Option<usize> {
+    let mut start = body;
+    // The start of the line after the body's last line of text so far.
+    let mut after_text = body;
+    // The indentation of the last of the lines of closers just above, if the last lines of
+    // text were such, and the start of the line after it.
+    let mut closers: Option<(usize, usize)> = None;
+    // The indentation of the line the body ends before (0 at the end of the input).
+    let mut stop_indent = 0;
+    while start < src.len() {
+        let end = src[start..].find('\n').map_or(src.len(), |i| start + i);
+        let line = &src[start..end];
+        let text = line.trim();
+        let line_indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        if line_indent <= indent
+            && (reads_as_argument(text) || (line_indent == 0 && reads_as_top_level_header(text)))
+        {
+            stop_indent = line_indent;
+            break;
+        }
+        if !text.is_empty() && misspelt_marker(text, marker) {
+            return None;
+        }
+        if text == "}" && line_indent < indent {
+            if closers.is_some_and(|(above, _)| line_indent >= above) {
+                // Not the closer of a block around the one above: those are the body's.
+                after_text = start;
+            }
+            closers = Some((line_indent, (end + 1).min(src.len())));
+        } else if !text.is_empty() {
+            closers = None;
+            after_text = (end + 1).min(src.len());
+        }
+        start = end + 1;
+    }
+    // Closers indented less than the line after them close blocks that line is still inside
+    // of: they are the body's (a JSON object's `}` unindented, before the next argument).
+    if let Some((last, closers_end)) = closers {
+        if last < stop_indent {
+            after_text = closers_end;
+        }
+    }
+    Some(after_text)
+}
+
+/// Whether a line's text reads as an argument of a body: a name, spaces, `=` (not `==`), a
+/// space and a value (`acl = "private"`; not `FOO=bar`).
+fn reads_as_argument(text: &str) -> bool {
+    let name_len = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(text.len());
+    if name_len == 0 || !text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return false;
+    }
+    let after = &text[name_len..];
+    let value = after.trim_start_matches(' ');
+    value.len() < after.len() && value.starts_with("= ") && !value[2..].trim().is_empty()
+}
+
+/// Whether a line's text reads as the header of a top-level block of PCL: one of
+/// `BLOCK_KEYWORDS`, its labels (names or plain quoted strings; at least one but for
+/// `pulumi`), and a `{` ending the line.
+fn reads_as_top_level_header(text: &str) -> bool {
+    let Some(header) = text.strip_suffix('{') else {
+        return false;
+    };
+    let mut words = header.split_whitespace();
+    let Some(keyword) = words.next() else {
+        return false;
+    };
+    if !crate::BLOCK_KEYWORDS.contains(&keyword) {
+        return false;
+    }
+    let mut labels = 0;
+    for word in words {
+        let quoted = word.len() >= 2
+            && word.starts_with('"')
+            && word.ends_with('"')
+            && !word[1..word.len() - 1].contains(['"', '$', '%', '\\']);
+        if !(quoted || could_be_marker(word)) {
+            return false;
+        }
+        labels += 1;
+    }
+    labels > 0 || keyword == "pulumi"
 }
 
 /// Whether a line's trimmed text could be a heredoc marker (an identifier), and so close one.

@@ -237,6 +237,15 @@ impl<'a> Parser<'a> {
         self.raw_kind(pos as usize) == L_BRACE && self.unmatched_braces.binary_search(&pos).is_ok()
     }
 
+    /// Whether the current token opens a heredoc that no line closes, cut by the lexer (see
+    /// `Lexed::is_cut_heredoc`).
+    pub(crate) fn at_cut_heredoc(&self) -> bool {
+        let pos = self.nth_pos(0);
+        self.tokens
+            .get(pos)
+            .is_some_and(|&i| self.lexed.is_cut_heredoc(i as usize))
+    }
+
     /// Whether the current token is a `${` written inside an interpolation's expression (see
     /// `Lexed::is_nested_interp`).
     #[inline]

@@ -88,9 +88,10 @@ pub fn reparse(old: &Parse, old_text: &str, new_text: &str) -> Option<Parse> {
             UnclosedBracket | UnclosedBlock | InvalidDirective | UnexpectedDirective
             | UnclosedDirective => true,
             // Whether a heredoc with a misspelt marker (its error has a note at the line
-            // taken as its end) ends at that line, and whether `<< EOT` (its error is at the
-            // space) is a heredoc, depends on whether a line further on holds the marker.
-            UnterminatedHeredoc => !e.related.is_empty(),
+            // taken as its end) ends at that line, where a heredoc that no line closes is cut,
+            // and whether `<< EOT` (its error is at the space) is a heredoc, depends on whether
+            // a line further on holds the marker.
+            UnterminatedHeredoc => true,
             // A block header whose `{` is missing (its error has a note at the `}` that ends
             // the body) is decided by a `}` lines further on that closes nothing.
             InvalidBlock => !e.related.is_empty(),

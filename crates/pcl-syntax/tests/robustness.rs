@@ -179,7 +179,7 @@ fn long_lines_of_repeated_constructs_stay_linear() {
 fn many_one_line_mistakes_give_one_error_each() {
     const N: usize = 20_000;
     type Line = fn(usize) -> String;
-    let cases: [(Line, SyntaxErrorKind); 9] = [
+    let cases: [(Line, SyntaxErrorKind); 10] = [
         (
             |i| format!("a{i} = \"${{a-${{b}}\"\n"),
             SyntaxErrorKind::UnclosedBracket,
@@ -221,6 +221,16 @@ fn many_one_line_mistakes_give_one_error_each() {
                 }
             },
             SyntaxErrorKind::UnexpectedToken,
+        ),
+        (
+            |i| {
+                if i % 2 == 0 {
+                    format!("resource r{i} \"t\" {{\n  a = <<EOT\n{i}\n  b = 1\n}}\n")
+                } else {
+                    format!("resource r{i} \"t\" {{\n  a = << EOT\n{i}\n}}\n")
+                }
+            },
+            SyntaxErrorKind::UnterminatedHeredoc,
         ),
     ];
     for (line, kind) in cases {

@@ -176,6 +176,18 @@ output shouted {
   value = "${join("-", [${prefix}, "site"])}"
 }
 
+# A heredoc whose closing line is missing: one error at its `<<EOT`, and the heredoc ends
+# before the next argument, so the lines after it are the program's, not the heredoc's.
+resource unclosedDoc "demo:storage/bucket:Bucket" {
+  name = <<EOT
+unclosed
+  tags = {}
+}
+
+output unclosedDocName {
+  value = unclosedDoc.name
+}
+
 # A `}` missing in a block written without indentation: one error where it is missing, before
 # the next top-level block's header, and that block is the program's, not nested in this one.
 resource flat "demo:storage/bucket:Bucket" {

@@ -19,13 +19,16 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
     let marker_end = open_end
         - (p.current_text().len() - p.current_text().trim_end_matches(['\r', '\n']).len()) as u32;
     let heredoc = p.at(HEREDOC_START);
+    let cut = heredoc && p.at_cut_heredoc();
     p.bump_any();
     p.with_newlines(true, |p| parts(p, false));
     if heredoc {
         if p.at(HEREDOC_END) {
             misspelt_heredoc_end(p, (open_start, marker_end));
-        }
-        if !p.eat(HEREDOC_END) {
+            p.bump(HEREDOC_END);
+        } else if cut {
+            cut_heredoc(p, (open_start, marker_end));
+        } else {
             p.error_at(
                 SyntaxErrorKind::UnterminatedHeredoc,
                 open_start,
@@ -60,6 +63,39 @@ pub(crate) fn template(p: &mut Parser<'_>) -> CompletedMarker {
         }
         m.complete(p, TEMPLATE_EXPR)
     }
+}
+
+/// After a heredoc whose opener is at `range` (without its line break) and that no line
+/// further on closes: the lexer cut it where its closing line is most likely missing (see
+/// `cut_end` in the lexer). One error, at the opener; a space before the marker (`<< EOT`) is
+/// part of it.
+fn cut_heredoc(p: &mut Parser<'_>, range: (u32, u32)) {
+    let opener = &p.source()[range.0 as usize..range.1 as usize];
+    let flush = if opener[2..].starts_with('-') {
+        "-"
+    } else {
+        ""
+    };
+    let marker = opener[2 + flush.len()..].trim();
+    let spaced = marker.len() < opener.len() - 2 - flush.len();
+    let last = p.line_of(p.prev_end().max(range.1));
+    let message = if spaced {
+        format!("unterminated heredoc: the line `{marker}` that closes it is missing, and there must be no space between `<<` and the marker; the heredoc is taken to end after line {last}")
+    } else {
+        format!("unterminated heredoc: the line `{marker}` that closes it is missing; the heredoc is taken to end after line {last}")
+    };
+    let help = if spaced {
+        format!("write `<<{flush}{marker}`, and add a line `{marker}` after line {last}")
+    } else {
+        format!("add a line `{marker}` after line {last}")
+    };
+    p.error_with_help(
+        SyntaxErrorKind::UnterminatedHeredoc,
+        range.0,
+        range.1,
+        message,
+        Some(help),
+    );
 }
 
 /// At the `HEREDOC_END` of the heredoc whose opener is at `range` (without its line break):
