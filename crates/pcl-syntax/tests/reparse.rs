@@ -506,6 +506,21 @@ fn a_marker_line_further_on_decides_a_broken_heredoc() {
             "x = << EOT\nhello\na = 1\nz = <<EOT\nEOT\n",
             "x = << EOT\nhello\na = 1\nz = 1\n",
         ),
+        // A heredoc that no line closes is cut before the next argument; a marker line typed
+        // far below makes it run to it, and removing it cuts it again.
+        (
+            "r \"t\" {\n  x = <<EOT\nhello\n  y = 1\n}\nz = 1\n",
+            "r \"t\" {\n  x = <<EOT\nhello\n  y = 1\n}\nz = <<EOT\nEOT\n",
+        ),
+        (
+            "r \"t\" {\n  x = <<EOT\nhello\n  y = 1\n}\nz = <<EOT\nEOT\n",
+            "r \"t\" {\n  x = <<EOT\nhello\n  y = 1\n}\nz = 1\n",
+        ),
+        // The line it is cut before edited far below the heredoc.
+        (
+            "x = <<EOT\nhello\n\n\nresource b \"t\" {\n}\n",
+            "x = <<EOT\nhello\n\n\nresourc b \"t\" {\n}\n",
+        ),
     ] {
         assert_reparse_is_fresh(old, new);
     }
@@ -521,9 +536,20 @@ fn a_marker_line_further_on_decides_a_broken_heredoc() {
         "r \"a \"b\" {",
         "}",
         "",
+        "resource r \"t\" {",
+        "  y = 1",
+        "n = \"${f(${a})}\"",
     ];
     const TYPED: &[&str] = &[
-        "\n", "EOT\n", "EOF\n", "<<EOT\n", "<< EOT\n", "}", "\"", "${",
+        "\n",
+        "EOT\n",
+        "EOF\n",
+        "<<EOT\n",
+        "<< EOT\n",
+        "}",
+        "\"",
+        "${",
+        "  y = 1\n",
     ];
     let mut rng = Rng(26);
     for _ in 0..5_000 {
@@ -579,6 +605,16 @@ fn a_close_further_on_decides_a_header_missing_its_brace() {
         (
             "resource a \"t\" {\nx = 1\n\nresource b \"t\" {\n}\n",
             "resource a \"t\" {\nx = 1\n\nresourc b \"t\" {\n}\n",
+        ),
+        // A nested block's header whose `{` is missing: its `}` is decided by one far below
+        // that closes nothing, removed and typed back.
+        (
+            "r \"t\" {\n  w\n    a = 1\n  }\n  b = 2\n}\nz = 1\n",
+            "r \"t\" {\n  w\n    a = 1\n  }\n  b = 2\n\nz = 1\n",
+        ),
+        (
+            "r \"t\" {\n  w\n    a = 1\n  }\n  b = 2\n\nz = 1\n",
+            "r \"t\" {\n  w\n    a = 1\n  }\n  b = 2\n}\nz = 1\n",
         ),
     ] {
         assert_reparse_is_fresh(old, new);
