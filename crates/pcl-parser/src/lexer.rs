@@ -356,16 +356,8 @@ impl<'a> Lexer<'a> {
             self.modes.pop();
             return;
         }
-        if in_sequence && rest.starts_with("${") && closes_as_nested(rest) {
-            // `"${upper(${prefix})}"`: a `${` in an interpolation's expression, whose `}` the
-            // outer interpolation's follows. It opens a sequence of its own, which the parser
-            // reads as its expression in parentheses, and reports.
-            self.out.nested_interps.push(self.out.kinds.len() as u32);
-            self.modes.push(Mode::Sequence {
-                depth: 0,
-                brackets: 0,
-            });
-            return self.push(TEMPLATE_INTERP, sequence_start(rest).unwrap_or(2));
+        if in_sequence && rest.as_bytes().first() == Some(&b'$') && self.open_nested_interp(rest) {
+            return;
         }
         let mut logos = NormalToken::lexer(rest);
         let Some(token) = logos.next() else { return };
@@ -586,6 +578,25 @@ impl<'a> Lexer<'a> {
             }
         };
         self.push(kind, len);
+    }
+
+    /// `"${upper(${prefix})}"`: at a `${` in an interpolation's expression whose `}` the outer
+    /// interpolation's follows (`closes_as_nested`), a sequence of its own, which the parser
+    /// reads as its expression in parentheses, and reports. Whether it did. Out of line: only
+    /// a `$` inside a sequence asks.
+    #[cold]
+    #[inline(never)]
+    fn open_nested_interp(&mut self, rest: &str) -> bool {
+        if !(rest.starts_with("${") && closes_as_nested(rest)) {
+            return false;
+        }
+        self.out.nested_interps.push(self.out.kinds.len() as u32);
+        self.modes.push(Mode::Sequence {
+            depth: 0,
+            brackets: 0,
+        });
+        self.push(TEMPLATE_INTERP, sequence_start(rest).unwrap_or(2));
+        true
     }
 
     /// Whether a `"` met inside `${ }` (at brace depth zero, directly in a quoted string) must
@@ -847,6 +858,7 @@ impl<'a> Lexer<'a> {
     /// its marker at `marker_start..marker_end`. When no line further on holds only the marker,
     /// the heredoc is cut where its closing line is most likely missing (`cut_end`), and the
     /// parser reports it.
+    #[inline(never)]
     fn open_heredoc(&mut self, marker_start: u32, marker_end: u32, total: usize) {
         let body = self.pos + total;
         let marker = &self.src[marker_start as usize..marker_end as usize];
@@ -1261,6 +1273,7 @@ fn runs_into_interpolation(s: &str) -> bool {
 /// interpolation lacks its own `}` (see `runs_into_interpolation`). A quote and the next on the
 /// line are skipped as a string; looks at most 4 KiB ahead. Never asked on valid input: a `${`
 /// is never a token of an expression.
+#[inline(never)]
 fn closes_as_nested(s: &str) -> bool {
     let b = s.as_bytes();
     let mut depth = 1u32;
