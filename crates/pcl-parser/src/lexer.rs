@@ -1271,14 +1271,14 @@ fn runs_into_interpolation(s: &str) -> bool {
 /// `"${join("-", [${a}, "b"])}"`): the `${` was written inside the interpolation, whose `}`
 /// that is. Otherwise (`"${a-${b}"`: a quote no other closes on the line comes first) the
 /// interpolation lacks its own `}` (see `runs_into_interpolation`). A quote and the next on the
-/// line are skipped as a string; looks at most 4 KiB ahead. Never asked on valid input: a `${`
+/// line are skipped as a string; looks at most 1 KiB ahead. Never asked on valid input: a `${`
 /// is never a token of an expression.
 #[inline(never)]
 fn closes_as_nested(s: &str) -> bool {
     let b = s.as_bytes();
     let mut depth = 1u32;
     let mut i = 2;
-    while i < b.len().min(4096) {
+    while i < b.len().min(1024) {
         match b[i] {
             b'\n' | b'\r' => return false,
             b'{' => depth += 1,
