@@ -862,21 +862,17 @@ impl<'a> Lexer<'a> {
     fn open_heredoc(&mut self, marker_start: u32, marker_end: u32, total: usize) {
         let body = self.pos + total;
         let marker = &self.src[marker_start as usize..marker_end as usize];
-        if body > self.src.len()
+        let cut = if body > self.src.len()
             || !self.src[..body].ends_with('\n')
             || self.closing_line_after(marker, body)
         {
-            self.modes.push(Mode::Heredoc {
-                marker_start,
-                marker_end,
-                line_start: true,
-                cut: u32::MAX,
-            });
-            return self.push(HEREDOC_START, total);
-        }
-        let indent = line_indent_at(self.src, self.pos);
-        let Some(cut) = cut_end(self.src, body, indent, marker) else {
-            // A line that looks like the marker misspelt ends it (see `lex_heredoc`).
+            None
+        } else {
+            // None too for a line that looks like the marker misspelt, which ends it (see
+            // `lex_heredoc`).
+            cut_end(self.src, body, line_indent_at(self.src, self.pos), marker)
+        };
+        let Some(cut) = cut else {
             self.modes.push(Mode::Heredoc {
                 marker_start,
                 marker_end,
