@@ -183,7 +183,7 @@ fn header_missing_open(p: &Parser<'_>) -> bool {
             NEWLINE => {
                 let (header_start, _) = p.current_range();
                 return p
-                    .close_of_missing_block_open_from(header_start, p.nth_raw_pos(n))
+                    .close_of_missing_block_open_from(header_start, p.nth_pos(n))
                     .is_some();
             }
             _ => return false,

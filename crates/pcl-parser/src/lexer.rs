@@ -1088,8 +1088,9 @@ fn line_break_before(src: &str, line: usize) -> usize {
     }
 }
 
-/// The indentation (spaces and tabs) of the line holding `offset`.
-fn line_indent_at(src: &str, offset: usize) -> usize {
+/// The indentation (spaces and tabs, in bytes) of the line holding `offset`: the lexer's
+/// heredoc rule and the parser's rules for a missing opener read the same.
+pub(crate) fn line_indent_at(src: &str, offset: usize) -> usize {
     let start = src[..offset].rfind('\n').map_or(0, |i| i + 1);
     src[start..]
         .bytes()
@@ -1167,7 +1168,8 @@ fn reads_as_argument(text: &str) -> bool {
 
 /// Whether a line's text reads as the header of a top-level block of PCL: one of
 /// `BLOCK_KEYWORDS`, its labels (names or plain quoted strings; at least one but for
-/// `pulumi`), and a `{` ending the line.
+/// `pulumi`), and a `{` ending the line. The text form of `Parser::at_top_level_block_header`,
+/// for the lexer, which decides before the tokens of the lines below exist.
 fn reads_as_top_level_header(text: &str) -> bool {
     let Some(header) = text.strip_suffix('{') else {
         return false;

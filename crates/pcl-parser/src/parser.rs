@@ -133,7 +133,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Position of the `n`th token ahead, skipping newlines where they are ignored.
-    fn nth_pos(&self, n: usize) -> usize {
+    pub(crate) fn nth_pos(&self, n: usize) -> usize {
         self.nth_pos_in_mode(n, self.newlines_significant())
     }
 
@@ -158,11 +158,6 @@ impl<'a> Parser<'a> {
             left -= 1;
             pos += 1;
         }
-    }
-
-    /// [`Self::nth`]'s token as a position in `tokens`.
-    pub(crate) fn nth_raw_pos(&self, n: usize) -> usize {
-        self.nth_pos(n)
     }
 
     pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
@@ -240,20 +235,21 @@ impl<'a> Parser<'a> {
     /// Whether the current token opens a heredoc that no line closes, cut by the lexer (see
     /// `Lexed::is_cut_heredoc`).
     pub(crate) fn at_cut_heredoc(&self) -> bool {
-        let pos = self.nth_pos(0);
-        self.tokens
-            .get(pos)
-            .is_some_and(|&i| self.lexed.is_cut_heredoc(i as usize))
+        self.current_lexed_index()
+            .is_some_and(|i| self.lexed.is_cut_heredoc(i))
     }
 
     /// Whether the current token is a `${` written inside an interpolation's expression (see
     /// `Lexed::is_nested_interp`).
     #[inline]
     pub(crate) fn at_nested_interp(&self) -> bool {
-        let pos = self.nth_pos(0);
-        self.tokens
-            .get(pos)
-            .is_some_and(|&i| self.lexed.is_nested_interp(i as usize))
+        self.current_lexed_index()
+            .is_some_and(|i| self.lexed.is_nested_interp(i))
+    }
+
+    /// The current token's index among the lexer's tokens (trivia included).
+    fn current_lexed_index(&self) -> Option<usize> {
+        self.tokens.get(self.nth_pos(0)).map(|&i| i as usize)
     }
 
     /// Whether the current token is a `}` that is probably one too many (the file has more `}`
@@ -617,13 +613,7 @@ impl<'a> Parser<'a> {
 
     /// The indentation (in bytes of spaces and tabs) of the line holding `offset`.
     pub(crate) fn line_indent(&self, offset: u32) -> u32 {
-        let src = self.lexed.source();
-        let line_start = src[..offset as usize].rfind('\n').map_or(0, |i| i + 1);
-        let indent = src[line_start..]
-            .bytes()
-            .take_while(|&b| b == b' ' || b == b'\t')
-            .count();
-        indent as u32
+        crate::lexer::line_indent_at(self.lexed.source(), offset as usize) as u32
     }
 
     /// The indentation of the current token's line, if the token is the first on its line.
