@@ -195,6 +195,14 @@ pub struct Program {
     /// Sorted by path.
     #[returns(ref)]
     pub files: Vec<SourceFile>,
+    /// What the semantic layer publishes about the program as a whole while some of its files
+    /// are open: which files are read through their publications, and where the parts of the
+    /// publications that single names depend on are kept (`HIGH` durability, written only
+    /// when a file opens or closes or a name first needs a place; opaque here, as
+    /// [`Published`]).
+    #[default]
+    #[returns(ref)]
+    pub published: Published,
 }
 
 /// A package schema file (`NAME-VERSION.json`). The host names its package and version (from
@@ -433,8 +441,8 @@ impl RootDatabase {
             Workspace::builder(Vec::new(), Vec::new(), Vec::new(), CheckOptions::default())
                 .schema_files_durability(Durability::HIGH)
                 .schema_dirs_durability(Durability::HIGH)
-                .programs_durability(Durability::MEDIUM)
-                .options_durability(Durability::MEDIUM)
+                .programs_durability(Durability::HIGH)
+                .options_durability(Durability::HIGH)
                 .new(&db);
         db
     }
@@ -476,15 +484,16 @@ impl RootDatabase {
 
     /// The text of a file as read from disk, decoded from bytes that were not all UTF-8 when
     /// `encoding_error` says where the first bad byte was. Files on disk change seldom while a
-    /// user types in another: `MEDIUM` durability, so that after an edit of an open file salsa
-    /// re-validates what depends only on files on disk without walking it.
+    /// user types in another: `HIGH` durability, above what open files publish (`MEDIUM`), so
+    /// that after an edit of an open file, even one that publishes, salsa re-validates what
+    /// depends only on files on disk without walking it.
     pub fn set_file_source(
         &mut self,
         path: &Path,
         text: impl Into<Arc<str>>,
         encoding_error: Option<TextRange>,
     ) -> SourceFile {
-        self.set_file(path, text.into(), encoding_error, Durability::MEDIUM)
+        self.set_file(path, text.into(), encoding_error, Durability::HIGH)
     }
 
     fn set_file(
@@ -499,7 +508,7 @@ impl RootDatabase {
             // becomes `LOW` at once (its results are computed again at that durability now,
             // not on the first keystroke, when they could not backdate: salsa keeps a result
             // whose durability dropped from being reused as unchanged), and a closed one
-            // `MEDIUM` again, so that it stops being re-validated after every keystroke.
+            // `HIGH` again, so that it stops being re-validated after every keystroke.
             let mut durabilities = self
                 .text_durability
                 .lock()
@@ -539,10 +548,10 @@ impl RootDatabase {
                 self.file_caches.forget(file);
             }
             if file.open(self) != open {
-                // Opening and closing are rare next to keystrokes: `MEDIUM`, so what reads
-                // whether a file is open is not re-validated after every edit.
+                // Opening and closing are rare next to keystrokes and publications: `HIGH`, so
+                // what reads whether a file is open is not re-validated after either.
                 file.set_open(self)
-                    .with_durability(Durability::MEDIUM)
+                    .with_durability(Durability::HIGH)
                     .to(open);
             }
         }
@@ -554,6 +563,25 @@ impl RootDatabase {
         if file.published(self) != &facts {
             file.set_published(self)
                 .with_durability(Durability::MEDIUM)
+                .to(facts);
+        }
+    }
+
+    /// The revision in which an input of `durability` or above last changed: what a host
+    /// compares with the revision it last saw to tell whether a change since was as wide as
+    /// that (the semantic layer writes what it publishes at the durability of the change).
+    pub fn last_changed(&self, durability: Durability) -> salsa::Revision {
+        use salsa::plumbing::ZalsaDatabase;
+        self.zalsa().last_changed_revision(durability)
+    }
+
+    /// Publishes facts about a program (see [`Program::published`]); a no-op when `facts` is
+    /// the value already published (by pointer).
+    pub fn set_program_published(&mut self, program: Program, facts: Published) {
+        if program.published(self) != &facts {
+            program
+                .set_published(self)
+                .with_durability(Durability::HIGH)
                 .to(facts);
         }
     }
@@ -573,14 +601,15 @@ impl RootDatabase {
             if program.files(self) != &files {
                 program
                     .set_files(self)
-                    .with_durability(Durability::MEDIUM)
+                    .with_durability(Durability::HIGH)
                     .to(files);
             }
             return program;
         }
         let program = Program::builder(root.to_path_buf(), files)
             .root_durability(Durability::NEVER_CHANGE)
-            .files_durability(Durability::MEDIUM)
+            .files_durability(Durability::HIGH)
+            .published_durability(Durability::HIGH)
             .new(self);
         self.programs
             .lock()

@@ -158,8 +158,8 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
         the character deleted: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a local added: edited file 22/29 vs 22/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the local deleted: edited file 20/28 vs 20/28; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 37/77 vs 37/113; every file 289/393 vs 385/789; diagnostics 8 vs 32
-        renamed back: edited file 35/81 vs 35/117; every file 288/393 vs 384/789; diagnostics 0 vs 0
+        a used local renamed: edited file 35/90 vs 35/138; every file 283/434 vs 367/913; diagnostics 8 vs 32
+        renamed back: edited file 33/80 vs 33/104; every file 281/343 vs 365/583; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {

@@ -24,6 +24,9 @@ use pcl_types::{ConstValue, Type};
 use crate::graph::for_each_root_name;
 use crate::Settled;
 
+mod by_name;
+use by_name::{closed_file_duplicates, first_for_closed, program_facts, update_program_facts};
+
 /// What the rest of a program reads of one file: its nodes' identities and the top-level
 /// names each uses, the packages its `package` blocks declare, and the sources its
 /// components name. Position-free, so it backdates on every edit that leaves them alone.
@@ -166,10 +169,8 @@ fn declared_package(db: &dyn pcl_db::Db, node: Node<'_>) -> Option<(String, Opti
 struct OpenFileFacts {
     program: Program,
     summary: FileSummary,
-    /// The type each node has for readers in other files ([`crate::node_type`]).
-    types: FxHashMap<(NodeKind, Name, u32), Type>,
-    /// The same types, in the order of the summary's nodes: what the next keystroke's
-    /// facts are compared with, without building a map.
+    /// The type each node has for readers in other files ([`crate::node_type`]), in the order
+    /// of the summary's nodes (closed readers read them from their names' slots).
     ordered_types: Vec<Type>,
 }
 
@@ -680,10 +681,13 @@ fn first_in<'a>(
     name: &Name,
     view: View,
 ) -> Option<&'a NodeKey> {
-    let published = index_bucket(db, program, bucket_of(name)).get(space, name);
     if view == View::Closed {
-        return published;
+        return match program_facts(db, program) {
+            Some(facts) => first_for_closed(db, program, facts, space, name),
+            None => index_bucket(db, program, bucket_of(name)).get(space, name),
+        };
     }
+    let published = index_bucket(db, program, bucket_of(name)).get(space, name);
     let open = open_defs(db, program).names[space].get(name);
     match (published, open) {
         // Files in path order; in one file, the open text decides.
@@ -735,7 +739,9 @@ impl Resolved<'_> {
 /// publication that changes other facts re-runs none of its readers.
 #[salsa::tracked(returns(copy))]
 fn is_published<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> bool {
-    published_in(db, file.program(db), file.file(db)).is_some()
+    // What the host wrote after publishing (`HIGH`), not the publications themselves.
+    program_facts(db, file.program(db))
+        .is_some_and(|facts| facts.publishing.contains(&file.file(db)))
 }
 
 /// What a top-level name refers to. A narrow projection of [`program_index`]: a node that
@@ -789,11 +795,9 @@ fn open_node<'db>(db: &'db dyn pcl_db::Db, open: OpenNode<'db>) -> Option<Node<'
 /// changed.
 #[salsa::tracked(returns(clone))]
 fn published_type<'db>(db: &'db dyn pcl_db::Db, open: OpenNode<'db>) -> Type {
-    let key = open.key(db);
-    published_in(db, open.program(db), key.file)
-        .and_then(|f| f.types.get(&(key.kind, key.name.clone(), key.occurrence)))
-        .cloned()
-        .unwrap_or_else(Type::dynamic)
+    // From the name's slot, not the file's publication: a publication that changes other
+    // names' types leaves this reader's inputs as they were.
+    by_name::published_type_by_name(db, open)
 }
 
 /// The node a top-level name refers to, as a handle (reads the file that defines it): for
@@ -1171,15 +1175,11 @@ fn closed_summaries(db: &dyn pcl_db::Db, program: Program) -> Vec<(SourceFile, F
         .collect()
 }
 
-/// The cycles of a program, as the node that `reader` is in sees them.
-pub(crate) fn cycles_for(
-    db: &dyn pcl_db::Db,
-    program: Program,
-    reader: SourceFile,
-) -> &ProgramCycles {
-    match View::of(db, reader) {
-        View::Closed => program_cycles(db, program),
-        View::Open => open_cycles(db, program),
+/// Whether `node` is on a reference cycle of `program` as its own file sees the program.
+pub(crate) fn in_cycle(db: &dyn pcl_db::Db, program: Program, node: Node<'_>) -> bool {
+    match View::of(db, node.file(db).file(db)) {
+        View::Closed => by_name::closed_in_cycle(db, program, node),
+        View::Open => open_cycles(db, program).contains(db, node),
     }
 }
 
@@ -1291,6 +1291,15 @@ fn cycles_in(keys: Vec<NodeKey>, edges: &[Vec<usize>]) -> ProgramCycles {
 /// of a name winning.
 #[salsa::tracked(returns(ref))]
 pub fn declared_packages(db: &dyn pcl_db::Db, program: Program) -> Vec<(String, Option<String>)> {
+    // Read by every resource: from what the host wrote (`HIGH`) once files publish.
+    match program_facts(db, program) {
+        Some(facts) => facts.packages.clone(),
+        None => packages_of(db, program),
+    }
+}
+
+/// [`declared_packages`] from the files' summaries (published, for open files).
+fn packages_of(db: &dyn pcl_db::Db, program: Program) -> Vec<(String, Option<String>)> {
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     for &file in program.files(db) {
         for (name, version) in &summary_of(db, ProgramFile::new(db, program, file)).packages {
@@ -1328,6 +1337,25 @@ const MAX_ROUNDS: usize = 16;
 /// change (see [`Settled`]); it holds for the first round only, and only when no file is
 /// published for the first time, since a publication changes what the closed files read.
 pub fn publish_open_files(db: &mut RootDatabase, settled: Settled) -> Publication {
+    // Whether each program saw a change wider than keystrokes since its last publication:
+    // decided once, before anything is written.
+    let wide: FxHashMap<Program, bool> = pcl_db::workspace(db)
+        .programs(db)
+        .iter()
+        .map(|&(_, program)| (program, by_name::wide_since_last_update(db, program)))
+        .collect();
+    let outcome = publish_rounds(db, settled, &wide);
+    for (_, program) in pcl_db::workspace(db).programs(db).clone() {
+        by_name::mark_updated(db, program);
+    }
+    outcome
+}
+
+fn publish_rounds(
+    db: &mut RootDatabase,
+    settled: Settled,
+    wide: &FxHashMap<Program, bool>,
+) -> Publication {
     let mut outcome = Publication::Unchanged;
     let mut unsettled: Vec<SourceFile> = Vec::new();
     // Files opened since the last publication first say which of their nodes the closed files
@@ -1350,6 +1378,12 @@ pub fn publish_open_files(db: &mut RootDatabase, settled: Settled) -> Publicatio
         for (file, facts) in first {
             db.set_file_published(file, facts);
         }
+    }
+    // After a change wider than keystrokes (a file opened or closed, a file on disk changed,
+    // a first publication), what the closed files read by name is brought up to date even if
+    // no publication changed: it derives from the files on disk too.
+    if (settled == Settled::Nothing || outcome == Publication::Changed) && update_facts(db, wide) {
+        outcome = Publication::Changed;
     }
     for round in 0..=MAX_ROUNDS {
         let settled = if round == 0 && outcome == Publication::Unchanged {
@@ -1393,11 +1427,25 @@ pub fn publish_open_files(db: &mut RootDatabase, settled: Settled) -> Publicatio
         for (file, facts) in changes {
             db.set_file_published(file, facts);
         }
+        // What the closed files read by name follows the publications within the round, so
+        // that the next round types the open files against it.
+        update_facts(db, wide);
     }
     for file in unsettled {
         db.set_file_published(file, Published::default());
     }
+    update_facts(db, wide);
     outcome
+}
+
+/// [`update_program_facts`] for every program; whether anything was written.
+fn update_facts(db: &mut RootDatabase, wide: &FxHashMap<Program, bool>) -> bool {
+    let mut wrote = false;
+    for (_, program) in pcl_db::workspace(db).programs(db).clone() {
+        let wide = wide.get(&program).copied().unwrap_or(true);
+        wrote |= update_program_facts(db, program, wide);
+    }
+    wrote
 }
 
 /// Whether some result of a file nobody has open may read an open file's text directly, not
@@ -1460,7 +1508,6 @@ fn facts_if_changed(
         return Some(OpenFileFacts {
             program,
             summary: seen.summary,
-            types: FxHashMap::default(),
             ordered_types: Vec::new(),
         });
     }
@@ -1481,17 +1528,9 @@ fn facts_if_changed(
             return None;
         }
     }
-    let types = seen
-        .summary
-        .nodes
-        .iter()
-        .zip(&ordered_types)
-        .map(|(n, ty)| ((n.kind, n.name.clone(), n.occurrence), ty.clone()))
-        .collect();
     Some(OpenFileFacts {
         program,
         summary: seen.summary.clone(),
-        types,
         ordered_types,
     })
 }
@@ -1663,14 +1702,15 @@ pub(crate) fn file_duplicates<'db>(
 ) -> Vec<(NodeKey, NodeKey)> {
     let program = file.program(db);
     let this = file.file(db);
-    match View::of(db, this) {
-        View::Closed => program_index(db, program)
+    match (View::of(db, this), program_facts(db, program)) {
+        (View::Closed, Some(facts)) => closed_file_duplicates(db, file, facts),
+        (View::Closed, None) => program_index(db, program)
             .duplicates
             .iter()
             .filter(|(_, duplicate)| duplicate.file == this)
             .cloned()
             .collect(),
-        View::Open => file_summary(db, file)
+        (View::Open, _) => file_summary(db, file)
             .nodes
             .iter()
             .filter_map(|node| {

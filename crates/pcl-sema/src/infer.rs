@@ -21,6 +21,7 @@ use rustc_hash::FxHashMap;
 use crate::{InferDiagnostic, NodeInference, Target};
 
 pub use bind::resource_option_type;
+pub(crate) use bind::unranged_resource_type;
 pub use builtins::Builtin;
 pub(crate) use component::interface_type as component_interface_type;
 

@@ -160,8 +160,14 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
         NodeKind::Hook | NodeKind::Pulumi | NodeKind::Package => return Type::dynamic(),
     }
     let program = node.file(db).program(db);
-    if facts::cycles_for(db, program, node.file(db).file(db)).contains(db, node) {
+    if facts::in_cycle(db, program, node) {
         return Type::dynamic();
+    }
+    if matches!(node.kind(db), NodeKind::Resource | NodeKind::Read) {
+        // Typed without its body unless it has a `range`.
+        if let Some(ty) = infer::unranged_resource_type(db, node) {
+            return ty;
+        }
     }
     if node.kind(db) == NodeKind::Component {
         // Typed without its body when its body cannot change its type (components may use

@@ -23,6 +23,43 @@ pub(crate) struct MissingRequired {
     reported: bool,
 }
 
+/// The request for the schema of a resource or read with a well-formed `token`: in the package
+/// the token names, at the version the program or the block's options ask for.
+fn resource_token_request<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: pcl_db::Program,
+    body: &pcl_hir::Body,
+    token: &str,
+) -> Option<crate::packages::TokenRequest<'db>> {
+    // Looked up by `&str`: the interned keys allocate only when first seen.
+    let package_name = pcl_schema::token::package_of_token(token)?;
+    let request = crate::packages::resource_package_request(db, program, body, package_name);
+    Some(crate::packages::TokenRequest::new(db, request, token))
+}
+
+/// The type of a resource or read that has no `range` option, as [`Infer::bind_resource`]
+/// gives it, without inferring its body: its schema's outputs, or `dynamic` without a usable
+/// schema. `None` for a node with a `range`, whose type depends on its body. So a resource's
+/// type depends on its token and its schema only: an edit elsewhere that changes how its
+/// inputs check does not walk the nodes that use it.
+pub(crate) fn unranged_resource_type(db: &dyn pcl_db::Db, node: pcl_hir::Node<'_>) -> Option<Type> {
+    let body = node.body(db);
+    if body.range_option().is_some() {
+        return None;
+    }
+    let schema = node
+        .signature(db)
+        .label(1)
+        .filter(|token| pcl_schema::token::decompose_token(token).is_ok())
+        .and_then(|token| {
+            let program = node.file(db).program(db);
+            resource_token_request(db, program, body, token)
+        })
+        .and_then(|key| resource_schema(db, key).as_ref().ok())
+        .filter(|schema| schema.unusable.is_none());
+    Some(schema.map_or_else(Type::dynamic, |schema| schema.outputs.clone()))
+}
+
 /// How a `range` option shapes the node's type.
 #[derive(Clone, Debug)]
 pub(crate) enum RangeKind {
@@ -226,15 +263,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             self.report(Code::MalformedToken, Target::Label(1), format!("{e}"));
             return None;
         }
-        // Looked up by `&str`: the interned keys allocate only when first seen.
-        let package_name = pcl_schema::token::package_of_token(token)?;
-        let request = crate::packages::resource_package_request(
-            self.db,
-            self.program,
-            self.body,
-            package_name,
-        );
-        let key = crate::packages::TokenRequest::new(self.db, request, token);
+        let key = resource_token_request(self.db, self.program, self.body, token)?;
         match resource_schema(self.db, key) {
             Ok(schema) => match &schema.unusable {
                 None => Some(schema),

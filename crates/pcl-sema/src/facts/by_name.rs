@@ -1,0 +1,361 @@
+//! The publications of a program as its closed files read them: by name.
+//!
+//! What open files publish is one `MEDIUM` input per file, and everything derived from all of
+//! them (the program's index, its cycles) changes with any of them. A reader in a closed file
+//! that read those would be `MEDIUM` too, and after every publication (a rename of a node other
+//! files use, a type they read changing) salsa would walk every such reader: in a program whose
+//! open file others use widely, most of its nodes. So a closed reader reads instead what the
+//! host writes here, per program ([`ProgramFacts`], in `Program::published`, `HIGH`) and per
+//! name ([`NameSlot`]): which files are read through their publications, the packages the
+//! program declares, and, for each name an open file declares (or whose nodes' cycles an open
+//! file changes), what the name means, the types of its nodes in open files, its duplicates
+//! and which of its nodes are on a cycle.
+//!
+//! A slot is written at the durability of the change that made it differ: `HIGH` with a change
+//! of files on disk, opening or closing a file (which walks everything anyway), `MEDIUM` after
+//! keystrokes. Salsa reports a write at the durability the input had, so the first keystroke
+//! that changes a name still walks every `HIGH` result once; from then on the name's slot is
+//! `MEDIUM`, its readers are, and a keystroke that changes it again walks them (and the
+//! readers of the other names changed since the last wide change), not the program. The next
+//! wide change writes those slots at `HIGH` again. A name gets a slot once (a `HIGH` write of
+//! the program's facts): when an open file comes to declare a name the closed files know, or a
+//! cycle through open files comes to include a node of a closed file.
+
+use super::*;
+
+/// `(name, version)` of the packages a program declares.
+type Packages = Vec<(String, Option<String>)>;
+
+/// What readers in the files nobody has open read of a program's publications, kept in the
+/// program's input (`Program::published`, `HIGH`).
+#[derive(Debug)]
+pub(super) struct ProgramFacts {
+    /// The files read through their publications, in program order.
+    pub(super) publishing: Vec<SourceFile>,
+    /// The packages the program declares, publications included ([`declared_packages`]).
+    pub(super) packages: Packages,
+    /// The names whose meaning, duplicates or cycles the publications may change, each with
+    /// the input that holds what they are now. A name keeps its slot once given one.
+    pub(super) slots: FxHashMap<Name, NameSlot>,
+    /// The host's own record (no query reads it).
+    kept: std::sync::Mutex<Kept>,
+}
+
+/// What the host keeps of its last updates of a program's facts.
+#[derive(Debug, Default)]
+struct Kept {
+    /// The slots last written at `MEDIUM`: written at `HIGH` again with the next wide change.
+    medium: FxHashSet<Name>,
+    /// The last revision with a `HIGH` change that the facts were brought up to date after.
+    seen_high: Option<salsa::Revision>,
+}
+
+impl ProgramFacts {
+    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Whether a change since `program`'s facts were last brought up to date was wider than
+/// keystrokes (a `HIGH` input changed): then what changes is written at `HIGH`.
+pub(super) fn wide_since_last_update(db: &RootDatabase, program: Program) -> bool {
+    let now = db.last_changed(salsa::Durability::HIGH);
+    program_facts(db, program).is_none_or(|facts| facts.kept().seen_high != Some(now))
+}
+
+/// What publications make of one name, for readers in closed files (`MEDIUM`).
+#[salsa::input(debug)]
+pub(super) struct NameSlot {
+    #[returns(ref)]
+    pub(super) facts: NameFacts,
+}
+
+/// See [`NameSlot`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct NameFacts {
+    /// Per namespace, when a publishing file declares the name there: its first declaration
+    /// in the program (wherever it is). Otherwise the closed files' index answers.
+    pub(super) first: [Option<NodeKey>; 2],
+    /// The later declarations of the name in the namespaces of `first`: (first, duplicate).
+    pub(super) duplicates: Vec<(NodeKey, NodeKey)>,
+    /// The nodes with this name on a reference cycle of the program as closed files see it.
+    pub(super) cycle_members: FxHashSet<NodeKey>,
+    /// The types published for the nodes of open files with this name.
+    pub(super) types: Vec<(NodeKey, Type)>,
+}
+
+/// The facts of `program` for its closed readers, once some file of it was published.
+pub(super) fn program_facts(db: &dyn pcl_db::Db, program: Program) -> Option<&ProgramFacts> {
+    program
+        .published(db)
+        .0
+        .as_ref()?
+        .downcast_ref::<ProgramFacts>()
+}
+
+/// The first declaration of `name` in namespace `space` as a closed reader sees `program`,
+/// whose publications are kept by name (`facts`).
+pub(super) fn first_for_closed<'a>(
+    db: &'a dyn pcl_db::Db,
+    program: Program,
+    facts: &'a ProgramFacts,
+    space: usize,
+    name: &Name,
+) -> Option<&'a NodeKey> {
+    if let Some(slot) = facts.slots.get(name) {
+        if let Some(first) = &slot.facts(db).first[space] {
+            return Some(first);
+        }
+    }
+    closed_bucket(db, program, bucket_of(name)).spaces[space].get(name)
+}
+
+/// One bucket of the closed files' index: backdates unless a name of the bucket changed.
+#[salsa::tracked(returns(ref))]
+pub(super) fn closed_bucket(db: &dyn pcl_db::Db, program: Program, bucket: u32) -> Arc<NameMaps> {
+    closed_index(db, program).buckets[bucket as usize].clone()
+}
+
+/// The reference cycles among the files read as they are, their names resolved among them
+/// alone: what a closed node whose name has no slot is part of.
+#[salsa::tracked(returns(ref))]
+pub(super) fn closed_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCycles {
+    if closed_graph(db, program).acyclic {
+        return ProgramCycles::default();
+    }
+    let summaries: Vec<(SourceFile, &FileSummary)> = program
+        .files(db)
+        .iter()
+        .filter_map(|&file| {
+            let pf = ProgramFile::new(db, program, file);
+            (!read_as_published(db, pf)).then(|| (file, file_summary(db, pf)))
+        })
+        .collect();
+    cycles_of(&summaries)
+}
+
+/// The type published for a node of an open file, for readers in closed files (`dynamic` once
+/// it is no longer published).
+pub(super) fn published_type_by_name(db: &dyn pcl_db::Db, open: OpenNode<'_>) -> Type {
+    let key = open.key(db);
+    program_facts(db, open.program(db))
+        .and_then(|facts| facts.slots.get(&key.name))
+        .and_then(|slot| {
+            let types = &slot.facts(db).types;
+            types
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, ty)| ty.clone())
+        })
+        .unwrap_or_else(Type::dynamic)
+}
+
+/// Whether `node`, of a file nobody has open, is on a reference cycle of `program`.
+pub(super) fn closed_in_cycle(db: &dyn pcl_db::Db, program: Program, node: Node<'_>) -> bool {
+    match program_facts(db, program) {
+        Some(facts) => match facts.slots.get(node.name(db)) {
+            Some(slot) => {
+                let members = &slot.facts(db).cycle_members;
+                !members.is_empty() && members.contains(&node.key(db))
+            }
+            None => closed_cycles(db, program).contains(db, node),
+        },
+        None => program_cycles(db, program).contains(db, node),
+    }
+}
+
+/// The duplicates in `file`, a file nobody has open, of a program whose publications are kept
+/// by name: the closed files' own, but for the names a publishing file declares, whose
+/// duplicates their slots hold.
+pub(super) fn closed_file_duplicates(
+    db: &dyn pcl_db::Db,
+    file: ProgramFile<'_>,
+    facts: &ProgramFacts,
+) -> Vec<(NodeKey, NodeKey)> {
+    let program = file.program(db);
+    let this = file.file(db);
+    let overlaid = |key: &NodeKey| {
+        let space = namespace(key.kind).unwrap_or(0);
+        facts
+            .slots
+            .get(&key.name)
+            .is_some_and(|slot| slot.facts(db).first[space].is_some())
+    };
+    let mut out: Vec<(NodeKey, NodeKey)> = closed_index(db, program)
+        .duplicates
+        .iter()
+        .filter(|(_, duplicate)| duplicate.file == this && !overlaid(duplicate))
+        .cloned()
+        .collect();
+    let mut seen: FxHashSet<&Name> = FxHashSet::default();
+    for node in &file_summary(db, file).nodes {
+        let Some(slot) = facts.slots.get(&node.name) else {
+            continue;
+        };
+        if !seen.insert(&node.name) {
+            continue;
+        }
+        out.extend(
+            slot.facts(db)
+                .duplicates
+                .iter()
+                .filter(|(_, duplicate)| duplicate.file == this)
+                .cloned(),
+        );
+    }
+    out
+}
+
+/// Brings what `program`'s closed readers read of its publications up to date with them
+/// (after the host wrote publications): which files publish, then, from the program's index
+/// and cycles with those publications, the packages and each name's slot. `wide`: whether
+/// the change being published was wider than keystrokes ([`wide_since_last_update`], asked
+/// once per publication). Returns whether it wrote anything. A program none of whose files
+/// was ever published keeps no facts: its readers read the index and cycles directly.
+pub(super) fn update_program_facts(db: &mut RootDatabase, program: Program, wide: bool) -> bool {
+    let publishing: Vec<SourceFile> = program
+        .files(db)
+        .iter()
+        .copied()
+        .filter(|&file| published_in(db, program, file).is_some())
+        .collect();
+    let mut wrote = false;
+    // Which files publish first: the index and the cycles below read it.
+    match program_facts(db, program) {
+        None if publishing.is_empty() => return false,
+        Some(facts) if facts.publishing == publishing => {}
+        old => {
+            let facts = ProgramFacts {
+                publishing,
+                packages: old.map(|f| f.packages.clone()).unwrap_or_default(),
+                slots: old.map(|f| f.slots.clone()).unwrap_or_default(),
+                kept: std::sync::Mutex::new(
+                    old.map(|f| std::mem::take(&mut *f.kept()))
+                        .unwrap_or_default(),
+                ),
+            };
+            db.set_program_published(program, Published(Some(Arc::new(facts))));
+            wrote = true;
+        }
+    }
+    let (packages, mut wanted) = wanted_facts(db, program);
+    let facts = program_facts(db, program).expect("set above");
+    let new: Vec<Name> = wanted
+        .keys()
+        .filter(|name| !facts.slots.contains_key(*name))
+        .cloned()
+        .collect();
+    if !new.is_empty() || facts.packages != packages {
+        let mut slots = facts.slots.clone();
+        let publishing = facts.publishing.clone();
+        // New slots are `HIGH`: they come with this write of the program's facts, which is.
+        for name in new {
+            let slot = NameSlot::builder(wanted.get(&name).cloned().unwrap_or_default())
+                .durability(salsa::Durability::HIGH)
+                .new(db);
+            slots.insert(name, slot);
+        }
+        let kept = std::mem::take(&mut *facts.kept());
+        let facts = ProgramFacts {
+            publishing,
+            packages,
+            slots,
+            kept: std::sync::Mutex::new(kept),
+        };
+        db.set_program_published(program, Published(Some(Arc::new(facts))));
+        wrote = true;
+    }
+    let facts = program_facts(db, program).expect("set above");
+    let mut kept = std::mem::take(&mut *facts.kept());
+    // A wide change writes the slots last written at `MEDIUM` at `HIGH` again, changed or
+    // not, so that their readers, run again in the walk that follows it anyway, are `HIGH`.
+    let changed: Vec<(NameSlot, NameFacts)> = facts
+        .slots
+        .iter()
+        .filter_map(|(name, &slot)| {
+            let want = wanted.remove(name).unwrap_or_default();
+            let again = wide && kept.medium.contains(name);
+            (again || *slot.facts(db) != want).then(|| {
+                if !wide {
+                    kept.medium.insert(name.clone());
+                }
+                (slot, want)
+            })
+        })
+        .collect();
+    if wide {
+        kept.medium.clear();
+    }
+    let durability = if wide {
+        salsa::Durability::HIGH
+    } else {
+        salsa::Durability::MEDIUM
+    };
+    for (slot, want) in changed {
+        use salsa::Setter;
+        slot.set_facts(db).with_durability(durability).to(want);
+        wrote = true;
+    }
+    let facts = program_facts(db, program).expect("set above");
+    *facts.kept() = kept;
+    wrote
+}
+
+/// Records that `program`'s facts are up to date with every `HIGH` change so far (at the end
+/// of a publication).
+pub(super) fn mark_updated(db: &RootDatabase, program: Program) {
+    if let Some(facts) = program_facts(db, program) {
+        facts.kept().seen_high = Some(db.last_changed(salsa::Durability::HIGH));
+    }
+}
+
+/// The packages `program` declares and, by name, what each name that needs a slot (or has
+/// one) should hold, from the program's index and cycles as closed files see them.
+fn wanted_facts(db: &RootDatabase, program: Program) -> (Packages, FxHashMap<Name, NameFacts>) {
+    let packages = packages_of(db, program);
+    let mut wanted: FxHashMap<Name, NameFacts> = FxHashMap::default();
+    let index = program_index(db, program);
+    for bucket in &index.buckets {
+        for (space, names) in bucket.published.spaces.iter().enumerate() {
+            for (name, first) in names {
+                wanted.entry(name.clone()).or_default().first[space] = Some(first.clone());
+            }
+        }
+    }
+    for (first, duplicate) in &index.duplicates {
+        let space = namespace(duplicate.kind).unwrap_or(0);
+        if let Some(facts) = wanted.get_mut(&duplicate.name) {
+            if facts.first[space].is_some() {
+                facts.duplicates.push((first.clone(), duplicate.clone()));
+            }
+        }
+    }
+    // A node whose membership of a cycle is not what the closed files alone make it needs its
+    // name's slot; every name with a slot holds all its nodes on cycles.
+    let cycles = program_cycles(db, program);
+    let own = closed_cycles(db, program);
+    for key in cycles.members.symmetric_difference(&own.members) {
+        wanted.entry(key.name.clone()).or_default();
+    }
+    if let Some(facts) = program_facts(db, program) {
+        for name in facts.slots.keys() {
+            wanted.entry(name.clone()).or_default();
+        }
+    }
+    for key in &cycles.members {
+        if let Some(facts) = wanted.get_mut(&key.name) {
+            facts.cycle_members.insert(key.clone());
+        }
+    }
+    for &file in program.files(db) {
+        let Some(published) = published_in(db, program, file) else {
+            continue;
+        };
+        for (node, ty) in published.summary.nodes.iter().zip(&published.ordered_types) {
+            if let Some(facts) = wanted.get_mut(&node.name) {
+                facts.types.push((node.key(file), ty.clone()));
+            }
+        }
+    }
+    (packages, wanted)
+}
