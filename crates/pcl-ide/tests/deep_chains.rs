@@ -388,3 +388,36 @@ fn chain_through_closed_file_between_open_files() {
     ask(&host, &a, &dir, true);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_chain_above_a_name_an_open_file_publishes_again_and_again() {
+    // The chain's head reads the open file's `head` through its name's slot. The first edit
+    // that changes the slot walks every result (its readers were `HIGH`); the next ones walk
+    // only the readers of the slots changed since, the chain among them, in dependency order:
+    // the walk must find all of it, whatever the edit does to the name (its type, its
+    // meaning, its existence).
+    let dir = temp_dir("published");
+    std::fs::write(dir.join("chain.pp"), chain("head")).unwrap();
+    let open = dir.join("open.pp");
+    std::fs::write(&open, "head = 1\n").unwrap();
+    let mut host = open_and_check(&dir, &[&open]);
+    for text in [
+        "head = \"s\"\n",
+        "head = 1\n",
+        "headx = 1\n",
+        "head = 1\n",
+        "head = true\nother = 2\n",
+        "head = 1\n",
+    ] {
+        // Every file's diagnostics first, as a server's check after an edit: the walk, and
+        // nothing before it, verifies the chain.
+        type_into(&mut host, &open, text);
+        host.analysis().workspace_diagnostics().unwrap();
+        ask_everything(&host, &dir.join("chain.pp"), &dir);
+        // A closed file asked first, as a server asks file by file.
+        type_into(&mut host, &open, "head = \"t\"\n");
+        ask(&host, &dir.join("chain.pp"), &dir, false);
+        host.analysis().workspace_diagnostics().unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,6 +20,7 @@ const EDITED: &str = r#"config base "int" {
 }
 
 greeting = "hello"
+single = 7
 
 shared0 = base + 0
 shared1 = base + offset
@@ -36,7 +37,11 @@ fn write_program(dir: &Path, files: usize) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("a_edited.pp"), EDITED).unwrap();
-    std::fs::write(dir.join("0_base.pp"), "origin = 1\noffset = origin + 2\n").unwrap();
+    std::fs::write(
+        dir.join("0_base.pp"),
+        "origin = 1\noffset = origin + 2\nonce = single + 1\n",
+    )
+    .unwrap();
     for k in 0..files {
         let mut text = String::new();
         for j in 0..8 {
@@ -118,13 +123,31 @@ fn edits() -> Vec<(&'static str, String)> {
     ]
 }
 
-fn run(files: usize) -> Vec<(&'static str, Counts, Counts, usize)> {
+/// A local that one closed file uses, renamed back and forth (in a session of its own: the
+/// walk after a rename covers the readers of every name renamed since the last wide change).
+fn renames_of_a_name_used_once() -> Vec<(&'static str, String)> {
+    let renamed = EDITED.replace("single = ", "singlex = ");
+    vec![
+        ("a local used once renamed", renamed.clone()),
+        ("renamed back", EDITED.to_string()),
+        ("renamed again", renamed),
+        ("back again", EDITED.to_string()),
+    ]
+}
+
+/// The counts of `edits` in a program of `files` files (in a directory of its own, named by
+/// `tag`, since tests run side by side).
+fn run(
+    tag: &str,
+    files: usize,
+    edits: Vec<(&'static str, String)>,
+) -> Vec<(&'static str, Counts, Counts, usize)> {
     let dir = std::env::temp_dir().join(format!(
-        "pcl-ide-keystroke-counts-{files}-{}",
+        "pcl-ide-keystroke-counts-{tag}-{files}-{}",
         std::process::id()
     ));
     let mut session = Session::new(&dir, files);
-    let out = edits()
+    let out = edits
         .into_iter()
         .map(|(name, text)| {
             let (edited, every, diagnostics) = session.edit(&text);
@@ -137,8 +160,8 @@ fn run(files: usize) -> Vec<(&'static str, Counts, Counts, usize)> {
 
 #[test]
 fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
-    let small = run(4);
-    let large = run(16);
+    let small = run("edits", 4, edits());
+    let large = run("edits", 16, edits());
     let mut table = String::new();
     for (s, l) in small.iter().zip(&large) {
         let (name, ..) = s;
@@ -151,15 +174,15 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     }
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 9/39 vs 9/39; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a character typed: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the character deleted: edited file 8/40 vs 8/40; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 22/29 vs 22/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 20/28 vs 20/28; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 35/90 vs 35/138; every file 283/434 vs 367/913; diagnostics 8 vs 32
-        renamed back: edited file 33/80 vs 33/104; every file 281/343 vs 365/583; diagnostics 0 vs 0
+        a literal: edited file 9/42 vs 9/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 8/43 vs 8/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 8/43 vs 8/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a character typed: edited file 8/43 vs 8/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the character deleted: edited file 8/43 vs 8/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 22/32 vs 22/32; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 20/31 vs 20/31; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 36/95 vs 36/143; every file 282/437 vs 366/916; diagnostics 8 vs 32
+        renamed back: edited file 34/85 vs 34/109; every file 280/341 vs 364/581; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {
@@ -174,5 +197,44 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
                 s.0
             );
         }
+    }
+}
+
+/// Renaming a local that one file nobody has open uses: the first rename walks every result
+/// once (the readers of the name's slot were `HIGH`, and salsa reports the slot's first
+/// `MEDIUM` write at `HIGH`); every rename after it executes the same queries at both sizes
+/// and re-validates the readers of the name and a few results per file (whether it is
+/// published, its edge), not the program.
+#[test]
+fn a_name_used_once_renamed_again_costs_its_uses() {
+    let small = run("once", 4, renames_of_a_name_used_once());
+    let large = run("once", 16, renames_of_a_name_used_once());
+    let mut table = String::new();
+    for (s, l) in small.iter().zip(&large) {
+        writeln!(
+            table,
+            "{}: edited file {}/{} vs {}/{}; every file {}/{} vs {}/{}; diagnostics {} vs {}",
+            s.0, s.1 .0, s.1 .1, l.1 .0, l.1 .1, s.2 .0, s.2 .1, l.2 .0, l.2 .1, s.3, l.3
+        )
+        .unwrap();
+    }
+    expect![[r#"
+        a local used once renamed: edited file 35/96 vs 35/144; every file 256/463 vs 255/1026; diagnostics 1 vs 1
+        renamed back: edited file 34/85 vs 34/109; every file 254/274 vs 254/310; diagnostics 0 vs 0
+        renamed again: edited file 34/83 vs 34/107; every file 254/276 vs 254/312; diagnostics 1 vs 1
+        back again: edited file 34/85 vs 34/109; every file 254/274 vs 254/310; diagnostics 0 vs 0
+    "#]]
+    .assert_eq(&table);
+    for (s, l) in small.iter().zip(&large).skip(1) {
+        let name = s.0;
+        assert_eq!(
+            (s.1 .0, s.2 .0),
+            (l.1 .0, l.2 .0),
+            "{name}: the same queries run"
+        );
+        // Per file, whether it is published (twice: the index and the cycles), then its edge
+        // and its nodes' list; nothing per node.
+        assert_eq!(l.1 .1 - s.1 .1, 2 * (16 - 4), "{name}: publication");
+        assert_eq!(l.2 .1 - s.2 .1, 3 * (16 - 4), "{name}: every file");
     }
 }

@@ -26,6 +26,7 @@ use crate::Settled;
 
 mod by_name;
 use by_name::{closed_file_duplicates, first_for_closed, program_facts, update_program_facts};
+pub(crate) use by_name::{closed_uses, keeps_facts_by_name, medium_closure};
 
 /// What the rest of a program reads of one file: its nodes' identities and the top-level
 /// names each uses, the packages its `package` blocks declare, and the sources its
@@ -1489,6 +1490,20 @@ pub fn closed_files_read_open_text(db: &RootDatabase) -> bool {
     })
 }
 
+/// Whether the results of `program`'s closed files read its open files only through what
+/// their hosts published: every open file of it publishes, and no closed file anywhere reads
+/// an open file's text ([`closed_files_read_open_text`]).
+pub(crate) fn closed_files_read_open_only_through_publications(
+    db: &RootDatabase,
+    program: Program,
+) -> bool {
+    program
+        .files(db)
+        .iter()
+        .all(|&file| !file.open(db) || published_in(db, program, file).is_some())
+        && !closed_files_read_open_text(db)
+}
+
 /// The facts of an open file, if they differ from what is published.
 fn facts_if_changed(
     db: &RootDatabase,
@@ -1738,6 +1753,11 @@ pub(crate) fn file_cycles(db: &dyn pcl_db::Db, file: ProgramFile<'_>) -> Vec<Vec
             .cloned()
             .collect(),
         View::Closed => {
+            if let Some(facts) = program_facts(db, program) {
+                if !by_name::closed_file_on_cycle(db, file, facts) {
+                    return Vec::new();
+                }
+            }
             let cycles = program_cycles(db, program);
             cycles
                 .cycles

@@ -145,6 +145,10 @@ pub struct InferencePlan {
     files: Vec<(pcl_db::SourceFile, Option<PlannedFile>)>,
     /// Each wave's nodes, as (file, position among the file's nodes).
     waves: Vec<Vec<(u32, u32)>>,
+    /// The last revision with a change of files on disk (`HIGH`) after which every node of
+    /// the plan was inferred in its order: until the next such change, the walk needs to
+    /// visit only the nodes whose results may be `MEDIUM` (`crate::facts::medium_closure`).
+    walked: std::sync::Mutex<Option<salsa::Revision>>,
 }
 
 /// A file of an [`InferencePlan`]: the fingerprint of its summary and the ids of its nodes.
@@ -178,8 +182,24 @@ pub fn plan_program(
 /// last, dependencies first (their readers in other files read what their host published, not
 /// their inference).
 pub fn infer_program_in_order(db: &pcl_db::RootDatabase, program: Program, plan: &InferencePlan) {
-    let waves = plan_nodes(db, program, plan);
+    let high = db.last_changed(salsa::Durability::HIGH);
+    let walked = || *plan.walked.lock().unwrap_or_else(|e| e.into_inner());
+    // After keystrokes only (however wide what they published), the nodes whose results are
+    // still `HIGH` are valid as they are: walk the others only, in the plan's order. Not when
+    // a result of a closed file may read an open file's text (`LOW`).
+    let only = (walked() == Some(high)
+        && crate::facts::closed_files_read_open_only_through_publications(db, program))
+    .then(|| crate::facts::medium_closure(db, program))
+    .flatten();
+    let waves = plan_nodes(db, program, plan, only.as_ref());
     run_waves(db, &waves, Asked::Inference, &|_| {});
+    if only.is_none() {
+        if crate::facts::keeps_facts_by_name(db, program) {
+            // Built now, in the walk after a wide change, rather than on the next keystroke.
+            crate::facts::closed_uses(db, program);
+        }
+        *plan.walked.lock().unwrap_or_else(|e| e.into_inner()) = Some(high);
+    }
     // The waves verified every node of the closed files, in order, just now.
     for &file in program.files(db) {
         if file.open(db) {
@@ -219,11 +239,13 @@ fn plan_fits(db: &dyn pcl_db::Db, program: Program, plan: &InferencePlan) -> boo
             })
 }
 
-/// The waves of a plan as nodes (the plan fits the program).
+/// The waves of a plan as nodes (the plan fits the program), all of them or those `only`
+/// names (as positions).
 fn plan_nodes<'db>(
     db: &'db dyn pcl_db::Db,
     program: Program,
     plan: &InferencePlan,
+    only: Option<&rustc_hash::FxHashSet<(u32, u32)>>,
 ) -> Vec<Vec<Node<'db>>> {
     let nodes: Vec<&[Node<'db>]> = program
         .files(db)
@@ -234,9 +256,11 @@ fn plan_nodes<'db>(
         .iter()
         .map(|wave| {
             wave.iter()
+                .filter(|place| only.is_none_or(|only| only.contains(place)))
                 .map(|&(f, i)| nodes[f as usize][i as usize])
                 .collect()
         })
+        .filter(|wave: &Vec<Node<'db>>| !wave.is_empty())
         .collect()
 }
 
@@ -264,7 +288,11 @@ fn closed_plan(db: &dyn pcl_db::Db, program: Program, waves: Waves<'_>) -> Infer
         .map(|wave| wave.iter().filter_map(|n| place.get(n).copied()).collect())
         .filter(|wave: &Vec<(u32, u32)>| !wave.is_empty())
         .collect();
-    InferencePlan { files, waves }
+    InferencePlan {
+        files,
+        waves,
+        walked: std::sync::Mutex::new(None),
+    }
 }
 
 /// Nodes in waves: each node after every node it refers to.

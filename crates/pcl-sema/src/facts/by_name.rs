@@ -93,6 +93,12 @@ pub(super) fn program_facts(db: &dyn pcl_db::Db, program: Program) -> Option<&Pr
         .downcast_ref::<ProgramFacts>()
 }
 
+/// Whether `program` keeps facts for its closed readers by name (some file of it was
+/// published).
+pub(crate) fn keeps_facts_by_name(db: &dyn pcl_db::Db, program: Program) -> bool {
+    program_facts(db, program).is_some()
+}
+
 /// The first declaration of `name` in namespace `space` as a closed reader sees `program`,
 /// whose publications are kept by name (`facts`).
 pub(super) fn first_for_closed<'a>(
@@ -358,4 +364,153 @@ fn wanted_facts(db: &RootDatabase, program: Program) -> (Packages, FxHashMap<Nam
         }
     }
     (packages, wanted)
+}
+
+/// Whether `file`, a file nobody has open, has a node on a reference cycle of `program`
+/// (whose publications are kept by name): read from the slots of its names and the closed
+/// files' own cycles, so that a file with no node on a cycle reads nothing the publications
+/// change (the cycles' paths do).
+pub(super) fn closed_file_on_cycle(
+    db: &dyn pcl_db::Db,
+    file: ProgramFile<'_>,
+    facts: &ProgramFacts,
+) -> bool {
+    let this = file.file(db);
+    let own = closed_cycles(db, file.program(db));
+    file_summary(db, file).nodes.iter().any(|node| {
+        let in_slot = facts
+            .slots
+            .get(&node.name)
+            .map(|slot| &slot.facts(db).cycle_members);
+        let members = in_slot.unwrap_or(&own.members);
+        !members.is_empty() && members.contains(&node.key(this))
+    })
+}
+
+/// The closed files' nodes and who uses each name among them: what the walk after a
+/// keystroke that wrote slots at `MEDIUM` follows ([`medium_closure`]). Built again only when
+/// a file on disk changes or a file opens or closes.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct ClosedUses {
+    /// Each node of a closed file.
+    nodes: Vec<ClosedNode>,
+    /// Names by number.
+    names: FxHashMap<Name, u32>,
+    /// Per name's number, the nodes that use it, as a range of `users`.
+    user_ranges: Vec<(u32, u32)>,
+    users: Vec<u32>,
+}
+
+/// A node of [`ClosedUses`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ClosedNode {
+    /// Its file's position in the program, and its position in the file.
+    place: (u32, u32),
+    /// Its name's number.
+    name: u32,
+    /// Whether its type is read from its body: all but the resources and reads without
+    /// `range`, typed from their schemas.
+    typed_by_body: bool,
+    /// Whether it reads what open files publish otherwise than by name: a component block
+    /// reads the inclusions of every program (`component::inclusion_cycles`).
+    reads_publications: bool,
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn closed_uses(db: &dyn pcl_db::Db, program: Program) -> ClosedUses {
+    let mut out = ClosedUses::default();
+    // (name, user), then sorted by name.
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    let number = |names: &mut FxHashMap<Name, u32>, name: &Name| -> u32 {
+        let next = names.len() as u32;
+        *names.entry(name.clone()).or_insert(next)
+    };
+    for (f, &file) in program.files(db).iter().enumerate() {
+        let pf = ProgramFile::new(db, program, file);
+        if read_as_published(db, pf) {
+            continue;
+        }
+        let nodes = file_nodes(db, pf);
+        for (i, node) in file_summary(db, pf).nodes.iter().enumerate() {
+            let g = out.nodes.len() as u32;
+            let typed_by_body = match node.kind {
+                NodeKind::Resource | NodeKind::Read => nodes
+                    .get(i)
+                    .is_none_or(|n| n.body(db).range_option().is_some()),
+                _ => true,
+            };
+            let name = number(&mut out.names, &node.name);
+            out.nodes.push(ClosedNode {
+                place: (f as u32, i as u32),
+                name,
+                typed_by_body,
+                reads_publications: node.kind == NodeKind::Component,
+            });
+            for used in node.uses.iter() {
+                pairs.push((number(&mut out.names, used), g));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    out.user_ranges = vec![(0, 0); out.names.len()];
+    for (at, &(name, user)) in pairs.iter().enumerate() {
+        let range = &mut out.user_ranges[name as usize];
+        if range.1 == range.0 {
+            *range = (at as u32, at as u32);
+        }
+        range.1 = at as u32 + 1;
+        out.users.push(user);
+    }
+    out
+}
+
+/// The nodes of the closed files whose results may be `MEDIUM` (each as its file's position
+/// and its position in the file): those that read the slot of a name written at `MEDIUM`
+/// since the last wide change (they use it, or are named by it) and the component blocks,
+/// and, through types read from bodies, the nodes that use them. After keystrokes only, the rest are valid as they are
+/// (`HIGH`), and only these can be walked recursively, so a walk of these in dependency order
+/// is as safe as a walk of every node. `None`: no facts kept by name.
+pub(crate) fn medium_closure(
+    db: &dyn pcl_db::Db,
+    program: Program,
+) -> Option<FxHashSet<(u32, u32)>> {
+    let facts = program_facts(db, program)?;
+    let medium: Vec<Name> = facts.kept().medium.iter().cloned().collect();
+    let mut out = FxHashSet::default();
+    let uses = closed_uses(db, program);
+    let mut reached = vec![false; uses.nodes.len()];
+    let mut stack: Vec<u32> = Vec::new();
+    let users = |name: u32| {
+        let (start, end) = uses.user_ranges[name as usize];
+        &uses.users[start as usize..end as usize]
+    };
+    let mut reach = |g: u32, stack: &mut Vec<u32>| {
+        if !std::mem::replace(&mut reached[g as usize], true) {
+            stack.push(g);
+        }
+    };
+    let numbers: FxHashSet<u32> = medium
+        .iter()
+        .filter_map(|n| uses.names.get(n).copied())
+        .collect();
+    for (g, node) in uses.nodes.iter().enumerate() {
+        if node.reads_publications || numbers.contains(&node.name) {
+            reach(g as u32, &mut stack);
+        }
+    }
+    for &name in &numbers {
+        for &g in users(name) {
+            reach(g, &mut stack);
+        }
+    }
+    while let Some(g) = stack.pop() {
+        let node = uses.nodes[g as usize];
+        out.insert(node.place);
+        if node.typed_by_body {
+            for &user in users(node.name) {
+                reach(user, &mut stack);
+            }
+        }
+    }
+    Some(out)
 }
