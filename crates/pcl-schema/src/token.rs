@@ -32,15 +32,15 @@ impl std::error::Error for MalformedToken {}
 
 /// Splits a token as a program writes it: `pkg:module:member`, `pkg::member` or `pkg:member`.
 pub fn decompose_token(token: &str) -> Result<TokenParts<'_>, MalformedToken> {
-    let parts: Vec<&str> = token.split(':').collect();
+    // Split without collecting: every resource's binding decomposes its token.
+    let mut parts = token.split(':');
+    let package = parts.next().unwrap_or_default();
     let malformed = || MalformedToken(token.to_string());
-    let (package, module, member) = match parts.as_slice() {
-        [package, member] => (*package, "index", *member),
-        [package, module, member] => (
-            *package,
-            if module.is_empty() { "index" } else { module },
-            *member,
-        ),
+    let (module, member) = match (parts.next(), parts.next(), parts.next()) {
+        (Some(member), None, _) => ("index", member),
+        (Some(module), Some(member), None) => {
+            (if module.is_empty() { "index" } else { module }, member)
+        }
         _ => return Err(malformed()),
     };
     if package.is_empty() || member.is_empty() {

@@ -258,6 +258,7 @@ fn editing_a_component_rebinds_only_its_users() {
             "infer_node(first)",
             "node_type(first)",
             "infer_node(user)",
+            "node_type(user)",
             "file_diagnostics(/p/main.pp)",
             "closed_files_diagnostics(/p)",
             "file_diagnostics(/p/app/main.pp)",

@@ -47,10 +47,10 @@ pub(crate) fn unranged_resource_type(db: &dyn pcl_db::Db, node: pcl_hir::Node<'_
     if body.range_option().is_some() {
         return None;
     }
+    // A malformed token has no package (`package_of_token`), as `resolve_resource` finds.
     let schema = node
         .signature(db)
         .label(1)
-        .filter(|token| pcl_schema::token::decompose_token(token).is_ok())
         .and_then(|token| {
             let program = node.file(db).program(db);
             resource_token_request(db, program, body, token)
