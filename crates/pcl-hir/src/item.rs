@@ -241,6 +241,18 @@ pub fn file_nodes<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Vec<N
     lower_file(db, file).nodes.clone()
 }
 
+/// That a file's lowering is up to date, and nothing else (always equal): what a query that
+/// reads its nodes' fields asks first. A node's fields carry the durability of the lowering
+/// that made them; when a file closes (its text `LOW` → `HIGH`), a reader that reads them
+/// before the file is lowered again would take the old `LOW`, and keep it (salsa keeps the
+/// durability of a result whose inputs only backdate), and so would every result that uses it:
+/// in a chain of references, verified recursively after every keystroke. Asking this first
+/// lowers the file again, without depending on anything that changes with it.
+#[salsa::tracked]
+pub fn file_lowered<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) {
+    lower_file(db, file);
+}
+
 /// Every node of a program, files in path order, nodes in source order. What a name means is
 /// `pcl-sema`'s (`program_index`, `resolve_root`), from per-file summaries.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
@@ -295,6 +307,10 @@ pub struct FileNodeMap<'db> {
 
 #[salsa::tracked(returns(ref))]
 pub fn file_node_map<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileNodeMap<'db> {
+    // Runs again when the file opens or closes: salsa keeps the durability of a result whose
+    // inputs only backdate, and a map made while the file was open (`LOW`) would keep it once
+    // the file closed, and so would every resolution in other files that reads it.
+    file.file(db).open(db);
     let map = file_nodes(db, file)
         .iter()
         .map(|&n| ((n.kind(db), n.name(db).clone(), *n.occurrence(db)), n))

@@ -21,8 +21,8 @@ mod options;
 
 pub use body::*;
 pub use item::{
-    file_node_map, file_nodes, lower_file, node_of, program_scope, FileNodeMap, LoweredFile, Node,
-    NodeKey, NodeKind, NodeSourceMap, ProgramFile, ProgramScope, Signature,
+    file_lowered, file_node_map, file_nodes, lower_file, node_of, program_scope, FileNodeMap,
+    LoweredFile, Node, NodeKey, NodeKind, NodeSourceMap, ProgramFile, ProgramScope, Signature,
 };
 pub use lower::{flat_lowering_difference, known_attributes, release_lowering_buffers};
 pub use name::Name;

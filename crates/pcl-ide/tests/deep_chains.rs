@@ -421,3 +421,37 @@ fn a_chain_above_a_name_an_open_file_publishes_again_and_again() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_chain_read_by_a_file_opened_after_another_closed() {
+    // Found by the host's differential test (the same before this session's changes): the
+    // open file `a.pp` changes a type the chain reads, a closed file's diagnostics are asked
+    // before the check of every file (so that `head`'s node map and inference are computed
+    // while `a.pp` is open, `LOW`), `a.pp` closes, `user.pp`, which uses the chain's top,
+    // opens. Results made while a file was open kept their `LOW` durability once it closed
+    // (their inputs only backdated), and so did the chain above them, verified recursively
+    // after the next keystroke. Now a node's inference, its type and its file's node map read
+    // whether the file is open, and the file's lowering first.
+    let dir = temp_dir("reopened");
+    std::fs::write(dir.join("chain.pp"), chain("head")).unwrap();
+    let open = dir.join("a.pp");
+    std::fs::write(&open, "head = 1\n").unwrap();
+    let user = dir.join("user.pp");
+    std::fs::write(&user, "top = l20000\nother = head\n").unwrap();
+    let mut host = open_and_check(&dir, &[&open]);
+    type_into(&mut host, &open, "head = \"one\"\n");
+    host.analysis().diagnostics(&dir.join("chain.pp")).unwrap();
+    host.analysis().workspace_diagnostics().unwrap();
+    let mut change = Change::new();
+    change.close_file(open.clone());
+    host.apply_change(change);
+    host.analysis().workspace_diagnostics().unwrap();
+    let mut change = Change::new();
+    change.set_file_text(user.clone(), std::fs::read_to_string(&user).unwrap());
+    host.apply_change(change);
+    host.analysis().workspace_diagnostics().unwrap();
+    type_into(&mut host, &user, "top = l20000\notherx = head\n");
+    host.analysis().workspace_diagnostics().unwrap();
+    ask_everything(&host, &user, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}

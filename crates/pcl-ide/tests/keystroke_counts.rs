@@ -174,15 +174,15 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     }
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 9/42 vs 9/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 8/43 vs 8/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 8/43 vs 8/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a character typed: edited file 8/43 vs 8/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the character deleted: edited file 8/43 vs 8/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 22/32 vs 22/32; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 20/31 vs 20/31; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 36/95 vs 36/143; every file 282/437 vs 366/916; diagnostics 8 vs 32
-        renamed back: edited file 34/85 vs 34/109; every file 280/341 vs 364/581; diagnostics 0 vs 0
+        a literal: edited file 10/42 vs 10/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 9/43 vs 9/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 9/43 vs 9/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a character typed: edited file 9/43 vs 9/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the character deleted: edited file 9/43 vs 9/43; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 23/32 vs 23/32; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 21/31 vs 21/31; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 37/97 vs 37/145; every file 282/441 vs 366/932; diagnostics 8 vs 32
+        renamed back: edited file 35/86 vs 35/110; every file 280/345 vs 364/597; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {
@@ -219,10 +219,10 @@ fn a_name_used_once_renamed_again_costs_its_uses() {
         .unwrap();
     }
     expect![[r#"
-        a local used once renamed: edited file 35/96 vs 35/144; every file 256/463 vs 255/1026; diagnostics 1 vs 1
-        renamed back: edited file 34/85 vs 34/109; every file 254/274 vs 254/310; diagnostics 0 vs 0
-        renamed again: edited file 34/83 vs 34/107; every file 254/276 vs 254/312; diagnostics 1 vs 1
-        back again: edited file 34/85 vs 34/109; every file 254/274 vs 254/310; diagnostics 0 vs 0
+        a local used once renamed: edited file 36/98 vs 36/146; every file 256/467 vs 255/1042; diagnostics 1 vs 1
+        renamed back: edited file 35/86 vs 35/110; every file 254/275 vs 254/311; diagnostics 0 vs 0
+        renamed again: edited file 35/84 vs 35/108; every file 254/277 vs 254/313; diagnostics 1 vs 1
+        back again: edited file 35/86 vs 35/110; every file 254/275 vs 254/311; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large).skip(1) {

@@ -33,6 +33,8 @@ pub(crate) fn infer<'db>(
     node: Node<'db>,
     all_types: bool,
 ) -> NodeInference {
+    // The node's file lowered first (see `file_lowered`).
+    pcl_hir::file_lowered(db, node.file(db));
     let body = node.body(db);
     let mut cx = Infer {
         all_types,
@@ -51,7 +53,12 @@ pub(crate) fn infer<'db>(
         diagnostics: Vec::new(),
         splat_items: Vec::new(),
         roots: Vec::new(),
-        view: None,
+        // Read for every node, names or not: a node's inference then runs again when its file
+        // opens or closes, so that it takes the durability of what it reads then (salsa keeps
+        // the durability of a result whose inputs only backdate: an inference computed while
+        // the file was open would stay `LOW` once it closed, and every closed node using it,
+        // a chain of them included, would be verified after every keystroke, recursively).
+        view: crate::View::of(db, node.file(db).file(db)),
         missing_required: None,
     };
     let recover_errors: Vec<BindingId> = body
@@ -172,8 +179,8 @@ pub(crate) struct Infer<'a, 'db> {
     splat_items: Vec<Type>,
     /// What the top-level names used so far mean.
     roots: Vec<(pcl_hir::Name, Option<crate::Resolved<'db>>)>,
-    /// The view of `file`, once a name is looked up.
-    view: Option<crate::View>,
+    /// The view of `file`.
+    view: crate::View,
     /// A value found missing a required property, while its literal's keys are checked: a
     /// misspelling of that property among them is reported as the mistake, in its place.
     pub(crate) missing_required: Option<bind::MissingRequired>,
@@ -731,9 +738,7 @@ impl<'a, 'db> Infer<'a, 'db> {
         if let Some((_, resolved)) = self.roots.iter().find(|(n, _)| n == name) {
             return *resolved;
         }
-        let view = *self
-            .view
-            .get_or_insert_with(|| crate::View::of(self.db, self.file));
+        let view = self.view;
         let resolved = crate::facts::lookup_root_in(self.db, self.program, view, name);
         self.roots.push((name.clone(), resolved));
         resolved

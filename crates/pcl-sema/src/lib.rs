@@ -166,6 +166,8 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
     if matches!(node.kind(db), NodeKind::Resource | NodeKind::Read)
         && facts::keeps_facts_by_name(db, program)
     {
+        // Its file lowered first, as `infer_node` does (see `file_lowered`).
+        pcl_hir::file_lowered(db, node.file(db));
         // In a program whose files publish (an editor's), typed without its body unless it has
         // a `range`, so that what changes how its inputs check does not reach its users. A
         // batch check reads the type its inference found with the schema (looking the schema
