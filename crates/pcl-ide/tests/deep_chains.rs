@@ -455,3 +455,47 @@ fn a_chain_read_by_a_file_opened_after_another_closed() {
     ask_everything(&host, &user, &dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_chain_above_an_unknown_function_named_like_a_published_name() {
+    // `l0 = foo(1)`: an unknown function's help looked `foo` up as a top-level name, so `l0`
+    // read the slot of `foo`, though `foo` is not among the names `l0` uses (a call's name is
+    // no variable): the walk after keystrokes left the chain out, and the check of every file
+    // verified it recursively (found by review). The edge says whether it is a variable now.
+    let dir = temp_dir("unknown-fn");
+    std::fs::write(dir.join("chain.pp"), chain("foo(1)")).unwrap();
+    std::fs::write(dir.join("uses.pp"), "z = foo\n").unwrap();
+    let open = dir.join("open.pp");
+    std::fs::write(&open, "foo = 1\n").unwrap();
+    let mut host = open_and_check(&dir, &[&open]);
+    for text in ["foo = \"s\"\n", "foo = true\n", "foo = 1\n"] {
+        type_into(&mut host, &open, text);
+        host.analysis().workspace_diagnostics().unwrap();
+    }
+    ask_everything(&host, &dir.join("chain.pp"), &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_chain_above_a_property_path_in_a_second_options_block() {
+    // The summary left out the property paths of every `options` block, but only the first
+    // is bound as options: the second's `ignoreChanges = [foo]` is inferred as an expression,
+    // which looks `foo` up, so `r` read the slot of `foo` without using it (found by review).
+    // Now only the options block binding reads skips them.
+    let dir = temp_dir("second-options");
+    let mut text = chain("r");
+    text.push_str(
+        "resource r \"unknown:index:Thing\" {\n  options {\n    range = 2\n  }\n  options {\n    ignoreChanges = [foo]\n  }\n}\n",
+    );
+    std::fs::write(dir.join("chain.pp"), text).unwrap();
+    std::fs::write(dir.join("uses.pp"), "z = foo\n").unwrap();
+    let open = dir.join("open.pp");
+    std::fs::write(&open, "foo = 1\n").unwrap();
+    let mut host = open_and_check(&dir, &[&open]);
+    for text in ["foo = \"s\"\n", "foo = true\n", "foo = 1\n"] {
+        type_into(&mut host, &open, text);
+        host.analysis().workspace_diagnostics().unwrap();
+    }
+    ask_everything(&host, &dir.join("chain.pp"), &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -55,14 +55,17 @@ pub fn for_each_root_use<'b>(kind: NodeKind, body: &'b Body, mut f: impl FnMut(E
 }
 
 /// The expressions whose references count: every attribute (except property-path options
-/// of resources) and the value; not the type label, which is in the type scope.
+/// of resources, in the block their binding reads as the options: the expressions of any
+/// other block are inferred, so their names are uses) and the value; not the type label,
+/// which is in the type scope.
 fn reference_roots(kind: NodeKind, body: &Body) -> Vec<ExprId> {
     let mut roots = Vec::new();
+    let options = matches!(kind, NodeKind::Resource | NodeKind::Read)
+        .then(|| crate::infer::options_block(body))
+        .flatten();
     for attr in &body.attrs {
         if let Some(block) = attr.block {
-            let in_options = body.block(block).type_name.as_str() == "options";
-            if in_options
-                && matches!(kind, NodeKind::Resource | NodeKind::Read)
+            if Some(block) == options
                 && ResourceOption::from_name(&attr.name)
                     .is_some_and(ResourceOption::takes_property_paths)
             {

@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 use crate::{InferDiagnostic, NodeInference, Target};
 
 pub use bind::resource_option_type;
-pub(crate) use bind::unranged_resource_type;
+pub(crate) use bind::{options_block, unranged_resource_type};
 pub use builtins::Builtin;
 pub(crate) use component::interface_type as component_interface_type;
 
@@ -257,6 +257,7 @@ impl<'a, 'db> Infer<'a, 'db> {
             fixes: fix.into_iter().collect(),
             package: None,
             suggest_for: None,
+            variable_for: None,
         });
     }
 

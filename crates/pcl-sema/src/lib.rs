@@ -90,6 +90,11 @@ pub struct InferDiagnostic {
     /// result of `LOW` durability there would be walked after every keystroke, recursively
     /// through every node that uses it).
     pub suggest_for: Option<pcl_hir::Name>,
+    /// An unknown function's name, which the edge says is a variable when it names one
+    /// (`` `f` is a variable, not a function ``): for the same reason as `suggest_for`,
+    /// inference does not look the name up (a name looked up that the node does not use as a
+    /// variable is no edge of the reference graph, so nothing would order its readers).
+    pub variable_for: Option<pcl_hir::Name>,
 }
 
 /// Everything inference knows about one node.

@@ -458,11 +458,10 @@ fn unknown_function(cx: &mut Infer<'_, '_>, id: ExprId, name: &Name) -> Type {
     }
     let suggestion =
         suggest::best_match(f, Builtin::ALL.iter().map(|b| b.name())).map(str::to_string);
-    let help = match (&suggestion, cx.lookup_root(name)) {
-        (Some(s), _) => Some(pcl_diagnostics::style::did_you_mean(s)),
-        (None, Some(_)) => Some(format!("`{f}` is a variable, not a function")),
-        _ => None,
-    };
+    let help = suggestion
+        .as_deref()
+        .map(pcl_diagnostics::style::did_you_mean);
+    let variable = suggestion.is_none();
     cx.report_with(
         Code::UnknownFunction,
         Severity::Error,
@@ -471,6 +470,12 @@ fn unknown_function(cx: &mut Infer<'_, '_>, id: ExprId, name: &Name) -> Type {
         help,
         suggestion,
     );
+    if variable {
+        // Whether it names a variable is the edge's to say (`variable_for`).
+        if let Some(last) = cx.diagnostics.last_mut() {
+            last.variable_for = Some(name.clone());
+        }
+    }
     Type::dynamic()
 }
 
