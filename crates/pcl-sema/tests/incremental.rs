@@ -61,7 +61,6 @@ fn changing_a_literal_reinfers_only_that_node() {
                 "file_nodes(main.pp)",
                 "node_references(x)",
                 "file_summary(main.pp)",
-                "file_lowered(main.pp)",
                 "infer_node(x)",
                 "node_type(x)",
                 "file_diagnostics(main.pp)",
@@ -81,7 +80,6 @@ fn a_blank_line_or_comment_at_the_top_reinfers_nothing() {
             [
                 "lower_file(main.pp)",
                 "file_nodes(main.pp)",
-                "file_lowered(main.pp)",
                 "file_diagnostics(main.pp)",
                 "closed_files_diagnostics(/program)",
             ]
@@ -94,7 +92,6 @@ fn a_blank_line_or_comment_at_the_top_reinfers_nothing() {
             [
                 "lower_file(main.pp)",
                 "file_nodes(main.pp)",
-                "file_lowered(main.pp)",
                 "file_diagnostics(main.pp)",
                 "closed_files_diagnostics(/program)",
             ]
@@ -122,7 +119,6 @@ fn renaming_an_unused_local_reinfers_only_it() {
                 "index_bucket(?)",
                 "resolve_root(y)",
                 "node_references(renamed)",
-                "file_lowered(main.pp)",
                 "closed_graph(/program)",
                 "infer_node(renamed)",
                 "node_type(renamed)",
@@ -146,7 +142,6 @@ fn a_type_change_reinfers_the_users() {
                 "file_nodes(main.pp)",
                 "node_references(x)",
                 "file_summary(main.pp)",
-                "file_lowered(main.pp)",
                 "infer_node(x)",
                 "node_type(x)",
                 "infer_node(y)",
@@ -184,7 +179,6 @@ fn editing_one_file_of_two_touches_only_that_file() {
                 "file_nodes(other.pp)",
                 "file_summary(other.pp)",
                 "node_references(lonely)",
-                "file_lowered(other.pp)",
                 "infer_node(lonely)",
                 "node_type(lonely)",
                 "file_diagnostics(other.pp)",
