@@ -454,16 +454,22 @@ fn read_as_published(db: &dyn pcl_db::Db, file: ProgramFile<'_>) -> bool {
     file.file(db).open(db) && is_published(db, file)
 }
 
-#[salsa::tracked(returns(ref))]
-fn closed_index(db: &dyn pcl_db::Db, program: Program) -> ClosedIndex {
-    let summaries: Vec<(SourceFile, &FileSummary)> = program
+/// The summaries of the files read as they are (all but the open files whose hosts publish),
+/// in program order.
+fn unpublished_summaries(db: &dyn pcl_db::Db, program: Program) -> Vec<(SourceFile, &FileSummary)> {
+    program
         .files(db)
         .iter()
         .filter_map(|&file| {
             let pf = ProgramFile::new(db, program, file);
             (!read_as_published(db, pf)).then(|| (file, file_summary(db, pf)))
         })
-        .collect();
+        .collect()
+}
+
+#[salsa::tracked(returns(ref))]
+fn closed_index(db: &dyn pcl_db::Db, program: Program) -> ClosedIndex {
+    let summaries = unpublished_summaries(db, program);
     let count: usize = summaries.iter().map(|(_, s)| s.nodes.len()).sum();
     let per_bucket = count / NAME_BUCKETS as usize + 1;
     let mut buckets: Vec<NameMaps> = (0..NAME_BUCKETS)

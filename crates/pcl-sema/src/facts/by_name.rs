@@ -129,15 +129,7 @@ pub(super) fn closed_cycles(db: &dyn pcl_db::Db, program: Program) -> ProgramCyc
     if closed_graph(db, program).acyclic {
         return ProgramCycles::default();
     }
-    let summaries: Vec<(SourceFile, &FileSummary)> = program
-        .files(db)
-        .iter()
-        .filter_map(|&file| {
-            let pf = ProgramFile::new(db, program, file);
-            (!read_as_published(db, pf)).then(|| (file, file_summary(db, pf)))
-        })
-        .collect();
-    cycles_of(&summaries)
+    cycles_of(&unpublished_summaries(db, program))
 }
 
 /// The type published for a node of an open file, for readers in closed files (`dynamic` once
