@@ -330,8 +330,7 @@ fn convert<'db>(
     if let Some(name) = &problem.variable_for {
         // As a reader that sees every file as it is (an open file's names included).
         let program = node.file(db).program(db);
-        let key = crate::RootName::new(db, program, name.clone(), crate::View::Open);
-        if crate::resolve_root(db, key).is_some() {
+        if crate::facts::lookup_root_in(db, program, crate::View::Open, name).is_some() {
             diagnostic = diagnostic.with_help(format!("`{name}` is a variable, not a function"));
         }
     }

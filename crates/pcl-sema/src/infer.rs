@@ -62,7 +62,7 @@ pub(crate) fn infer<'db>(
         // the durability of a result whose inputs only backdate: an inference computed while
         // the file was open would stay `LOW` once it closed, and every closed node using it,
         // a chain of them included, would be verified after every keystroke, recursively).
-        view: crate::View::of(db, node.file(db).file(db)),
+        view: crate::View::of(db, file.file(db)),
         missing_required: None,
     };
     let recover_errors: Vec<BindingId> = body
