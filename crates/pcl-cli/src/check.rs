@@ -49,6 +49,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // A check runs once and exits (its database is never dropped either): names need no
     // counts, which both threads would otherwise write for every name a program repeats.
     pcl_hir::Name::never_free();
+    // Nor types: both threads copy the handles of the same schema types.
+    pcl_types::never_free();
     // Standard error is locked only after the progress bar is gone: the bar's tick thread
     // writes to it, and a lock held across the run hung every check big enough for a bar on a
     // terminal.

@@ -60,6 +60,26 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+// ---- never freed ------------------------------------------------------------------------
+
+/// Set once by [`never_free`], never cleared.
+static NEVER_FREE: AtomicBool = AtomicBool::new(false);
+
+/// From now on, for the rest of the process, no type is freed: copying or dropping a handle
+/// writes no count, neither the node's nor its groups'. For a process that checks once and
+/// exits (`pcl check`): both threads copy the handles of the same schema types (a resource's
+/// output type, each property read from it), and every copy and drop wrote the node's count
+/// and its package's group's count, so the two cores traded the cache lines that hold them.
+/// A server, whose types come and go with every edit, must not call it.
+pub fn never_free() {
+    NEVER_FREE.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`never_free`] was called.
+pub(crate) fn never_freed() -> bool {
+    NEVER_FREE.load(Ordering::Relaxed)
+}
+
 // ---- statistics ------------------------------------------------------------------------
 
 static LIVE_TYPES: AtomicUsize = AtomicUsize::new(0);
@@ -303,6 +323,21 @@ pub(crate) fn intern(kind: TypeKind) -> Type {
         let mut found = None;
         if let Some(bucket) = table.get(&hash) {
             for entry in bucket.entries() {
+                if never_freed() {
+                    // No count is written any more, so none reaches zero: a node alive now
+                    // stays alive, and a handle to it needs no count of its own.
+                    if entry.strong_count() > 0 {
+                        // SAFETY: the node is alive (above) and, with no count ever given
+                        // back, stays so for the rest of the process.
+                        let node =
+                            std::mem::ManuallyDrop::new(unsafe { Arc::from_raw(entry.as_ptr()) });
+                        if node.kind == *probe {
+                            found = Some(std::mem::ManuallyDrop::into_inner(node));
+                            break;
+                        }
+                    }
+                    continue;
+                }
                 if let Some(node) = entry.upgrade() {
                     if node.kind == *probe {
                         found = Some(node);
@@ -517,6 +552,10 @@ impl Group {
     /// A new free handle made from an existing one (or a dependency, or an owned handle
     /// turned free): the count cannot be zero, and the group cannot be dead.
     pub(crate) fn acquire(&self) {
+        // Once nothing is freed, no group is collected: its count no longer matters.
+        if never_freed() {
+            return;
+        }
         let previous = self.ext.fetch_add(1, Ordering::Relaxed);
         if previous & FREEZING != 0 {
             // Only while still frozen: a check that thawed the group meanwhile has cleared
@@ -532,6 +571,9 @@ impl Group {
 
     /// A new free handle found by key: fails if the group is dead, waits while it is frozen.
     fn try_acquire(&self) -> bool {
+        if never_freed() {
+            return !self.is_dead();
+        }
         let mut current = self.ext.load(Ordering::Acquire);
         loop {
             if current & DEAD != 0 {
@@ -556,6 +598,9 @@ impl Group {
 
     /// A free handle (or a dependency) goes away.
     pub(crate) fn release(self: &Arc<Self>) {
+        if never_freed() {
+            return;
+        }
         let previous = self.ext.fetch_sub(1, Ordering::Release);
         let now = previous.wrapping_sub(1);
         if now & FLAGS != 0 {

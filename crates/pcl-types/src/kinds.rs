@@ -31,7 +31,7 @@ pub struct Type(ManuallyDrop<Arc<TypeData>>);
 
 impl Clone for Type {
     fn clone(&self) -> Type {
-        if self.0.is_builtin() {
+        if self.0.is_builtin() || crate::interner::never_freed() {
             // SAFETY: a builtin's node is held by `builtins()` for the life of the process
             // (its count never drops to zero), and no handle of it ever gives its count back
             // (`Drop` below), so a handle that was not counted frees nothing.
@@ -49,7 +49,9 @@ impl Clone for Type {
 
 impl Drop for Type {
     fn drop(&mut self) {
-        if self.0.is_builtin() {
+        // A builtin's handles are never counted; once types are never freed (`never_free`),
+        // no handle is.
+        if self.0.is_builtin() || crate::interner::never_freed() {
             return;
         }
         for group in self.0.groups() {

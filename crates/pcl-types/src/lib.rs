@@ -48,7 +48,7 @@ pub fn on_enough_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(128 * 1024, 4 * 1024 * 1024, f)
 }
 pub use eventuals::Eventual;
-pub use interner::{interner_stats, InternerStats};
+pub use interner::{interner_stats, never_free, InternerStats};
 pub use kinds::{
     Annotation, ConstType, DeferredKey, DefineObjectError, EnumType, ObjectType, Properties, Type,
     TypeKind,
