@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
 use crate::classes::structural_classes;
@@ -412,9 +412,26 @@ pub(crate) struct DeferredObject {
     /// Set once; taken out only when the object's group is collected (nothing can reach the
     /// object then), which is what breaks reference cycles.
     properties: RwLock<Option<Arc<Props>>>,
+    /// The properties of `properties` while they are there, for reading them without the
+    /// lock once types are never freed (`interner::never_free`): then no group is collected,
+    /// so they are never taken out. The lock and the count of a package's popular objects
+    /// were written by both threads for every property read.
+    properties_at: AtomicPtr<Props>,
 }
 
 impl DeferredObject {
+    /// The properties, borrowed, if types are never freed and they are defined.
+    fn properties_never_freed(&self) -> Option<&Props> {
+        if !crate::interner::never_freed() {
+            return None;
+        }
+        let at = self.properties_at.load(Ordering::Acquire);
+        // SAFETY: `at` points into the `Arc` held by `properties`, set with it, and cleared
+        // before it is taken out; nothing is taken out once types are never freed, so the
+        // properties live as long as the object.
+        (!at.is_null()).then(|| unsafe { &*at })
+    }
+
     fn properties(&self) -> Option<Arc<Props>> {
         self.properties
             .read()
@@ -424,6 +441,8 @@ impl DeferredObject {
 
     /// Takes the properties out (collection of a dead group).
     pub(crate) fn take_properties(&self) -> Option<Arc<Props>> {
+        self.properties_at
+            .store(std::ptr::null_mut(), Ordering::Release);
         self.properties
             .write()
             .unwrap_or_else(|p| p.into_inner())
@@ -507,9 +526,12 @@ impl ObjectType {
     pub fn properties(&self) -> Properties<'_> {
         let inner = match &self.repr {
             ObjectRepr::Structural { properties, .. } => PropertiesInner::Borrowed(properties),
-            ObjectRepr::Deferred(deferred) => match deferred.properties() {
-                Some(props) => PropertiesInner::Shared(props, PhantomData),
-                None => PropertiesInner::None,
+            ObjectRepr::Deferred(deferred) => match deferred.properties_never_freed() {
+                Some(props) => PropertiesInner::Borrowed(props),
+                None => match deferred.properties() {
+                    Some(props) => PropertiesInner::Shared(props, PhantomData),
+                    None => PropertiesInner::None,
+                },
             },
         };
         Properties { inner }
@@ -840,6 +862,9 @@ impl Type {
             if slot.is_some() {
                 Some(props)
             } else {
+                deferred
+                    .properties_at
+                    .store(Arc::as_ptr(&props).cast_mut(), Ordering::Release);
                 *slot = Some(props);
                 let state = if publish { PUBLISHED } else { UNPUBLISHED };
                 deferred.state.store(state, Ordering::Release);
@@ -1269,6 +1294,7 @@ fn deferred_kind(
             input_origin,
             state: AtomicU8::new(UNDEFINED),
             properties: RwLock::new(None),
+            properties_at: AtomicPtr::new(std::ptr::null_mut()),
         })),
     })
 }
