@@ -189,6 +189,8 @@ impl AnalysisHost {
         let outcome = pcl_sema::publish_open_files(&mut self.db, settled);
         let direct = pcl_sema::closed_files_read_open_text(&self.db);
         self.generations.direct.store(direct, Ordering::SeqCst);
+        // A publication that walked again, in order, the closed results that read it leaves
+        // them valid, as one that changed nothing does.
         if !only_keystrokes || direct || outcome == pcl_sema::Publication::Changed {
             self.generations
                 .wide

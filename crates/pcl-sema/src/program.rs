@@ -539,6 +539,51 @@ pub fn infer_nodes_with<'db>(db: &'db dyn pcl_db::Db, nodes: &[Node<'db>], settl
     }
 }
 
+/// Infers the closed nodes of `program` whose results may read a name's slot written at
+/// `MEDIUM` since the last wide change (`facts::medium_closure`), and the nodes of open files
+/// they use, dependencies first, taking every other closed node as done: what makes the closed
+/// files' results valid again after a publication that wrote `MEDIUM` inputs only, when they
+/// were before it (every other closed result is `HIGH`, and no `HIGH` input changed). A
+/// depth-first search that stops at the closed nodes outside the closure. `false` (nothing
+/// walked) when the program does not keep its facts by name, or a closed result may read an
+/// open file's text.
+pub(crate) fn infer_medium_closure(db: &pcl_db::RootDatabase, program: Program) -> bool {
+    if !crate::facts::closed_files_read_open_only_through_publications(db, program) {
+        return false;
+    }
+    let Some(places) = crate::facts::medium_closure(db, program) else {
+        return false;
+    };
+    let files = program.files(db);
+    let mut closure: rustc_hash::FxHashSet<Node<'_>> = rustc_hash::FxHashSet::default();
+    for &(file, at) in &places {
+        let nodes = pcl_hir::file_nodes(db, ProgramFile::new(db, program, files[file as usize]));
+        if let Some(&node) = nodes.get(at as usize) {
+            closure.insert(node);
+        }
+    }
+    let mut starts: Vec<Node<'_>> = closure.iter().copied().collect();
+    // Any order of the starts gives a dependency order; a fixed one gives the same walk
+    // every time.
+    starts.sort_by_key(salsa::plumbing::AsId::as_id);
+    let mut open: FxHashMap<ProgramFile<'_>, bool> = FxHashMap::default();
+    let order = reached_in_post_order(&starts, |node| {
+        let in_open_file = *open
+            .entry(node.file(db))
+            .or_insert_with_key(|file| file.file(db).open(db));
+        if in_open_file || closure.contains(&node) {
+            node_references(db, node).as_slice()
+        } else {
+            &[]
+        }
+    });
+    for node in order {
+        infer_node(db, node);
+        node_type(db, node);
+    }
+    true
+}
+
 /// Infers the nodes of an open file and the open files' nodes they use, dependencies first
 /// ([`open_order_from`]), taking the closed files' nodes as done ([`Settled::ClosedFiles`]).
 /// A query, so that its edges are re-validated in that order (no recursion through a chain)
