@@ -146,6 +146,37 @@ impl<'n, 'c, F: Fn(&str, &str) -> bool> Matcher<'n, 'c, F> {
     }
 }
 
+/// Whether the letters of `a` and `b` leave room for a distance within `max`: an edit
+/// changes the count of at most two letters by one each (a swap, of none), so half the
+/// letters the two do not share is a lower bound of the distance. Most candidates a name is
+/// compared with share few letters with it, and are turned away without the table (`true`,
+/// no bound, for text outside ASCII).
+fn within_by_letters(a: &[char], b: &[char], max: usize) -> bool {
+    if a.len() + b.len() <= max.saturating_mul(2) {
+        return true;
+    }
+    let mut counts = [0u32; 128];
+    for &c in a {
+        match counts.get_mut(c as usize) {
+            Some(count) => *count += 1,
+            None => return true,
+        }
+    }
+    let mut shared = 0;
+    for &c in b {
+        match counts.get_mut(c as usize) {
+            Some(count) if *count > 0 => {
+                *count -= 1;
+                shared += 1;
+            }
+            Some(_) => {}
+            None => return true,
+        }
+    }
+    let unshared = a.len() + b.len() - 2 * shared;
+    unshared.div_ceil(2) <= max
+}
+
 /// The rows of the edit-distance table, kept between calls.
 #[derive(Default)]
 struct Rows {
@@ -162,9 +193,24 @@ impl Rows {
     fn distance_within(&mut self, a: &[char], b: &str, max: usize) -> Option<usize> {
         self.candidate.clear();
         self.candidate.extend(b.chars());
-        let b = &self.candidate;
+        let b = &self.candidate[..];
         // Lengths that differ by more than `max` cannot be within it.
         if a.len().abs_diff(b.len()) > max {
+            return None;
+        }
+        // A common prefix and suffix cost nothing, and the table of what is between them is
+        // the distance (names of a program often share most of their text: `bucketLogs1` and
+        // `bucketLogs2`, where the whole table was a hundred cells for one).
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let (a, b) = (&a[prefix..], &b[prefix..]);
+        let suffix = a
+            .iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+        if !within_by_letters(a, b, max) {
             return None;
         }
         self.previous.clear();
@@ -279,6 +325,36 @@ mod tests {
                     assert_eq!(
                         rows.distance_within(&chars, b, max),
                         expected,
+                        "{a:?} {b:?} {max}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every pair of strings of up to five letters over three, against the whole table: the
+    /// common prefix and suffix the bounded distance leaves out change nothing, swaps at
+    /// their edges included.
+    #[test]
+    fn bounded_distances_agree_on_every_short_pair() {
+        let mut words: Vec<String> = vec![String::new()];
+        let mut last: Vec<String> = vec![String::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|w| ['a', 'b', 'c'].map(|c| format!("{w}{c}")))
+                .collect();
+            words.extend(last.iter().cloned());
+        }
+        let mut rows = Rows::default();
+        for a in &words {
+            let chars: Vec<char> = a.chars().collect();
+            for b in &words {
+                let d = full_table(a, b);
+                for max in [0, 1, 2, 5] {
+                    assert_eq!(
+                        rows.distance_within(&chars, b, max),
+                        (d <= max).then_some(d),
                         "{a:?} {b:?} {max}"
                     );
                 }
