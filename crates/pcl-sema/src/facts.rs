@@ -1667,7 +1667,7 @@ fn seen_nodes_of<'db>(
     pf: ProgramFile<'db>,
     reach_names: bool,
 ) -> SeenNodes<'db> {
-    let (program, file) = (pf.program(db), pf.file(db));
+    let program = pf.program(db);
     let nodes = file_nodes(db, pf);
     let closed = closed_names(db, program);
     let own = file_summary(db, pf);
@@ -1689,6 +1689,7 @@ fn seen_nodes_of<'db>(
     debug_assert_eq!(own.nodes.len(), nodes.len());
     let mut lookups = FxHashMap::default();
     let mut lookup = OpenLookup::new(db, program);
+    let mut scratch = ReachScratch::default();
     for (node, &handle) in own.nodes.iter().zip(nodes) {
         if !closed.contains(&node.name) {
             continue;
@@ -1700,12 +1701,12 @@ fn seen_nodes_of<'db>(
             occurrence: node.occurrence,
             uses: if reach_names {
                 reach(
-                    &node.key(file),
                     node,
                     &open_nodes,
                     closed,
                     &mut lookups,
                     &mut lookup,
+                    &mut scratch,
                 )
             } else {
                 Arc::default()
@@ -1752,18 +1753,26 @@ fn open_summary_nodes(db: &dyn pcl_db::Db, program: Program) -> FxHashMap<NodeKe
 ///
 /// `lookups` keeps what each name means in the open view, from one call to the next.
 fn reach<'a>(
-    start: &NodeKey,
     node: &'a SummaryNode,
     open_nodes: &FxHashMap<NodeKey, &'a SummaryNode>,
     closed: &FxHashSet<Name>,
     lookups: &mut FxHashMap<&'a Name, Option<&'a NodeKey>>,
     lookup: &mut OpenLookup<'a>,
+    scratch: &mut ReachScratch<'a>,
 ) -> Arc<[Name]> {
     let mut out: Vec<Name> = Vec::new();
-    let mut seen_names: FxHashSet<&Name> = FxHashSet::default();
-    let mut visited: FxHashSet<NodeKey> = FxHashSet::default();
-    visited.insert(start.clone());
-    let mut stack: Vec<&SummaryNode> = vec![node];
+    let ReachScratch {
+        seen_names,
+        visited,
+        stack,
+    } = scratch;
+    seen_names.clear();
+    visited.clear();
+    // The open files' summary nodes are told apart by address: each is one entry of its
+    // file's summary, which `open_nodes` lends too.
+    visited.insert(node as *const SummaryNode);
+    stack.clear();
+    stack.push(node);
     while let Some(node) = stack.pop() {
         for name in node.uses.iter() {
             if closed.contains(name) {
@@ -1776,14 +1785,22 @@ fn reach<'a>(
             let Some(target) = *lookups.entry(name).or_insert_with(|| lookup.lookup(name)) else {
                 continue;
             };
-            if let Some(next) = open_nodes.get(target) {
-                if visited.insert(target.clone()) {
+            if let Some(&next) = open_nodes.get(target) {
+                if visited.insert(next as *const SummaryNode) {
                     stack.push(next);
                 }
             }
         }
     }
     out.into()
+}
+
+/// What [`reach`] keeps from one node to the next (each call starts them empty).
+#[derive(Default)]
+struct ReachScratch<'a> {
+    seen_names: FxHashSet<&'a Name>,
+    visited: FxHashSet<*const SummaryNode>,
+    stack: Vec<&'a SummaryNode>,
 }
 
 /// The later declarations in `file` of names declared before: (first, duplicate), as the
