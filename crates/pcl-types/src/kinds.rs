@@ -34,7 +34,9 @@ impl Clone for Type {
         if self.0.is_builtin() || crate::interner::never_freed() {
             // SAFETY: a builtin's node is held by `builtins()` for the life of the process
             // (its count never drops to zero), and no handle of it ever gives its count back
-            // (`Drop` below), so a handle that was not counted frees nothing.
+            // (`Drop` below), so a handle that was not counted frees nothing. Once types are
+            // never freed, no handle gives its count back either: the count of this node,
+            // above zero while `self` lives, stays so.
             return Type(ManuallyDrop::new(unsafe {
                 Arc::from_raw(Arc::as_ptr(&self.0))
             }));
