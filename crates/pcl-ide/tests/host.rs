@@ -8,6 +8,9 @@ use std::time::Duration;
 use pcl_db::{QueryEventKind, QueryLog};
 use pcl_ide::{AnalysisHost, Cancelled, Change};
 
+mod common;
+use common::{each_file, workspace};
+
 fn temp_dir(name: &str) -> pcl_test_support::TempDir {
     pcl_test_support::TempDir::new(&format!("ide-{name}"))
 }
@@ -719,32 +722,6 @@ fn type_definitions_go_into_schema_files_on_disk() {
     // A number names no schema type.
     assert!(goto("n = 1", 0).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Every file's diagnostics of a host, as text.
-fn workspace(host: &AnalysisHost) -> String {
-    host.analysis()
-        .workspace_diagnostics()
-        .unwrap()
-        .iter()
-        .map(|(path, diagnostics)| format!("{}: {diagnostics:#?}\n", path.display()))
-        .collect()
-}
-
-/// Each file's diagnostics asked for in turn, as a language server does after the check of
-/// every file (files nobody has open then answer without ordering their nodes again), in the
-/// format of [`workspace`].
-fn each_file(host: &AnalysisHost) -> String {
-    let analysis = host.analysis();
-    let mut files = analysis.files().unwrap();
-    files.sort();
-    files
-        .iter()
-        .map(|path| {
-            let diagnostics = analysis.diagnostics(path).unwrap();
-            format!("{}: {diagnostics:#?}\n", path.display())
-        })
-        .collect()
 }
 
 /// The re-check of every file after edits of an open file that other files read (wide

@@ -158,20 +158,29 @@ fn run(
     out
 }
 
+/// The counts of each edit at both sizes, a line each: executed/re-validated for the edited
+/// file, then for every file, then the number of diagnostics.
+fn table(
+    small: &[(&'static str, Counts, Counts, usize)],
+    large: &[(&'static str, Counts, Counts, usize)],
+) -> String {
+    let mut table = String::new();
+    for (s, l) in small.iter().zip(large) {
+        writeln!(
+            table,
+            "{}: edited file {}/{} vs {}/{}; every file {}/{} vs {}/{}; diagnostics {} vs {}",
+            s.0, s.1 .0, s.1 .1, l.1 .0, l.1 .1, s.2 .0, s.2 .1, l.2 .0, l.2 .1, s.3, l.3
+        )
+        .unwrap();
+    }
+    table
+}
+
 #[test]
 fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     let small = run("edits", 4, edits());
     let large = run("edits", 16, edits());
-    let mut table = String::new();
-    for (s, l) in small.iter().zip(&large) {
-        let (name, ..) = s;
-        writeln!(
-            table,
-            "{name}: edited file {}/{} vs {}/{}; every file {}/{} vs {}/{}; diagnostics {} vs {}",
-            s.1 .0, s.1 .1, l.1 .0, l.1 .1, s.2 .0, s.2 .1, l.2 .0, l.2 .1, s.3, l.3
-        )
-        .unwrap();
-    }
+    let table = table(&small, &large);
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
         a literal: edited file 10/42 vs 10/42; every file 0/1 vs 0/1; diagnostics 0 vs 0
@@ -204,21 +213,12 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
 /// once (the readers of the name's slot were `HIGH`, and salsa reports the slot's first
 /// `MEDIUM` write at `HIGH`); every rename after it executes the same queries at both sizes
 /// and re-validates the readers of the name (which the publication walks again, in order)
-/// and a few results per file (whether it is
-/// published, its edge), not the program.
+/// and a few results per file (whether it is published, its edge), not the program.
 #[test]
 fn a_name_used_once_renamed_again_costs_its_uses() {
     let small = run("once", 4, renames_of_a_name_used_once());
     let large = run("once", 16, renames_of_a_name_used_once());
-    let mut table = String::new();
-    for (s, l) in small.iter().zip(&large) {
-        writeln!(
-            table,
-            "{}: edited file {}/{} vs {}/{}; every file {}/{} vs {}/{}; diagnostics {} vs {}",
-            s.0, s.1 .0, s.1 .1, l.1 .0, l.1 .1, s.2 .0, s.2 .1, l.2 .0, l.2 .1, s.3, l.3
-        )
-        .unwrap();
-    }
+    let table = table(&small, &large);
     expect![[r#"
         a local used once renamed: edited file 36/98 vs 36/146; every file 256/467 vs 255/1042; diagnostics 1 vs 1
         renamed back: edited file 42/80 vs 42/104; every file 2/8 vs 2/20; diagnostics 0 vs 0

@@ -8,35 +8,13 @@ use std::path::{Path, PathBuf};
 
 use pcl_ide::{AnalysisHost, Change};
 
+mod common;
+use common::{each_file, workspace};
+
 enum Step<'a> {
     Type(&'a str, &'a str),
     Close(&'a str),
     Disk(&'a str, &'a str),
-}
-
-fn workspace(host: &AnalysisHost) -> String {
-    host.analysis()
-        .workspace_diagnostics()
-        .unwrap()
-        .iter()
-        .map(|(path, d)| format!("{}: {d:#?}\n", path.display()))
-        .collect()
-}
-
-fn each_file(host: &AnalysisHost) -> String {
-    let analysis = host.analysis();
-    let mut files = analysis.files().unwrap();
-    files.sort();
-    files
-        .iter()
-        .map(|path| {
-            format!(
-                "{}: {:#?}\n",
-                path.display(),
-                analysis.diagnostics(path).unwrap()
-            )
-        })
-        .collect()
 }
 
 fn fresh(dir: &Path) -> AnalysisHost {

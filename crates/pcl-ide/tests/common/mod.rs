@@ -1,7 +1,8 @@
 //! Fixtures in the style of rust-analyzer's `ide` tests: files separated by `#- path` lines,
 //! the cursor marked `$0` (a range by two `$0`s), loaded into an [`AnalysisHost`] with the
 //! bundled example schema (`examples/schemas/aws-6.0.0.json`). Every directory of the
-//! fixture is a program, under `/ws`.
+//! fixture is a program, under `/ws`. Also the text of a host's diagnostics, every file at
+//! once or each in turn, for the tests that compare hosts.
 #![allow(dead_code)]
 
 use std::fmt::Write;
@@ -232,4 +233,30 @@ pub fn render_diagnostics(fixture: &Fixture) -> String {
         }
     }
     out
+}
+
+/// Every file's diagnostics of a host, as text.
+pub fn workspace(host: &AnalysisHost) -> String {
+    host.analysis()
+        .workspace_diagnostics()
+        .unwrap()
+        .iter()
+        .map(|(path, diagnostics)| format!("{}: {diagnostics:#?}\n", path.display()))
+        .collect()
+}
+
+/// Each file's diagnostics asked for in turn, as a language server does after the check of
+/// every file (files nobody has open then answer without ordering their nodes again), in the
+/// format of [`workspace`].
+pub fn each_file(host: &AnalysisHost) -> String {
+    let analysis = host.analysis();
+    let mut files = analysis.files().unwrap();
+    files.sort();
+    files
+        .iter()
+        .map(|path| {
+            let diagnostics = analysis.diagnostics(path).unwrap();
+            format!("{}: {diagnostics:#?}\n", path.display())
+        })
+        .collect()
 }
