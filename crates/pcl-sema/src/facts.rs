@@ -1456,23 +1456,20 @@ fn publish_rounds(
     for round in 0..=MAX_ROUNDS {
         let first_look = round == 0 && outcome == Publication::Unchanged;
         let mut changes: Vec<(SourceFile, Published)> = Vec::new();
+        // Only `MEDIUM` inputs written since the closed files were last settled.
+        let medium_only = settled == Settled::ClosedFiles
+            && db.last_changed(salsa::Durability::HIGH) == high_at_entry;
         // Whether this round found the closed results of every program with an open file
         // valid (walked again where they read what was written).
-        let mut in_order = settled == Settled::ClosedFiles
-            && db.last_changed(salsa::Durability::HIGH) == high_at_entry;
+        let mut in_order = medium_only;
         for (_, program) in pcl_db::workspace(db).programs(db).clone() {
+            let has_open = program.files(db).iter().any(|f| f.open(db));
             let settled = if first_look {
                 settled
-            } else if settled == Settled::ClosedFiles
-                && db.last_changed(salsa::Durability::HIGH) == high_at_entry
-                && program.files(db).iter().any(|f| f.open(db))
-                && crate::program::infer_medium_closure(db, program)
-            {
+            } else if medium_only && has_open && crate::program::infer_medium_closure(db, program) {
                 Settled::ClosedFiles
             } else {
-                if program.files(db).iter().any(|f| f.open(db)) {
-                    in_order = false;
-                }
+                in_order &= !has_open;
                 Settled::Nothing
             };
             for &file in program.files(db) {
