@@ -155,6 +155,19 @@ pub struct SourceFile {
     #[default]
     #[returns(ref)]
     pub published: Published,
+    /// The lowering layer's inputs for this open file's top-level items, one per item that
+    /// defines a node, so that what is derived from an item the user is not editing does not
+    /// take the text's `LOW` durability (`MEDIUM`, written when the items' identities change;
+    /// opaque here, as [`Published`]).
+    #[default]
+    #[returns(ref)]
+    pub items: Published,
+    /// Which of this open file's nodes are on a reference cycle as the open files are, as the
+    /// semantic layer last wrote it (`MEDIUM`, written when it changes; opaque here), so that
+    /// a node's type does not read the open files' cycles, which every keystroke re-derives.
+    #[default]
+    #[returns(ref)]
+    pub cycle_members: Published,
 }
 
 /// Facts about an open file that the semantic layer (`pcl-sema`) derives from its text and
@@ -531,6 +544,10 @@ impl RootDatabase {
             .encoding_error(encoding_error)
             .durability(durability)
             .path_durability(Durability::NEVER_CHANGE)
+            // Written at `MEDIUM` only: salsa reports a write at the durability the field had,
+            // and a first write reported as `HIGH` would walk every result of the program.
+            .items_durability(Durability::MEDIUM)
+            .cycle_members_durability(Durability::MEDIUM)
             .new(self);
         self.files.lock().insert(path.to_path_buf(), file);
         self.text_durability
@@ -564,6 +581,26 @@ impl RootDatabase {
             file.set_published(self)
                 .with_durability(Durability::MEDIUM)
                 .to(facts);
+        }
+    }
+
+    /// Sets the item inputs of an open file (see [`SourceFile::items`]); a no-op when `items`
+    /// is the value already set (by pointer).
+    pub fn set_file_items(&mut self, file: SourceFile, items: Published) {
+        if file.items(self) != &items {
+            file.set_items(self)
+                .with_durability(Durability::MEDIUM)
+                .to(items);
+        }
+    }
+
+    /// Sets which of an open file's nodes are on a cycle (see [`SourceFile::cycle_members`]);
+    /// a no-op when `members` is the value already set (by pointer).
+    pub fn set_file_cycle_members(&mut self, file: SourceFile, members: Published) {
+        if file.cycle_members(self) != &members {
+            file.set_cycle_members(self)
+                .with_durability(Durability::MEDIUM)
+                .to(members);
         }
     }
 

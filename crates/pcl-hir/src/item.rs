@@ -12,6 +12,7 @@ use pcl_syntax::{TextRange, TextSize};
 
 use crate::body::{Body, BodyRanges, BodySourceMap};
 use crate::name::Name;
+use crate::open_items::OpenItem;
 
 /// A file seen as part of a program (a file belongs to the program of its directory).
 #[salsa::interned(debug)]
@@ -209,16 +210,38 @@ pub struct Node<'db> {
     /// redefinitions): keeps identities distinct, which salsa looks up by hash, so that
     /// 100,000 redefinitions of one name cost no more than 100,000 names.
     pub occurrence: u32,
+    /// The open file's item the node was lowered from on its own (see [`crate::open_items`]);
+    /// `None` for a node its file's lowering made.
+    #[returns(copy)]
+    pub item: Option<OpenItem>,
     #[tracked]
     #[returns(ref)]
     pub signature: Signature,
     #[tracked]
     #[returns(ref)]
     pub body: Arc<Body>,
-    /// Positions; read only at the edge.
+    /// Positions, as lowering found them: relative to the item's start for a node lowered
+    /// from its item ([`Node::source_map`] places them). Read only at the edge.
     #[tracked]
     #[returns(ref)]
-    pub source_map: NodeSourceMap,
+    pub lowered_map: NodeSourceMap,
+}
+
+impl<'db> Node<'db> {
+    /// Where the node's parts are in its file. A node lowered from an open file's item has
+    /// its ranges relative to the item, placed at the item's start as the file's lowering
+    /// found it, so that the text before an item growing or shrinking changes nothing the
+    /// node's readers (but this one) read.
+    pub fn source_map(self, db: &'db dyn pcl_db::Db) -> NodeSourceMap {
+        let map = self.lowered_map(db);
+        match self.item(db) {
+            None => map.clone(),
+            Some(item) => {
+                let start = lower_file(db, self.file(db)).starts.get(&item).copied();
+                map.moved_to(start.unwrap_or_default())
+            }
+        }
+    }
 }
 
 /// The nodes of one file and the problems found while lowering it (label counts, unknown
@@ -228,6 +251,35 @@ pub struct Node<'db> {
 pub struct LoweredFile<'db> {
     pub nodes: Vec<Node<'db>>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Where each item with an input of its own starts (an open file's: see
+    /// [`Node::source_map`]).
+    pub starts: rustc_hash::FxHashMap<OpenItem, TextSize>,
+    /// Each node's whole range, aligned with `nodes`, when they are an open file's items'
+    /// (empty otherwise: see [`node_ranges`]).
+    pub ranges: Vec<TextRange>,
+}
+
+/// Each node of a file with its whole range (the block or the attribute), in source order: for
+/// callers that look for the node at a position, without placing each node's source map.
+pub fn node_ranges<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+) -> Vec<(Node<'db>, TextRange)> {
+    let lowered = lower_file(db, file);
+    if lowered.ranges.len() == lowered.nodes.len() {
+        lowered
+            .nodes
+            .iter()
+            .copied()
+            .zip(lowered.ranges.iter().copied())
+            .collect()
+    } else {
+        lowered
+            .nodes
+            .iter()
+            .map(|&node| (node, node.source_map(db).range()))
+            .collect()
+    }
 }
 
 #[salsa::tracked(returns(ref), no_eq)]
@@ -321,6 +373,14 @@ pub fn file_node_map<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fi
 /// The node `key` names in `program`, if its file still defines it. Reads the node's file.
 pub fn node_of<'db>(db: &'db dyn pcl_db::Db, program: Program, key: &NodeKey) -> Option<Node<'db>> {
     let file = ProgramFile::new(db, program, key.file);
+    // A node of an open file's item is found through the file's items (`MEDIUM`), not its
+    // lowering (`LOW`).
+    if key.file.open(db) {
+        if let Some(items) = crate::open_items::items_of(db, file) {
+            let item = items.get(key.kind, &key.name, key.occurrence)?;
+            return crate::open_items::lower_open_item(db, item).node;
+        }
+    }
     file_node_map(db, file)
         .map
         .get(&(key.kind, key.name.clone(), key.occurrence))

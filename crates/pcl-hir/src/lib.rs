@@ -11,19 +11,29 @@
 //!   `recover`'s `error`); top-level names are resolved by `pcl-sema` from per-file
 //!   summaries; [`program_scope`] lists every node of every file of the program.
 //!
+//! * The open files' items ([`OpenItem`], [`sync_open_items`], [`lower_open_item`]): each
+//!   top-level item of a file open in an editor is an input of its own, written by the host
+//!   only when its text changed, so that only what derives from the items being edited has
+//!   the `LOW` durability of a keystroke.
+//!
 //! Types live in `pcl-sema`, which reads bodies and never syntax.
 
 mod body;
 mod item;
 mod lower;
 mod name;
+mod open_items;
 mod options;
 
 pub use body::*;
 pub use item::{
-    file_lowered, file_node_map, file_nodes, lower_file, node_of, program_scope, FileNodeMap,
-    LoweredFile, Node, NodeKey, NodeKind, NodeSourceMap, ProgramFile, ProgramScope, Signature,
+    file_lowered, file_node_map, file_nodes, lower_file, node_of, node_ranges, program_scope,
+    FileNodeMap, LoweredFile, Node, NodeKey, NodeKind, NodeSourceMap, ProgramFile, ProgramScope,
+    Signature,
 };
 pub use lower::{flat_lowering_difference, known_attributes, release_lowering_buffers};
 pub use name::Name;
+pub use open_items::{
+    items_of, lower_open_item, sync_open_items, OpenFileItems, OpenItem, OpenItemLowering,
+};
 pub use options::ResourceOption;

@@ -9,6 +9,8 @@
 //! how many queries executed and how many
 //! memoized results salsa re-validated (counted on separate edits, through the database's
 //! query hook, so that counting does not slow the timed ones); then the resident memory.
+//! With `--requests edited`, only the edited file's diagnostics are asked after each edit (for
+//! counting the instructions of that alone).
 //! A database reports query events only when made to (`AnalysisHost::with_query_hooks`), and
 //! building them slows every query: time with `--counted 0`, count in another run.
 //!
@@ -45,6 +47,9 @@ struct Args {
     last_file: bool,
     /// The kinds of edit to measure (`literal,add,rename`).
     kinds: Vec<Kind>,
+    /// Only the edited file's diagnostics after each edit (`--requests edited`), not every
+    /// request: for counting the instructions of that alone.
+    only_edited: bool,
 }
 
 fn parse_args() -> Args {
@@ -55,6 +60,7 @@ fn parse_args() -> Args {
         schemas: None,
         last_file: false,
         kinds: vec![Kind::Literal, Kind::Typing, Kind::AddDelete, Kind::Rename],
+        only_edited: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -69,6 +75,13 @@ fn parse_args() -> Args {
                     "first" => false,
                     "last" => true,
                     _ => panic!("--file first or --file last"),
+                }
+            }
+            "--requests" => {
+                args.only_edited = match value.as_str() {
+                    "all" => false,
+                    "edited" => true,
+                    _ => panic!("--requests all or --requests edited"),
                 }
             }
             "--kinds" => {
@@ -379,6 +392,13 @@ fn main() {
             if counting {
                 report("edit to the edited file's diagnostics (query, executed)");
             }
+            if args.only_edited {
+                if !counting {
+                    samples.apply.push(apply);
+                    samples.edited.push(edited);
+                }
+                continue;
+            }
             let t = Instant::now();
             analysis
                 .hover(&editor.position(kind, n, editor.hover_at))
@@ -438,6 +458,9 @@ fn main() {
             ("every file's diagnostics", &mut samples.all),
             ("then each file's diagnostics in turn", &mut samples.each),
         ] {
+            if values.is_empty() {
+                continue; // not asked (`--requests edited`)
+            }
             let p50 = measure::percentile_ms(values, 0.5);
             let p99 = measure::percentile_ms(values, 0.99);
             println!(

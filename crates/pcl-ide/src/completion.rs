@@ -12,7 +12,7 @@
 
 use pcl_db::{Program, RootDatabase};
 use pcl_diagnostics::{TextRange, TextSize};
-use pcl_hir::{file_nodes, Expr, Node, NodeKind, ProgramFile};
+use pcl_hir::{Expr, Node, NodeKind, ProgramFile};
 use pcl_sema::Settled;
 use pcl_types::{Type, TypeKind};
 
@@ -380,15 +380,12 @@ fn open_block_before<'db>(
     let cursor = TextSize::from(offset as u32);
     // The attributes of an unindented body were read as top-level nodes: the last block
     // above them is the one to look at.
-    let node = file_nodes(db, file)
-        .iter()
-        .copied()
-        .filter(|n| {
-            let map = n.source_map(db);
-            map.range().start() <= cursor && map.open_brace().is_some()
-        })
-        .last()?;
-    let start = usize::from(node.source_map(db).range().start());
+    let (node, range) = pcl_hir::node_ranges(db, file)
+        .into_iter()
+        .rev()
+        .filter(|(_, r)| r.start() <= cursor)
+        .find(|(n, _)| n.source_map(db).open_brace().is_some())?;
+    let start = usize::from(range.start());
     let cx = CursorContext::at_end_of(&text[start..offset]);
     (cx.frames.first().map(|f| f.kind) == Some(FrameKind::Block)).then_some((node, cx))
 }
@@ -735,18 +732,18 @@ fn enclosing_node<'db>(
     offset: TextSize,
 ) -> Option<Node<'db>> {
     let text = file.file(db).text(db);
-    file_nodes(db, file)
-        .iter()
-        .copied()
-        .filter(|n| n.source_map(db).range().start() <= offset)
-        .last()
-        .filter(|n| {
-            let end = n.source_map(db).range().end();
+    pcl_hir::node_ranges(db, file)
+        .into_iter()
+        .rev()
+        .find(|(_, r)| r.start() <= offset)
+        .filter(|(_, r)| {
+            let end = r.end();
             end >= offset
                 || text
                     .get(usize::from(end)..usize::from(offset))
                     .is_some_and(|gap| !gap.contains('\n'))
         })
+        .map(|(n, _)| n)
 }
 
 /// `a.b[0].c` before a `.`: the names of the chain (indexes are kept as `[]`).
@@ -881,7 +878,8 @@ const LOGICAL_NAME: &str = "__logicalName";
 /// inside `options { }`.
 fn attribute_names(db: &RootDatabase, node: Node<'_>, range: TextRange) -> Vec<CompletionItem> {
     let body = node.body(db);
-    let map = node.source_map(db).body();
+    let node_map = node.source_map(db);
+    let map = node_map.body();
     // The attribute whose name is being typed (`bucket| = "x"`) is not set by another.
     let set: Vec<&str> = body
         .attrs_in(None)
@@ -1226,7 +1224,8 @@ fn call_member_completions(
     settled: Settled,
 ) -> Vec<CompletionItem> {
     let body = node.body(db);
-    let map = node.source_map(db).body();
+    let node_map = node.source_map(db);
+    let map = node_map.body();
     let end = TextSize::from(end as u32);
     let Some(id) = body
         .exprs()
@@ -1318,7 +1317,8 @@ fn expression_completions(
 ) -> Vec<CompletionItem> {
     let mut out = Vec::new();
     let body = node.body(db);
-    let map = node.source_map(db).body();
+    let node_map = node.source_map(db);
+    let map = node_map.body();
     // Local variables whose `for` encloses the cursor; `range` in ranged nodes.
     for (id, binding) in body.bindings() {
         let in_scope = match binding.kind {

@@ -282,7 +282,8 @@ fn wrap_values(db: &RootDatabase, node: Node<'_>, range: TextRange, path: &Path)
         return Vec::new();
     };
     let body = node.body(db);
-    let map = node.source_map(db).body();
+    let node_map = node.source_map(db);
+    let map = node_map.body();
     let mut out = Vec::new();
     for (id, attr) in body.attrs_in(None) {
         let attr_range = map.attr(id);

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use pcl_db::RootDatabase;
 use pcl_diagnostics::{TextRange, TextSize};
-use pcl_hir::{file_nodes, Expr, NodeKind};
+use pcl_hir::{Expr, NodeKind};
 
 use crate::semantics;
 
@@ -35,10 +35,10 @@ pub(crate) fn inlay_hints(
         return Vec::new();
     };
     let wanted = |r: TextRange| range.is_none_or(|range| range.intersect(r).is_some());
-    let nodes: Vec<_> = file_nodes(db, file)
-        .iter()
-        .copied()
-        .filter(|n| wanted(n.source_map(db).range()))
+    let nodes: Vec<_> = pcl_hir::node_ranges(db, file)
+        .into_iter()
+        .filter(|&(_, r)| wanted(r))
+        .map(|(n, _)| n)
         .collect();
     pcl_sema::infer_nodes_with(db, &nodes, settled);
     let mut out = Vec::new();

@@ -303,7 +303,8 @@ fn expr_hover(
     settled: Settled,
 ) -> Option<HoverResult> {
     let body = node.body(db);
-    let map = node.source_map(db).body();
+    let node_map = node.source_map(db);
+    let map = node_map.body();
     let range = map.expr(id);
     if let Some(hover) = object_key_hover(db, node, id) {
         return Some(hover);

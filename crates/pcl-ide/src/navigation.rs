@@ -118,7 +118,8 @@ fn accessor_at(
     let Expr::GetAttr { receiver, name } = node.body(db).expr(id) else {
         return None;
     };
-    let map = node.source_map(db).body();
+    let node_map = node.source_map(db);
+    let map = node_map.body();
     let whole = map.expr(id);
     let start = map.expr(*receiver).end();
     if start >= whole.end() {
@@ -498,7 +499,8 @@ fn output_reads(
             } = expr
             {
                 if *receiver == variable && read.as_str() == name {
-                    let map = node.source_map(db).body();
+                    let node_map = node.source_map(db);
+                    let map = node_map.body();
                     let whole = map.expr(id);
                     let start = map.expr(*receiver).end();
                     if start < whole.end() {

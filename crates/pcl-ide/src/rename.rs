@@ -186,7 +186,8 @@ fn scope_contains(
     range: TextRange,
 ) -> bool {
     let body = node.body(db);
-    let map = node.source_map(db).body();
+    let node_map = node.source_map(db);
+    let map = node_map.body();
     let binding_range = map.binding(b);
     body.exprs().any(|(id, expr)| {
         matches!(expr, pcl_hir::Expr::For(f)

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use pcl_db::{Program, RootDatabase, SourceFile};
 use pcl_diagnostics::{TextRange, TextSize};
 use pcl_hir::{
-    file_nodes, AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, Name, Node, NodeKind,
-    ProgramFile, Resolution,
+    AttrId, BindingId, BindingKind, BlockId, Expr, ExprId, Name, Node, NodeKind, ProgramFile,
+    Resolution,
 };
 
 /// Every file of every program, sorted, without duplicates.
@@ -54,10 +54,10 @@ pub(crate) fn node_at<'db>(
     file: ProgramFile<'db>,
     offset: TextSize,
 ) -> Option<Node<'db>> {
-    file_nodes(db, file)
-        .iter()
-        .copied()
-        .find(|n| n.source_map(db).range().contains_inclusive(offset))
+    pcl_hir::node_ranges(db, file)
+        .into_iter()
+        .find(|(_, r)| r.contains_inclusive(offset))
+        .map(|(n, _)| n)
 }
 
 /// What is at a position, from the innermost construct out.

@@ -107,7 +107,8 @@ pub(crate) fn semantic_tokens(db: &RootDatabase, path: &Path) -> Vec<SemanticTok
     if let Some(file) = semantics::program_file(db, path) {
         for &node in file_nodes(db, file) {
             let body = node.body(db);
-            let map = node.source_map(db).body();
+            let node_map = node.source_map(db);
+            let map = node_map.body();
             for (id, expr) in body.exprs() {
                 let Expr::Variable { name, resolution } = expr else {
                     continue;

@@ -48,7 +48,7 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         }
         let map = node.source_map(db);
         for (index, problem) in problems.iter().enumerate() {
-            let mut diagnostic = convert(db, node, map, problem);
+            let mut diagnostic = convert(db, node, &map, problem);
             if let Some(package) = &problem.package {
                 // Read only by files that use a missing package.
                 let uses = missing_package_uses(db, program);
@@ -220,7 +220,7 @@ pub fn missing_package_uses<'db>(
             let map = node.source_map(db);
             let body = node.body(db);
             let position = |index: usize| {
-                let range = target_range(map, body, &diagnostics[index].target);
+                let range = target_range(&map, body, &diagnostics[index].target);
                 (range.start(), range.end())
             };
             if let Some(&(_, index)) = in_node

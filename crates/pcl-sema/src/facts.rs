@@ -669,6 +669,23 @@ fn open_defs(db: &dyn pcl_db::Db, program: Program) -> OpenDefs {
         if !file.open(db) || !is_published(db, pf) {
             continue;
         }
+        // The identities of a file's items (`MEDIUM`) are its summary's nodes, without
+        // reading its text (`LOW`).
+        if let Some(items) = pcl_hir::items_of(db, pf) {
+            for (kind, name, occurrence) in items.keys() {
+                if let Some(space) = namespace(kind) {
+                    defs.names[space]
+                        .entry(name.clone())
+                        .or_insert_with(|| NodeKey {
+                            file,
+                            kind,
+                            name: name.clone(),
+                            occurrence,
+                        });
+                }
+            }
+            continue;
+        }
         for node in &file_summary(db, pf).nodes {
             if let Some(space) = namespace(node.kind) {
                 defs.names[space]
@@ -694,19 +711,22 @@ fn first_in<'a>(
             None => index_bucket(db, program, bucket_of(name)).get(space, name),
         };
     }
-    let published = index_bucket(db, program, bucket_of(name)).get(space, name);
+    let closed = by_name::closed_bucket(db, program, bucket_of(name)).spaces[space].get(name);
     let open = open_defs(db, program).names[space].get(name);
-    first_of_open_view(db, published, open)
+    first_of_open_view(db, closed, open)
 }
 
-/// The open view's rule: the index's first definition (the published files as published)
-/// against the open files' own, when both define the name.
+/// The open view's rule: the first definition among the files read as they are (the closed
+/// files' index) against the open files' own, when both define the name. Not the program's
+/// index, whose entries for open files are what they last published: a name an open file no
+/// longer defines would still shadow another's until the next publication, and the open view
+/// would change with publications (the cycles the host writes for open files must not).
 fn first_of_open_view<'a>(
     db: &dyn pcl_db::Db,
-    published: Option<&'a NodeKey>,
+    closed: Option<&'a NodeKey>,
     open: Option<&'a NodeKey>,
 ) -> Option<&'a NodeKey> {
-    match (published, open) {
+    match (closed, open) {
         // Files in path order; in one file, the open text decides.
         (Some(a), Some(b)) if a.file != b.file && a.file.path(db) < b.file.path(db) => Some(a),
         (_, Some(b)) => Some(b),
@@ -722,7 +742,7 @@ struct OpenLookup<'a> {
     program: Program,
     /// Fetched with the first name looked up (a query that looks up none reads none).
     open: Option<&'a OpenDefs>,
-    buckets: FxHashMap<u32, &'a IndexBucket>,
+    buckets: FxHashMap<u32, &'a NameMaps>,
 }
 
 impl<'a> OpenLookup<'a> {
@@ -738,12 +758,16 @@ impl<'a> OpenLookup<'a> {
     /// What `name` means in namespace `space` (as [`first_in`] in the open view).
     fn first(&mut self, space: usize, name: &Name) -> Option<&'a NodeKey> {
         let (db, program) = (self.db, self.program);
-        let bucket: &'a IndexBucket = self
+        let bucket: &'a NameMaps = self
             .buckets
             .entry(bucket_of(name))
-            .or_insert_with_key(|&b| index_bucket(db, program, b));
+            .or_insert_with_key(|&b| by_name::closed_bucket(db, program, b));
         let open = *self.open.get_or_insert_with(|| open_defs(db, program));
-        first_of_open_view(db, bucket.get(space, name), open.names[space].get(name))
+        first_of_open_view(
+            db,
+            bucket.spaces[space].get(name),
+            open.names[space].get(name),
+        )
     }
 
     /// What `name` means: values first, then outputs (as [`lookup_in_view`]).
@@ -1233,9 +1257,83 @@ fn closed_summaries(db: &dyn pcl_db::Db, program: Program) -> Vec<(SourceFile, F
 
 /// Whether `node` is on a reference cycle of `program` as its own file sees the program.
 pub(crate) fn in_cycle(db: &dyn pcl_db::Db, program: Program, node: Node<'_>) -> bool {
-    match View::of(db, node.file(db).file(db)) {
+    let file = node.file(db).file(db);
+    match View::of(db, file) {
         View::Closed => by_name::closed_in_cycle(db, program, node),
-        View::Open => open_cycles(db, program).contains(db, node),
+        // A node of an open file's item reads what the host wrote of the open files' cycles
+        // (`MEDIUM`, see `sync_open_cycles`), not the cycles every keystroke derives again.
+        View::Open => match cycle_members(db, file).filter(|_| node.item(db).is_some()) {
+            Some(members) => members.contains(&node.key(db)),
+            None => open_cycles(db, program).contains(db, node),
+        },
+    }
+}
+
+/// Which of an open file's nodes are on a cycle of the open view, as the host last wrote them.
+#[derive(Debug, PartialEq, Eq)]
+struct CycleMembers {
+    program: Program,
+    members: FxHashSet<NodeKey>,
+}
+
+fn cycle_members(db: &dyn pcl_db::Db, file: SourceFile) -> Option<&FxHashSet<NodeKey>> {
+    let members = file
+        .cycle_members(db)
+        .0
+        .as_ref()?
+        .downcast_ref::<CycleMembers>()?;
+    Some(&members.members)
+}
+
+/// Writes, for each open file whose items have inputs (`pcl_hir::sync_open_items`), which of
+/// its nodes are on a cycle of the open view, where that changed: what [`in_cycle`] reads of
+/// the open files' nodes. The open view reads no publication (see `first_of_open_view`), so
+/// only the first call of a publication writes anything, but for a file just published. Only in programs whose open files are all published: computing the
+/// cycles resolves names, which before a file's first publication reads its text (see
+/// `facts_if_changed`); until then, and in other programs, the cycles are read as they are.
+fn sync_open_cycles(db: &mut RootDatabase) {
+    let mut writes: Vec<(SourceFile, Published)> = Vec::new();
+    for &(_, program) in pcl_db::workspace(db).programs(db) {
+        let open: Vec<SourceFile> = program
+            .files(db)
+            .iter()
+            .copied()
+            .filter(|&f| f.open(db))
+            .collect();
+        let with_items: Vec<SourceFile> = open
+            .iter()
+            .copied()
+            .filter(|&f| pcl_hir::items_of(db, ProgramFile::new(db, program, f)).is_some())
+            .collect();
+        if with_items.is_empty() {
+            continue;
+        }
+        let all_published = open.iter().all(|&f| published_in(db, program, f).is_some())
+            && program_facts(db, program).is_some();
+        let cycles = all_published.then(|| open_cycles(db, program));
+        for file in with_items {
+            let members = cycles.map(|cycles| CycleMembers {
+                program,
+                members: cycles
+                    .members
+                    .iter()
+                    .filter(|key| key.file == file)
+                    .cloned()
+                    .collect(),
+            });
+            let current = file.cycle_members(db).0.as_ref();
+            let same = match (&members, current) {
+                (None, None) => true,
+                (Some(new), Some(old)) => old.downcast_ref::<CycleMembers>() == Some(new),
+                _ => false,
+            };
+            if !same {
+                writes.push((file, Published(members.map(|m| Arc::new(m) as _))));
+            }
+        }
+    }
+    for (file, members) in writes {
+        db.set_file_cycle_members(file, members);
     }
 }
 
@@ -1406,7 +1504,12 @@ pub fn publish_open_files(db: &mut RootDatabase, settled: Settled) -> Publicatio
         .iter()
         .map(|&(_, program)| (program, by_name::wide_since_last_update(db, program)))
         .collect();
-    let outcome = publish_rounds(db, settled, &wide);
+    // The open files' items first, from the texts as they are: what the nodes of open files
+    // read of their files. An edit that moves to another item writes them at `MEDIUM` (see
+    // `pcl_hir::sync_open_items`).
+    let medium = db.last_changed(salsa::Durability::MEDIUM);
+    pcl_hir::sync_open_items(db);
+    let outcome = publish_rounds(db, settled, &wide, medium);
     for (_, program) in pcl_db::workspace(db).programs(db).clone() {
         by_name::mark_updated(db, program);
     }
@@ -1417,6 +1520,7 @@ fn publish_rounds(
     db: &mut RootDatabase,
     settled: Settled,
     wide: &FxHashMap<Program, bool>,
+    medium_at_entry: salsa::Revision,
 ) -> Publication {
     let mut outcome = Publication::Unchanged;
     let mut unsettled: Vec<SourceFile> = Vec::new();
@@ -1454,7 +1558,16 @@ fn publish_rounds(
     // host need not walk the program once more afterwards.
     let high_at_entry = db.last_changed(salsa::Durability::HIGH);
     for round in 0..=MAX_ROUNDS {
-        let first_look = round == 0 && outcome == Publication::Unchanged;
+        // Before any node of an open file is typed in the round: a type computed while the
+        // cycles were read as they are would keep their `LOW` durability (salsa keeps a
+        // result's durability when what it read only backdates), even once the host writes
+        // them. After a file's first publication, this is the round that writes them.
+        sync_open_cycles(db);
+        // After items or cycles were written at `MEDIUM`, the closed results that read
+        // `MEDIUM` inputs are walked again in order first, as after a publication.
+        let first_look = round == 0
+            && outcome == Publication::Unchanged
+            && db.last_changed(salsa::Durability::MEDIUM) == medium_at_entry;
         let mut changes: Vec<(SourceFile, Published)> = Vec::new();
         // Only `MEDIUM` inputs written since the closed files were last settled.
         let medium_only = settled == Settled::ClosedFiles
@@ -1517,6 +1630,7 @@ fn publish_rounds(
         db.set_file_published(file, Published::default());
     }
     update_facts(db, wide);
+    sync_open_cycles(db);
     outcome
 }
 

@@ -33,12 +33,15 @@ pub(crate) fn infer<'db>(
     node: Node<'db>,
     all_types: bool,
 ) -> NodeInference {
-    // The node's file lowered first (see `file_lowered`), in a program whose files publish:
-    // in one none of whose files was ever open, no node was lowered at `LOW`.
+    // The node's lowering brought up to date first (its item's, or its file's in a program
+    // whose files publish: in one none of whose files was ever open, no node was lowered at
+    // `LOW`).
     let file = node.file(db);
-    if crate::facts::keeps_facts_by_name(db, file.program(db)) {
-        pcl_hir::file_lowered(db, file);
-    }
+    crate::lowered_first(
+        db,
+        node,
+        crate::facts::keeps_facts_by_name(db, file.program(db)),
+    );
     let body = node.body(db);
     let mut cx = Infer {
         all_types,

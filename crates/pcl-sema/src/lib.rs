@@ -171,8 +171,8 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
     if matches!(node.kind(db), NodeKind::Resource | NodeKind::Read)
         && facts::keeps_facts_by_name(db, program)
     {
-        // Its file lowered first, as `infer_node` does (see `file_lowered`).
-        pcl_hir::file_lowered(db, node.file(db));
+        // Its lowering brought up to date first, as `infer_node` does.
+        lowered_first(db, node, true);
         // In a program whose files publish (an editor's), typed without its body unless it has
         // a `range`, so that what changes how its inputs check does not reach its users. A
         // batch check reads the type its inference found with the schema (looking the schema
@@ -194,6 +194,23 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
         // types of resources and components are built from schemas and node types.
         NodeKind::Local | NodeKind::Config | NodeKind::Output => widen_literals(ty),
         _ => ty,
+    }
+}
+
+/// Brings the lowering that made `node` up to date before its fields are read: its item's,
+/// for a node of an open file's item; else, in a program whose files publish (`by_name`, the
+/// caller may know it), its file's (see `pcl_hir::file_lowered`: a node's fields carry the
+/// durability of the lowering that made them, and a reader that read them before that
+/// lowering ran again would keep an old durability). Reads nothing that changes with it.
+pub(crate) fn lowered_first(db: &dyn pcl_db::Db, node: Node<'_>, by_name: bool) {
+    match node.item(db) {
+        Some(item) => {
+            pcl_hir::lower_open_item(db, item);
+        }
+        None if by_name => {
+            pcl_hir::file_lowered(db, node.file(db));
+        }
+        None => {}
     }
 }
 

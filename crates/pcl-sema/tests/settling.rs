@@ -28,7 +28,8 @@ fn literal_types(text: &str, name: &str) -> String {
         .expect("the node");
     let checked = pcl_sema::infer_node(&db, node);
     let full = pcl_sema::infer_node_fully(&db, node);
-    let map = node.source_map(&db).body();
+    let node_map = node.source_map(&db);
+    let map = node_map.body();
     let mut out = String::new();
     for (id, expr) in node.body(&db).exprs() {
         if matches!(expr, Expr::Object(_) | Expr::Tuple(_)) {

@@ -50,6 +50,7 @@ pub type SyntaxNode = rowan::SyntaxNode<PclLanguage>;
 pub type SyntaxToken = rowan::SyntaxToken<PclLanguage>;
 pub type SyntaxElement = rowan::SyntaxElement<PclLanguage>;
 pub type GreenNode = rowan::GreenNode;
+pub type GreenNodeData = rowan::GreenNodeData;
 
 /// A syntax error: its kind, the exact range it is about, a message saying what is wrong and
 /// what was expected, and possibly other places it is about ("first set here").

@@ -28,6 +28,7 @@ use pcl_syntax::{TextRange, TextSize};
 use crate::body::*;
 use crate::item::{LoweredFile, Node, NodeKind, NodeSourceMap, ProgramFile, Signature};
 use crate::name::Name;
+use crate::open_items::OpenItem;
 use items::{lower_block, lower_local};
 
 pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> LoweredFile<'db> {
@@ -57,7 +58,12 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         if buffers.capacity_bytes() <= MAX_KEPT_BUFFERS {
             BUFFERS.set(buffers);
         }
-        return LoweredFile { nodes, diagnostics };
+        return LoweredFile {
+            nodes,
+            diagnostics,
+            starts: Default::default(),
+            ranges: Vec::new(),
+        };
     }
     // A file open in an editor is parsed through the `parse` query, whose tree the editor's
     // requests share (reparsed from the last tree after an edit); a text too long for a flat
@@ -69,9 +75,19 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         owned = pcl_syntax::parse(file.text(db));
         &owned
     };
+    if let Some(items) = crate::open_items::items_of(db, pf) {
+        if let Some(lowered) = lower_open_file(db, pf, parse, items) {
+            return lowered;
+        }
+    }
     let mut diagnostics = parse.diagnostics();
     let Some(body) = parse.tree().body() else {
-        return LoweredFile { nodes, diagnostics };
+        return LoweredFile {
+            nodes,
+            diagnostics,
+            starts: Default::default(),
+            ranges: Vec::new(),
+        };
     };
     // An open file keeps each top-level item's lowering by its green node: after an edit,
     // reparsing shares the green nodes of the items it did not touch, so only the edited
@@ -94,7 +110,7 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
         let syntax = item.syntax();
         let start = syntax.text_range().start();
         let green = syntax.green();
-        let key = std::ptr::from_ref(&*green).cast::<()>() as usize;
+        let key = crate::open_items::address(&green);
         let cached = cache
             .as_ref()
             .and_then(|(_, old)| old.as_ref()?.items.get(&key).cloned());
@@ -120,7 +136,7 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
             // An item from the cache already holds what salsa kept: its fields are not read
             // back (two reads per node and keystroke).
             if next_cache.is_some() && !from_cache {
-                let (kept_body, kept_map) = (handle.body(db), handle.source_map(db));
+                let (kept_body, kept_map) = (handle.body(db), handle.lowered_map(db));
                 if !(Arc::ptr_eq(kept_body, &node.body) && kept_map.shares_ranges(&node.source_map))
                 {
                     let mut item = LoweredItem::clone(node);
@@ -138,18 +154,100 @@ pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> 
     if let (Some((caches, _)), Some(next)) = (cache, next_cache) {
         caches.put(file, Arc::new(next));
     }
-    LoweredFile { nodes, diagnostics }
+    LoweredFile {
+        nodes,
+        diagnostics,
+        starts: Default::default(),
+        ranges: Vec::new(),
+    }
+}
+
+/// An open file whose items have inputs ([`crate::open_items`]): each node-defining item's
+/// node is its input's (lowered on its own, when its text changed), the others are lowered
+/// here. `None` when the items are not those of this tree (the host writes them from it, so
+/// this does not happen): the file is then lowered as any other.
+fn lower_open_file<'db>(
+    db: &'db dyn pcl_db::Db,
+    pf: ProgramFile<'db>,
+    parse: &pcl_db::Parse,
+    items: &crate::open_items::OpenFileItems,
+) -> Option<LoweredFile<'db>> {
+    use crate::open_items::address;
+    let mut diagnostics = parse.diagnostics();
+    let tree_items: Vec<_> = parse
+        .tree()
+        .body()
+        .iter()
+        .flat_map(|body| body.items())
+        .collect();
+    // Each item's input as the host's last sync found it, from the same tree (by address);
+    // else found by reading the inputs' green nodes in order.
+    let synced = db
+        .file_caches()
+        .and_then(|caches| caches.get::<crate::open_items::SyncState>(pf.file(db)))
+        .and_then(|state| {
+            state.inputs_of(
+                pf.program(db),
+                tree_items
+                    .iter()
+                    .map(|item| address(&item.syntax().green())),
+            )
+        });
+    let mut in_order = items.inputs().peekable();
+    let mut nodes = Vec::with_capacity(items.len());
+    let mut ranges = Vec::with_capacity(items.len());
+    let mut starts = rustc_hash::FxHashMap::default();
+    starts.reserve(items.len());
+    for (index, item) in tree_items.iter().enumerate() {
+        let range = item.syntax().text_range();
+        let start = range.start();
+        let input = match &synced {
+            Some(inputs) => inputs[index],
+            None => in_order.next_if(|input| {
+                input
+                    .green(db)
+                    .as_ref()
+                    .is_some_and(|g| address(g) == address(&item.syntax().green()))
+            }),
+        };
+        let Some(input) = input else {
+            let lowered = lower_item(item);
+            if lowered.node.is_some() {
+                return None;
+            }
+            diagnostics.extend(lowered.diagnostics);
+            continue;
+        };
+        let lowered = crate::open_items::lower_open_item(db, input);
+        if !lowered.diagnostics.is_empty() {
+            let delta = i64::from(u32::from(start));
+            diagnostics.extend(lowered.diagnostics.iter().map(|d| d.moved(delta)));
+        }
+        nodes.push(lowered.node?);
+        // A node's whole range is its item's (`range_of` in lowering).
+        ranges.push(range);
+        starts.insert(input, start);
+    }
+    if nodes.len() != items.len() {
+        return None;
+    }
+    Some(LoweredFile {
+        nodes,
+        diagnostics,
+        starts,
+        ranges,
+    })
 }
 
 /// One top-level item lowered, from either tree: its node (none for an item that defines
 /// none) with ranges relative to the item's start, and its diagnostics.
 #[derive(Debug, PartialEq)]
 pub(crate) struct ItemLowering {
-    node: Option<LoweredItem>,
-    diagnostics: Vec<Diagnostic>,
+    pub(crate) node: Option<LoweredItem>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
-fn lower_item<N: pcl_syntax::TreeNode>(item: &ast::BodyItem<N>) -> ItemLowering {
+pub(crate) fn lower_item<N: pcl_syntax::TreeNode>(item: &ast::BodyItem<N>) -> ItemLowering {
     let mut diagnostics = Vec::new();
     let node = match item {
         ast::BodyItem::Attribute(attr) => lower_local(attr, &mut diagnostics),
@@ -210,19 +308,38 @@ fn new_node<'db>(
     node: &LoweredItem,
     start: TextSize,
 ) -> Node<'db> {
-    let occurrence = seen.entry((node.kind, node.name.clone())).or_insert(0);
-    let handle = Node::new(
+    Node::new(
         db,
         pf,
         node.kind,
         node.name.clone(),
-        *occurrence,
+        crate::open_items::occurrence_of(seen, node.kind, &node.name),
+        None,
         node.signature.clone(),
         node.body.clone(),
         node.source_map.moved_to(start),
-    );
-    *occurrence += 1;
-    handle
+    )
+}
+
+/// The node of an open file's item, lowered on its own: positions relative to the item's
+/// start (see [`Node::source_map`]).
+pub(crate) fn new_item_node<'db>(
+    db: &'db dyn pcl_db::Db,
+    pf: ProgramFile<'db>,
+    node: LoweredItem,
+    item: OpenItem,
+) -> Node<'db> {
+    Node::new(
+        db,
+        pf,
+        node.kind,
+        node.name,
+        item.occurrence(db),
+        Some(item),
+        node.signature,
+        node.body,
+        node.source_map,
+    )
 }
 
 thread_local! {
@@ -257,9 +374,9 @@ struct CachedItem {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-struct LoweredItem {
-    kind: NodeKind,
-    name: Name,
+pub(crate) struct LoweredItem {
+    pub(crate) kind: NodeKind,
+    pub(crate) name: Name,
     signature: Signature,
     body: Arc<Body>,
     /// Its ranges; a node made from it is given the item's current start (`moved_to`).

@@ -123,7 +123,8 @@ pub fn dump(db: &RootDatabase, program: Program, with_exprs: bool) -> String {
             for &node in file_nodes(db, pf) {
                 let _ = writeln!(out, "{} {}", node.kind(db).keyword(), node.name(db));
                 let inference = pcl_sema::infer_node_fully(db, node);
-                let map = node.source_map(db).body();
+                let node_map = node.source_map(db);
+                let map = node_map.body();
                 for (id, expr) in node.body(db).exprs() {
                     if matches!(expr, pcl_hir::Expr::SplatItem) {
                         continue;

@@ -1,0 +1,465 @@
+//! The top-level items of open files as inputs of their own (`OpenItem`), so that what is
+//! derived from an item the user is not editing does not take the `LOW` durability of the
+//! file's text.
+//!
+//! Salsa gives a result the lowest durability of what it read, so a node lowered by one query
+//! over its file's text is `LOW`, and so is everything derived from it: after a keystroke,
+//! every result of every node of the file is verified by walking what it read (about 2,100
+//! results in a file of 700 nodes, most of a keystroke). Instead, the host
+//! ([`sync_open_items`], called before each publication) writes each node-defining item's
+//! green node to an input of its own, only when it changed: the items the user is editing at
+//! `LOW`, the others at `MEDIUM`. A node of an open file is made by [`lower_open_item`] from
+//! its item alone, so its fields, its inference and its type are `MEDIUM` unless it (or what
+//! it uses) is being edited, and salsa takes them as valid in one step after a keystroke
+//! elsewhere. The file's item list (which names have inputs) is a `MEDIUM` input too
+//! ([`pcl_db::SourceFile::items`]), written only when an item is added, removed or renamed.
+//!
+//! Salsa reports an input's write at the durability it had: moving an item from `MEDIUM` to
+//! `LOW` when the user starts typing in it is a `MEDIUM` change (everything `MEDIUM` is
+//! walked, as after a keystroke before), and moving the item edited before back to `MEDIUM`
+//! is a `LOW` one. So the items written at `LOW` are the last ones the user changed, and
+//! typing on in them costs what they reach.
+
+use std::sync::Arc;
+
+use pcl_db::{Program, Published, RootDatabase, SourceFile};
+use pcl_diagnostics::Diagnostic;
+use pcl_syntax::ast::AstNode;
+use pcl_syntax::{ast, GreenNode, SyntaxNode};
+use rustc_hash::{FxHashMap, FxHashSet};
+use salsa::{Durability, Setter};
+
+use crate::item::{Node, NodeKind, ProgramFile};
+use crate::name::Name;
+
+/// One node-defining top-level item of an open file: its identity (the node's) and its syntax.
+/// Created by [`sync_open_items`]; only `green` is ever written again.
+#[salsa::input(debug)]
+pub struct OpenItem {
+    #[returns(copy)]
+    pub program: Program,
+    #[returns(copy)]
+    pub file: SourceFile,
+    #[returns(copy)]
+    pub kind: NodeKind,
+    #[returns(ref)]
+    pub name: Name,
+    #[returns(copy)]
+    pub occurrence: u32,
+    /// The item's green node (its text, position-free); `None` once the file no longer has
+    /// an item of this identity, or is closed.
+    #[returns(ref)]
+    pub green: Option<GreenNode>,
+}
+
+/// A node's identity in its file: kind, name and occurrence.
+type ItemKey = (NodeKind, Name, u32);
+
+/// The node-defining items of an open file, in file order, with their inputs: what
+/// [`pcl_db::SourceFile::items`] holds.
+#[derive(Debug)]
+pub struct OpenFileItems {
+    /// The program the items' nodes belong to (a file of two programs has items for the first).
+    pub program: Program,
+    items: Vec<(ItemKey, OpenItem)>,
+    by_key: FxHashMap<ItemKey, OpenItem>,
+}
+
+impl OpenFileItems {
+    /// Each item's kind, name and occurrence, in file order.
+    pub fn keys(&self) -> impl Iterator<Item = (NodeKind, &Name, u32)> {
+        self.items
+            .iter()
+            .map(|((kind, name, occ), _)| (*kind, name, *occ))
+    }
+
+    /// The item of a node's identity.
+    pub fn get(&self, kind: NodeKind, name: &Name, occurrence: u32) -> Option<OpenItem> {
+        self.by_key.get(&(kind, name.clone(), occurrence)).copied()
+    }
+
+    /// How many items there are.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The items' inputs, in file order.
+    pub fn inputs(&self) -> impl Iterator<Item = OpenItem> + '_ {
+        self.items.iter().map(|&(_, item)| item)
+    }
+
+    fn same_items(&self, items: &[(ItemKey, OpenItem)]) -> bool {
+        self.items.len() == items.len() && self.items.iter().zip(items).all(|(a, b)| a == b)
+    }
+}
+
+/// The items of `file` as a node of `pf`'s program sees them: none for a file that is not
+/// open, or whose items belong to another program.
+pub fn items_of<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'_>) -> Option<&'db OpenFileItems> {
+    let items = file_items(db, pf.file(db))?;
+    (items.program == pf.program(db)).then_some(items)
+}
+
+fn file_items(db: &dyn pcl_db::Db, file: SourceFile) -> Option<&OpenFileItems> {
+    file.items(db).0.as_ref()?.downcast_ref::<OpenFileItems>()
+}
+
+/// One item lowered on its own: its node (none when the item no longer has its identity, or
+/// the file is closed) and its diagnostics, positioned relative to the item's start.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub struct OpenItemLowering<'db> {
+    pub node: Option<Node<'db>>,
+    pub diagnostics: Arc<[Diagnostic]>,
+}
+
+/// Lowers one item of an open file from its green node alone: the node it makes reads
+/// nothing else, so it has the durability of the item's input.
+#[salsa::tracked(returns(ref))]
+pub fn lower_open_item<'db>(db: &'db dyn pcl_db::Db, item: OpenItem) -> OpenItemLowering<'db> {
+    let Some(syntax) = item
+        .green(db)
+        .as_ref()
+        .and_then(|green| ast::BodyItem::cast(SyntaxNode::new_root(green.clone())))
+    else {
+        return OpenItemLowering {
+            node: None,
+            diagnostics: Arc::default(),
+        };
+    };
+    let lowered = crate::lower::lower_item(&syntax);
+    let pf = ProgramFile::new(db, item.program(db), item.file(db));
+    let node = lowered
+        .node
+        .filter(|node| node.kind == item.kind(db) && &node.name == item.name(db))
+        .map(|node| crate::lower::new_item_node(db, pf, node, item));
+    OpenItemLowering {
+        node,
+        diagnostics: lowered.diagnostics.into(),
+    }
+}
+
+/// The identity of an item's node, if it makes one: as lowering finds it.
+fn identity(item: &ast::BodyItem) -> Option<(NodeKind, Name)> {
+    crate::lower::lower_item(item)
+        .node
+        .map(|node| (node.kind, node.name))
+}
+
+/// The address of a green node: untouched items keep theirs across reparses.
+pub(crate) fn address(green: &pcl_syntax::GreenNodeData) -> usize {
+    std::ptr::from_ref(green).cast::<()>() as usize
+}
+
+/// The items whose inputs are written at `LOW`: the last ones the user changed in the file.
+#[derive(Default)]
+struct LowItems(Vec<OpenItem>);
+
+/// Brings the item inputs of every open file up to date with its text (see the module's
+/// documentation), and retires those of files no longer open. A host calls it after every
+/// change, before anything reads the files' nodes (`pcl_sema::publish_open_files` does).
+pub fn sync_open_items(db: &mut RootDatabase) {
+    let programs = pcl_db::workspace(db).programs(db).clone();
+    let mut synced: FxHashSet<SourceFile> = FxHashSet::default();
+    let mut retired: Vec<OpenItem> = Vec::new();
+    for &(_, program) in &programs {
+        for file in program.files(db).clone() {
+            if file.open(db) {
+                if synced.insert(file) {
+                    sync_file(db, program, file, &mut retired);
+                }
+            } else if let Some(items) = file_items(db, file) {
+                retired.extend(items.items.iter().map(|&(_, item)| item));
+                db.set_file_items(file, Published::default());
+            }
+        }
+    }
+    for &item in &retired {
+        if item.green(db).is_some() {
+            item.set_green(db).with_durability(Durability::LOW).to(None);
+        }
+    }
+    // Lowered again without a node, so that salsa frees the nodes they made, and what was
+    // computed of them.
+    for item in retired {
+        lower_open_item(db, item);
+    }
+}
+
+fn sync_file(
+    db: &mut RootDatabase,
+    program: Program,
+    file: SourceFile,
+    retired: &mut Vec<OpenItem>,
+) {
+    let parse = pcl_db::parse(db, file).clone();
+    let old = file.items(db).0.clone().and_then(|items| {
+        items
+            .downcast::<OpenFileItems>()
+            .ok()
+            .filter(|items| items.program == program)
+    });
+    let caches = pcl_db::Db::file_caches(db).cloned();
+    let state = caches
+        .as_ref()
+        .and_then(|caches| caches.get::<SyncState>(file))
+        .filter(|state| old.is_some() && state.program == program);
+    let entries: Vec<SyncEntry> = parse
+        .tree()
+        .body()
+        .iter()
+        .flat_map(|body| body.items())
+        .map(|item| SyncEntry {
+            green: item.syntax().green().into_owned(),
+            item: None,
+        })
+        .collect();
+    let (entries, changed, touched) = match state
+        .as_deref()
+        .and_then(|state| same_identities(db, state, entries.clone()))
+    {
+        Some(found) => found,
+        None => {
+            let old_items = old.as_deref();
+            let (entries, items, changed, touched) =
+                identify_all(db, program, file, old_items, state.as_deref(), entries);
+            let live: FxHashSet<OpenItem> = items.iter().map(|&(_, item)| item).collect();
+            if let Some(old) = old_items {
+                retired.extend(old.inputs().filter(|item| !live.contains(item)));
+            }
+            if !old_items.is_some_and(|old| old.same_items(&items)) {
+                let by_key = items.iter().cloned().collect();
+                let items = OpenFileItems {
+                    program,
+                    items,
+                    by_key,
+                };
+                db.set_file_items(file, Published(Some(Arc::new(items))));
+            }
+            (entries, changed, touched)
+        }
+    };
+    // The items the user changed last stay `LOW` while the edits stay in them; when an edit
+    // touches another, those go back to `MEDIUM` (a `LOW` write) and the new ones go down.
+    let low = caches
+        .as_ref()
+        .and_then(|caches| caches.get::<LowItems>(file))
+        .map(|low| low.0.clone())
+        .unwrap_or_default();
+    if !touched.is_empty() && touched.iter().any(|item| !low.contains(item)) {
+        let live = |item: &OpenItem| entries.iter().any(|e| e.item == Some(*item));
+        for &item in low
+            .iter()
+            .filter(|item| !touched.contains(item) && live(item))
+        {
+            let green = item.green(db).clone();
+            item.set_green(db)
+                .with_durability(Durability::MEDIUM)
+                .to(green);
+        }
+        if let Some(caches) = &caches {
+            caches.put(file, Arc::new(LowItems(touched)));
+        }
+    }
+    for (input, green) in changed {
+        input
+            .set_green(db)
+            .with_durability(Durability::LOW)
+            .to(Some(green));
+    }
+    if let Some(caches) = &caches {
+        caches.put(file, Arc::new(SyncState { program, entries }));
+    }
+}
+
+/// What the last sync of an open file found, per top-level item of its tree (node-defining or
+/// not): the item's green node and its input. Kept outside salsa (`FileCaches`), so that the
+/// next sync finds the items an edit left alone by address, and lowering finds each item's
+/// input without reading it.
+pub(crate) struct SyncState {
+    program: Program,
+    entries: Vec<SyncEntry>,
+}
+
+#[derive(Clone)]
+struct SyncEntry {
+    /// Keeps the node alive, so that its address names no other node while kept.
+    green: GreenNode,
+    item: Option<OpenItem>,
+}
+
+impl SyncState {
+    /// The input of each top-level item of a file's tree, given their green nodes' addresses,
+    /// if these are the items of the last sync; `None` otherwise.
+    pub(crate) fn inputs_of(
+        &self,
+        program: Program,
+        addresses: impl ExactSizeIterator<Item = usize>,
+    ) -> Option<Vec<Option<OpenItem>>> {
+        if program != self.program || addresses.len() != self.entries.len() {
+            return None;
+        }
+        addresses
+            .zip(&self.entries)
+            .map(|(at, entry)| (at == address(&entry.green)).then_some(entry.item))
+            .collect()
+    }
+}
+
+/// The entries of an edit that left every item's identity as it was: the items before and
+/// after the edited run keep their green nodes (a reparse shares them), and the edited run
+/// has the same identities in the same order as before. Then no key, occurrence or input
+/// changes, only the green nodes of the edited run's items. `None` for any other edit.
+#[allow(clippy::type_complexity)]
+fn same_identities(
+    db: &RootDatabase,
+    state: &SyncState,
+    mut entries: Vec<SyncEntry>,
+) -> Option<(Vec<SyncEntry>, Vec<(OpenItem, GreenNode)>, Vec<OpenItem>)> {
+    let old = &state.entries;
+    if old.len() != entries.len() {
+        return None;
+    }
+    let (prefix, suffix) = unchanged_ends(old, &entries);
+    let end = entries.len() - suffix;
+    let mut changed = Vec::new();
+    for i in 0..entries.len() {
+        if i < prefix || i >= end {
+            entries[i].item = old[i].item;
+            continue;
+        }
+        // The edited run: each item must keep its identity.
+        let syntax = ast::BodyItem::cast(SyntaxNode::new_root(entries[i].green.clone()))?;
+        let identity = identity(&syntax);
+        match (old[i].item, identity) {
+            (None, None) => {}
+            (Some(input), Some((kind, name)))
+                if input.kind(db) == kind && *input.name(db) == name =>
+            {
+                entries[i].item = Some(input);
+                changed.push((input, entries[i].green.clone()));
+            }
+            _ => return None,
+        }
+    }
+    let touched = changed.iter().map(|&(input, _)| input).collect();
+    Some((entries, changed, touched))
+}
+
+/// How many items at the start and at the end of `new` are those of `old` (the same green
+/// nodes), not overlapping.
+fn unchanged_ends(old: &[SyncEntry], new: &[SyncEntry]) -> (usize, usize) {
+    let same = |a: &SyncEntry, b: &SyncEntry| address(&a.green) == address(&b.green);
+    let prefix = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    (prefix, suffix)
+}
+
+/// Every item's identity and input, found afresh (a file just opened, or an edit that added,
+/// removed, renamed or moved an item): the entries, the file's items, the inputs whose green
+/// node changed, and the inputs changed or created (those the user is editing).
+#[allow(clippy::type_complexity)]
+fn identify_all(
+    db: &mut RootDatabase,
+    program: Program,
+    file: SourceFile,
+    old: Option<&OpenFileItems>,
+    state: Option<&SyncState>,
+    mut entries: Vec<SyncEntry>,
+) -> (
+    Vec<SyncEntry>,
+    Vec<(ItemKey, OpenItem)>,
+    Vec<(OpenItem, GreenNode)>,
+    Vec<OpenItem>,
+) {
+    // Items whose green node is unchanged keep their kind and name: those before and after
+    // the edited run, found by position (a reparse shares their green nodes).
+    let entries_len = entries.len();
+    let (prefix, suffix) = match state {
+        Some(state) => unchanged_ends(&state.entries, &entries),
+        None => (0, 0),
+    };
+    let known = |index: usize, entry: &SyncEntry| -> Option<Option<OpenItem>> {
+        let state = state?;
+        let old = if index < prefix {
+            &state.entries[index]
+        } else if index >= entries_len - suffix {
+            &state.entries[state.entries.len() - (entries_len - index)]
+        } else {
+            return None;
+        };
+        (address(&old.green) == address(&entry.green)).then_some(old.item)
+    };
+    // The first items of a file just opened are not being edited.
+    let fresh = if old.is_some() {
+        Durability::LOW
+    } else {
+        Durability::MEDIUM
+    };
+    let mut occurrences: FxHashMap<(NodeKind, Name), u32> = FxHashMap::default();
+    let mut items: Vec<(ItemKey, OpenItem)> = Vec::new();
+    let mut changed: Vec<(OpenItem, GreenNode)> = Vec::new();
+    let mut touched: Vec<OpenItem> = Vec::new();
+    for (index, entry) in entries.iter_mut().enumerate() {
+        let identity = match known(index, entry) {
+            Some(old) => old.map(|input| (input.kind(db), input.name(db).clone())),
+            None => ast::BodyItem::cast(SyntaxNode::new_root(entry.green.clone()))
+                .and_then(|item| identity(&item)),
+        };
+        let Some((kind, name)) = identity else {
+            continue;
+        };
+        let occurrence = occurrence_of(&mut occurrences, kind, &name);
+        let key = (kind, name, occurrence);
+        let input = match old.and_then(|old| old.by_key.get(&key).copied()) {
+            Some(input) => {
+                if input.green(db).as_ref().map(|g| address(g)) != Some(address(&entry.green)) {
+                    changed.push((input, entry.green.clone()));
+                    touched.push(input);
+                }
+                input
+            }
+            None => {
+                let input = OpenItem::builder(
+                    program,
+                    file,
+                    key.0,
+                    key.1.clone(),
+                    occurrence,
+                    Some(entry.green.clone()),
+                )
+                .durability(Durability::HIGH)
+                .green_durability(fresh)
+                .new(db);
+                if fresh == Durability::LOW {
+                    touched.push(input);
+                }
+                input
+            }
+        };
+        entry.item = Some(input);
+        items.push((key, input));
+    }
+    (entries, items, changed, touched)
+}
+
+/// How many nodes of this kind and name came before in the file, counting this one: the
+/// occurrence of a node's identity. The one rule, for lowering and for the items alike.
+pub(crate) fn occurrence_of(
+    seen: &mut FxHashMap<(NodeKind, Name), u32>,
+    kind: NodeKind,
+    name: &Name,
+) -> u32 {
+    let count = seen.entry((kind, name.clone())).or_insert(0);
+    let occurrence = *count;
+    *count += 1;
+    occurrence
+}
