@@ -88,6 +88,23 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
         component_sources: Vec::new(),
     };
     let source = file.file(db);
+    // An open file whose items have inputs: from each item's summary, which a keystroke in
+    // another item leaves valid (this one is then verified, not run again).
+    if source.open(db) {
+        if let Some(items) = pcl_hir::items_of(db, file) {
+            for item in items.inputs() {
+                let Some(item) = item_summary(db, item) else {
+                    continue;
+                };
+                summary.nodes.push(item.node.clone());
+                summary.packages.extend(item.package.iter().cloned());
+                summary
+                    .component_sources
+                    .extend(item.component_source.iter().cloned());
+            }
+            return summary;
+        }
+    }
     let caches = source.open(db).then(|| db.file_caches()).flatten();
     let previous = caches.and_then(|c| c.get::<UsesCache>(source));
     // Sized for the bodies of the last version: built again on every keystroke.
@@ -137,6 +154,44 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
         caches.put(source, Arc::new(next));
     }
     summary
+}
+
+/// What [`file_summary`] reads of one item of an open file.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+struct ItemSummary {
+    node: SummaryNode,
+    package: Option<(String, Option<String>)>,
+    component_source: Option<String>,
+}
+
+/// One item's part of its file's summary (none when the item no longer makes a node).
+#[salsa::tracked(returns(ref))]
+fn item_summary(db: &dyn pcl_db::Db, item: pcl_hir::OpenItem) -> Option<ItemSummary> {
+    let node = pcl_hir::lower_open_item(db, item).node?;
+    let kind = node.kind(db);
+    let mut seen: FxHashSet<&Name> = FxHashSet::default();
+    let mut uses = Vec::new();
+    for_each_root_name(kind, node.body(db), |name| {
+        if seen.insert(name) {
+            uses.push(name.clone());
+        }
+    });
+    Some(ItemSummary {
+        node: SummaryNode {
+            kind,
+            name: node.name(db).clone(),
+            occurrence: *node.occurrence(db),
+            uses: uses.into(),
+        },
+        package: match kind {
+            NodeKind::Package => declared_package(db, node),
+            _ => None,
+        },
+        component_source: match kind {
+            NodeKind::Component => node.signature(db).label(1).map(str::to_string),
+            _ => None,
+        },
+    })
 }
 
 /// The package a `package` block declares: the parameterization's name if it has one, else
