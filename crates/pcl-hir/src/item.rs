@@ -355,6 +355,8 @@ impl<'db> Node<'db> {
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
 pub struct FileNodeMap<'db> {
     map: rustc_hash::FxHashMap<(NodeKind, Name, u32), Node<'db>>,
+    /// The file is open and its items have inputs: its nodes are found through them.
+    by_items: bool,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -362,26 +364,34 @@ pub fn file_node_map<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fi
     // Runs again when the file opens or closes: salsa keeps the durability of a result whose
     // inputs only backdate, and a map made while the file was open (`LOW`) would keep it once
     // the file closed, and so would every resolution in other files that reads it.
-    file.file(db).open(db);
+    if file.file(db).open(db) && crate::open_items::items_of(db, file).is_some() {
+        return FileNodeMap {
+            map: Default::default(),
+            by_items: true,
+        };
+    }
     let map = file_nodes(db, file)
         .iter()
         .map(|&n| ((n.kind(db), n.name(db).clone(), *n.occurrence(db)), n))
         .collect();
-    FileNodeMap { map }
+    FileNodeMap {
+        map,
+        by_items: false,
+    }
 }
 
 /// The node `key` names in `program`, if its file still defines it. Reads the node's file.
 pub fn node_of<'db>(db: &'db dyn pcl_db::Db, program: Program, key: &NodeKey) -> Option<Node<'db>> {
     let file = ProgramFile::new(db, program, key.file);
+    let nodes = file_node_map(db, file);
     // A node of an open file's item is found through the file's items (`MEDIUM`), not its
     // lowering (`LOW`).
-    if key.file.open(db) {
-        if let Some(items) = crate::open_items::items_of(db, file) {
-            let item = items.get(key.kind, &key.name, key.occurrence)?;
-            return crate::open_items::lower_open_item(db, item).node;
-        }
+    if nodes.by_items {
+        let item =
+            crate::open_items::items_of(db, file)?.get(key.kind, &key.name, key.occurrence)?;
+        return crate::open_items::lower_open_item(db, item).node;
     }
-    file_node_map(db, file)
+    nodes
         .map
         .get(&(key.kind, key.name.clone(), key.occurrence))
         .copied()
