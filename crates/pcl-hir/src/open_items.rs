@@ -142,6 +142,47 @@ pub fn lower_open_item<'db>(db: &'db dyn pcl_db::Db, item: OpenItem) -> OpenItem
     }
 }
 
+/// Each item of an open file lowered, in the order of the file's items.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct OpenItemsLowered<'db> {
+    pub(crate) items: Vec<ItemLowered<'db>>,
+}
+
+/// One item's node and problems (positioned relative to the item's start).
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct ItemLowered<'db> {
+    pub(crate) item: OpenItem,
+    pub(crate) node: Option<Node<'db>>,
+    pub(crate) diagnostics: Arc<[Diagnostic]>,
+}
+
+/// The file's items lowered, each by its own query: a query over theirs, so that a keystroke
+/// that leaves every item's node and problems as they were verifies it instead of running it.
+/// The file's lowering, which runs again on every keystroke (it places the items), reads this
+/// one result rather than a result per item.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn open_items_lowered<'db>(
+    db: &'db dyn pcl_db::Db,
+    pf: ProgramFile<'db>,
+) -> OpenItemsLowered<'db> {
+    let Some(items) = items_of(db, pf) else {
+        return OpenItemsLowered::default();
+    };
+    OpenItemsLowered {
+        items: items
+            .inputs()
+            .map(|item| {
+                let lowered = lower_open_item(db, item);
+                ItemLowered {
+                    item,
+                    node: lowered.node,
+                    diagnostics: lowered.diagnostics.clone(),
+                }
+            })
+            .collect(),
+    }
+}
+
 /// The identity of an item's node, if it makes one: as lowering finds it.
 fn identity(item: &ast::BodyItem) -> Option<(NodeKind, Name)> {
     crate::lower::lower_item(item)

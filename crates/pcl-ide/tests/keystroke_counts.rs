@@ -183,15 +183,15 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     let table = table(&small, &large);
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 20/54 vs 20/66; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 9/57 vs 9/57; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 9/57 vs 9/57; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a character typed: edited file 9/57 vs 9/57; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the character deleted: edited file 9/57 vs 9/57; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 30/50 vs 30/62; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 22/53 vs 22/65; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 33/139 vs 33/199; every file 290/441 vs 374/928; diagnostics 8 vs 32
-        renamed back: edited file 96/190 vs 288/418; every file 5/65 vs 17/257; diagnostics 0 vs 0
+        a literal: edited file 21/54 vs 21/66; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 9/58 vs 9/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 9/58 vs 9/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a character typed: edited file 9/58 vs 9/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the character deleted: edited file 9/58 vs 9/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 31/50 vs 31/62; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 23/53 vs 23/65; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 34/140 vs 34/200; every file 290/441 vs 374/928; diagnostics 8 vs 32
+        renamed back: edited file 97/191 vs 289/419; every file 5/65 vs 17/257; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {
@@ -233,10 +233,10 @@ fn a_name_used_once_renamed_again_costs_its_uses() {
     let large = run("once", 16, renames_of_a_name_used_once());
     let table = table(&small, &large);
     expect![[r#"
-        a local used once renamed: edited file 30/142 vs 30/202; every file 264/467 vs 264/1038; diagnostics 1 vs 1
-        renamed back: edited file 37/130 vs 37/166; every file 2/8 vs 2/20; diagnostics 0 vs 0
-        renamed again: edited file 34/130 vs 34/166; every file 3/11 vs 3/23; diagnostics 1 vs 1
-        back again: edited file 35/132 vs 35/168; every file 2/8 vs 2/20; diagnostics 0 vs 0
+        a local used once renamed: edited file 31/143 vs 31/203; every file 264/467 vs 264/1038; diagnostics 1 vs 1
+        renamed back: edited file 38/131 vs 38/167; every file 2/8 vs 2/20; diagnostics 0 vs 0
+        renamed again: edited file 35/131 vs 35/167; every file 3/11 vs 3/23; diagnostics 1 vs 1
+        back again: edited file 36/133 vs 36/169; every file 2/8 vs 2/20; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large).skip(1) {

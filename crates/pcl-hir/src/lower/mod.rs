@@ -194,6 +194,7 @@ fn lower_open_file<'db>(
             )
         });
     let mut in_order = items.inputs().peekable();
+    let mut lowered_items = crate::open_items::open_items_lowered(db, pf).items.iter();
     let mut nodes = Vec::with_capacity(items.len());
     let mut ranges = Vec::with_capacity(items.len());
     let mut starts = rustc_hash::FxHashMap::default();
@@ -218,7 +219,10 @@ fn lower_open_file<'db>(
             diagnostics.extend(lowered.diagnostics);
             continue;
         };
-        let lowered = crate::open_items::lower_open_item(db, input);
+        let lowered = lowered_items.next()?;
+        if lowered.item != input {
+            return None;
+        }
         if !lowered.diagnostics.is_empty() {
             let delta = i64::from(u32::from(start));
             diagnostics.extend(lowered.diagnostics.iter().map(|d| d.moved(delta)));
