@@ -256,6 +256,7 @@ fn sync_file(
         .map(|item| SyncEntry {
             green: item.syntax().green().into_owned(),
             item: None,
+            key: None,
         })
         .collect();
     let (entries, changed, touched) = match state
@@ -330,6 +331,8 @@ struct SyncEntry {
     /// Keeps the node alive, so that its address names no other node while kept.
     green: GreenNode,
     item: Option<OpenItem>,
+    /// The item's identity (its input's), kept so that the next sync need not read it.
+    key: Option<ItemKey>,
 }
 
 impl SyncState {
@@ -370,6 +373,7 @@ fn same_identities(
     for i in 0..entries.len() {
         if i < prefix || i >= end {
             entries[i].item = old[i].item;
+            entries[i].key = old[i].key.clone();
             continue;
         }
         // The edited run: each item must keep its identity.
@@ -381,6 +385,7 @@ fn same_identities(
                 if input.kind(db) == kind && *input.name(db) == name =>
             {
                 entries[i].item = Some(input);
+                entries[i].key = old[i].key.clone();
                 changed.push((input, entries[i].green.clone()));
             }
             _ => return None,
@@ -428,7 +433,7 @@ fn identify_all(
         Some(state) => unchanged_ends(&state.entries, &entries),
         None => (0, 0),
     };
-    let known = |index: usize, entry: &SyncEntry| -> Option<Option<OpenItem>> {
+    let known = |index: usize, entry: &SyncEntry| -> Option<&SyncEntry> {
         let state = state?;
         let old = if index < prefix {
             &state.entries[index]
@@ -437,7 +442,8 @@ fn identify_all(
         } else {
             return None;
         };
-        (address(&old.green) == address(&entry.green)).then_some(old.item)
+        (address(&old.green) == address(&entry.green) && old.item.is_some() == old.key.is_some())
+            .then_some(old)
     };
     // The first items of a file just opened are not being edited.
     let fresh = if old.is_some() {
@@ -450,8 +456,12 @@ fn identify_all(
     let mut changed: Vec<(OpenItem, GreenNode)> = Vec::new();
     let mut touched: Vec<OpenItem> = Vec::new();
     for (index, entry) in entries.iter_mut().enumerate() {
-        let identity = match known(index, entry) {
-            Some(old) => old.map(|input| (input.kind(db), input.name(db).clone())),
+        let kept = known(index, entry);
+        let identity = match kept {
+            Some(old) => old
+                .key
+                .as_ref()
+                .map(|(kind, name, _)| (*kind, name.clone())),
             None => ast::BodyItem::cast(SyntaxNode::new_root(entry.green.clone()))
                 .and_then(|item| identity(&item)),
         };
@@ -460,6 +470,15 @@ fn identify_all(
         };
         let occurrence = occurrence_of(&mut occurrences, kind, &name);
         let key = (kind, name, occurrence);
+        // An item the edit left alone, whose identity is unchanged: its input as it was.
+        if let Some((old_key, input)) = kept.and_then(|old| Some((old.key.as_ref()?, old.item?))) {
+            if *old_key == key {
+                entry.item = Some(input);
+                entry.key = Some(key.clone());
+                items.push((key, input));
+                continue;
+            }
+        }
         let input = match old.and_then(|old| old.by_key.get(&key).copied()) {
             Some(input) => {
                 if input.green(db).as_ref().map(|g| address(g)) != Some(address(&entry.green)) {
@@ -487,6 +506,7 @@ fn identify_all(
             }
         };
         entry.item = Some(input);
+        entry.key = Some(key.clone());
         items.push((key, input));
     }
     (entries, items, changed, touched)
