@@ -3,8 +3,10 @@
 //! from the edit to the edited file's diagnostics and then for every file's, on the same
 //! edited file inside programs of two sizes. An edit that changes nothing the other files
 //! read of the file (a literal; a character typed, which moves every node after it; a local no
-//! other file uses, added or deleted) must cost the same at both sizes; the snapshot shows
-//! what renaming a used local costs at each.
+//! other file uses, added or deleted) must run the same queries at both sizes and re-validate
+//! the same results, but for one per file when it is the first edit of another top-level item
+//! (a `MEDIUM` write: see `first edit of another item` below); the snapshot shows what
+//! renaming a used local costs at each.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
