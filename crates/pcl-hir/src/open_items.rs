@@ -30,6 +30,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use salsa::{Durability, Setter};
 
 use crate::item::{Node, NodeKind, ProgramFile};
+use crate::lower::item_identity;
 use crate::name::Name;
 
 /// One node-defining top-level item of an open file: its identity (the node's) and its syntax.
@@ -110,7 +111,7 @@ fn file_items(db: &dyn pcl_db::Db, file: SourceFile) -> Option<&OpenFileItems> {
 
 /// One item lowered on its own: its node (none when the item no longer has its identity, or
 /// the file is closed) and its diagnostics, positioned relative to the item's start.
-#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+#[derive(Clone, Debug, PartialEq, Eq, salsa::SalsaValue)]
 pub struct OpenItemLowering<'db> {
     pub node: Option<Node<'db>>,
     pub diagnostics: Arc<[Diagnostic]>,
@@ -145,15 +146,7 @@ pub fn lower_open_item<'db>(db: &'db dyn pcl_db::Db, item: OpenItem) -> OpenItem
 /// Each item of an open file lowered, in the order of the file's items.
 #[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
 pub(crate) struct OpenItemsLowered<'db> {
-    pub(crate) items: Vec<ItemLowered<'db>>,
-}
-
-/// One item's node and problems (positioned relative to the item's start).
-#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
-pub(crate) struct ItemLowered<'db> {
-    pub(crate) item: OpenItem,
-    pub(crate) node: Option<Node<'db>>,
-    pub(crate) diagnostics: Arc<[Diagnostic]>,
+    pub(crate) items: Vec<(OpenItem, OpenItemLowering<'db>)>,
 }
 
 /// The file's items lowered, each by its own query: a query over theirs, so that a keystroke
@@ -171,23 +164,9 @@ pub(crate) fn open_items_lowered<'db>(
     OpenItemsLowered {
         items: items
             .inputs()
-            .map(|item| {
-                let lowered = lower_open_item(db, item);
-                ItemLowered {
-                    item,
-                    node: lowered.node,
-                    diagnostics: lowered.diagnostics.clone(),
-                }
-            })
+            .map(|item| (item, lower_open_item(db, item).clone()))
             .collect(),
     }
-}
-
-/// The identity of an item's node, if it makes one: as lowering finds it.
-fn identity(item: &ast::BodyItem) -> Option<(NodeKind, Name)> {
-    crate::lower::lower_item(item)
-        .node
-        .map(|node| (node.kind, node.name))
 }
 
 /// The address of a green node: untouched items keep theirs across reparses.
@@ -259,12 +238,13 @@ fn sync_file(
             key: None,
         })
         .collect();
-    let (entries, changed, touched) = match state
-        .as_deref()
-        .and_then(|state| same_identities(db, state, entries.clone()))
-    {
-        Some(found) => found,
-        None => {
+    let found = match state.as_deref() {
+        Some(state) => same_identities(state, entries),
+        None => Err(entries),
+    };
+    let (entries, changed, touched) = match found {
+        Ok(found) => found,
+        Err(entries) => {
             let old_items = old.as_deref();
             let (entries, items, changed, touched) =
                 identify_all(db, program, file, old_items, state.as_deref(), entries);
@@ -356,43 +336,42 @@ impl SyncState {
 /// The entries of an edit that left every item's identity as it was: the items before and
 /// after the edited run keep their green nodes (a reparse shares them), and the edited run
 /// has the same identities in the same order as before. Then no key, occurrence or input
-/// changes, only the green nodes of the edited run's items. `None` for any other edit.
+/// changes, only the green nodes of the edited run's items. For any other edit, the entries
+/// back as they were given.
 #[allow(clippy::type_complexity)]
 fn same_identities(
-    db: &RootDatabase,
     state: &SyncState,
     mut entries: Vec<SyncEntry>,
-) -> Option<(Vec<SyncEntry>, Vec<(OpenItem, GreenNode)>, Vec<OpenItem>)> {
+) -> Result<(Vec<SyncEntry>, Vec<(OpenItem, GreenNode)>, Vec<OpenItem>), Vec<SyncEntry>> {
     let old = &state.entries;
     if old.len() != entries.len() {
-        return None;
+        return Err(entries);
     }
     let (prefix, suffix) = unchanged_ends(old, &entries);
     let end = entries.len() - suffix;
-    let mut changed = Vec::new();
-    for i in 0..entries.len() {
-        if i < prefix || i >= end {
-            entries[i].item = old[i].item;
-            entries[i].key = old[i].key.clone();
-            continue;
+    // The edited run: each item must keep its identity (checked before anything is taken).
+    for i in prefix..end {
+        let identity = ast::BodyItem::cast(SyntaxNode::new_root(entries[i].green.clone()))
+            .and_then(|item| item_identity(&item));
+        let same = match (&old[i].key, identity) {
+            (None, None) => true,
+            (Some((kind, name, _)), Some(identity)) => (*kind, name) == (identity.0, &identity.1),
+            _ => false,
+        };
+        if !same {
+            return Err(entries);
         }
-        // The edited run: each item must keep its identity.
-        let syntax = ast::BodyItem::cast(SyntaxNode::new_root(entries[i].green.clone()))?;
-        let identity = identity(&syntax);
-        match (old[i].item, identity) {
-            (None, None) => {}
-            (Some(input), Some((kind, name)))
-                if input.kind(db) == kind && *input.name(db) == name =>
-            {
-                entries[i].item = Some(input);
-                entries[i].key = old[i].key.clone();
-                changed.push((input, entries[i].green.clone()));
-            }
-            _ => return None,
+    }
+    let mut changed = Vec::new();
+    for (i, entry) in entries.iter_mut().enumerate() {
+        entry.item = old[i].item;
+        entry.key = old[i].key.clone();
+        if let (Some(input), true) = (entry.item, (prefix..end).contains(&i)) {
+            changed.push((input, entry.green.clone()));
         }
     }
     let touched = changed.iter().map(|&(input, _)| input).collect();
-    Some((entries, changed, touched))
+    Ok((entries, changed, touched))
 }
 
 /// How many items at the start and at the end of `new` are those of `old` (the same green
@@ -463,7 +442,7 @@ fn identify_all(
                 .as_ref()
                 .map(|(kind, name, _)| (*kind, name.clone())),
             None => ast::BodyItem::cast(SyntaxNode::new_root(entry.green.clone()))
-                .and_then(|item| identity(&item)),
+                .and_then(|item| item_identity(&item)),
         };
         let Some((kind, name)) = identity else {
             continue;

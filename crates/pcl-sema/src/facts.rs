@@ -1317,7 +1317,7 @@ pub(crate) fn in_cycle(db: &dyn pcl_db::Db, program: Program, node: Node<'_>) ->
         View::Closed => by_name::closed_in_cycle(db, program, node),
         // A node of an open file's item reads what the host wrote of the open files' cycles
         // (`MEDIUM`, see `sync_open_cycles`), not the cycles every keystroke derives again.
-        View::Open => match cycle_members(db, file).filter(|_| node.item(db).is_some()) {
+        View::Open => match cycle_members(db, program, file).filter(|_| node.item(db).is_some()) {
             Some(members) => members.contains(&node.key(db)),
             None => open_cycles(db, program).contains(db, node),
         },
@@ -1331,13 +1331,17 @@ struct CycleMembers {
     members: FxHashSet<NodeKey>,
 }
 
-fn cycle_members(db: &dyn pcl_db::Db, file: SourceFile) -> Option<&FxHashSet<NodeKey>> {
+fn cycle_members(
+    db: &dyn pcl_db::Db,
+    program: Program,
+    file: SourceFile,
+) -> Option<&FxHashSet<NodeKey>> {
     let members = file
         .cycle_members(db)
         .0
         .as_ref()?
         .downcast_ref::<CycleMembers>()?;
-    Some(&members.members)
+    (members.program == program).then_some(&members.members)
 }
 
 /// Writes, for each open file whose items have inputs (`pcl_hir::sync_open_items`), which of

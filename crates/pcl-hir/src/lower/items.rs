@@ -49,6 +49,43 @@ pub(super) fn lower_local<N: TreeNode>(
     })
 }
 
+/// The name of a block of `kind` with these labels (each decoded, `None` for a label that is
+/// not a plain string), and which label holds it (`None`: the block's type keyword stands for
+/// it); `None` for a block no expression can refer to, which makes no node. The one rule
+/// lowering and an open file's items ([`item_identity`]) name blocks by.
+fn block_name(kind: NodeKind, labels: &[Option<Name>]) -> Option<(Name, Option<usize>)> {
+    match (kind, label_rule(kind).name_label) {
+        (NodeKind::Pulumi, _) => Some((Name::new("pulumi"), None)),
+        (NodeKind::Package, _) => match labels.first() {
+            Some(label) => Some((Name::new(label.as_deref().unwrap_or("")), Some(0))),
+            None => Some((Name::new(""), None)),
+        },
+        (_, Some(index)) => match labels.get(index) {
+            Some(Some(value)) => Some((value.clone(), Some(index))),
+            // No usable name: nothing can refer to this block, so it is not a node. Its
+            // label problem is reported by lowering or by the syntax validator.
+            _ => None,
+        },
+        (_, None) => None,
+    }
+}
+
+/// The kind and name of the node an item makes, if it makes one: what lowering it would give
+/// ([`lower_local`], [`lower_block`]) without lowering its body.
+pub(crate) fn item_identity<N: TreeNode>(item: &ast::BodyItem<N>) -> Option<(NodeKind, Name)> {
+    match item {
+        ast::BodyItem::Attribute(attr) => Some((NodeKind::Local, Name::new(attr.name()?.text()))),
+        ast::BodyItem::Block(block) => {
+            let kind = NodeKind::from_keyword(block.type_name()?.text())?;
+            let labels: Vec<Option<Name>> = block
+                .labels()
+                .map(|l| l.value().map(|v| Name::new(&v)))
+                .collect();
+            block_name(kind, &labels).map(|(name, _)| (kind, name))
+        }
+    }
+}
+
 /// What the labels of each block kind are.
 struct LabelRule {
     min: usize,
@@ -211,23 +248,8 @@ pub(super) fn lower_block<N: TreeNode>(
         };
         diagnostics.push(Diagnostic::new(Code::WrongLabelCount, range, rule.message));
     }
-    let (name, name_range) = match (kind, rule.name_label) {
-        (NodeKind::Pulumi, _) => (Name::new("pulumi"), type_token.text_range()),
-        (NodeKind::Package, _) => match labels.first() {
-            Some(_) => (
-                Name::new(label_values[0].as_deref().unwrap_or("")),
-                label_ranges[0],
-            ),
-            None => (Name::new(""), type_token.text_range()),
-        },
-        (_, Some(index)) => match label_values.get(index) {
-            Some(Some(value)) => (value.clone(), label_ranges[index]),
-            // No usable name: nothing can refer to this block, so it is not a node. Its
-            // label problem is reported above or by the syntax validator.
-            _ => return None,
-        },
-        (_, None) => return None,
-    };
+    let (name, name_label) = block_name(kind, &label_values)?;
+    let name_range = name_label.map_or_else(|| type_token.text_range(), |i| label_ranges[i]);
     let hook_kind = (kind == NodeKind::Hook)
         .then(|| label_values[0].as_deref())
         .flatten();

@@ -29,6 +29,7 @@ use crate::body::*;
 use crate::item::{LoweredFile, Node, NodeKind, NodeSourceMap, ProgramFile, Signature};
 use crate::name::Name;
 use crate::open_items::OpenItem;
+pub(crate) use items::item_identity;
 use items::{lower_block, lower_local};
 
 pub(crate) fn lower_file<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> LoweredFile<'db> {
@@ -219,8 +220,8 @@ fn lower_open_file<'db>(
             diagnostics.extend(lowered.diagnostics);
             continue;
         };
-        let lowered = lowered_items.next()?;
-        if lowered.item != input {
+        let (item, lowered) = lowered_items.next()?;
+        if *item != input {
             return None;
         }
         if !lowered.diagnostics.is_empty() {
