@@ -1783,15 +1783,19 @@ fn facts_if_changed(
     let seen = seen_nodes(db, pf);
     // Only their types are published: inferred dependencies first, so that no query recurses
     // through a long chain (the rest of the file is inferred when something asks about it).
-    match settled {
-        Settled::ClosedFiles => {
-            for &node in publication_order(db, pf) {
-                crate::node_type(db, node);
-            }
+    let computed;
+    let ordered_types: &[Type] = match settled {
+        Settled::ClosedFiles => published_types(db, pf),
+        Settled::Nothing => {
+            crate::infer_nodes_with(db, &seen.kept, settled);
+            computed = seen
+                .kept
+                .iter()
+                .map(|&n| crate::node_type(db, n))
+                .collect::<Vec<Type>>();
+            &computed
         }
-        Settled::Nothing => crate::infer_nodes_with(db, &seen.kept, settled),
-    }
-    let ordered_types: Vec<Type> = seen.kept.iter().map(|&n| crate::node_type(db, n)).collect();
+    };
     if let Some(facts) = published(db, file) {
         if facts.summary == seen.summary && facts.ordered_types == ordered_types {
             return None;
@@ -1800,8 +1804,24 @@ fn facts_if_changed(
     Some(OpenFileFacts {
         program,
         summary: seen.summary.clone(),
-        ordered_types,
+        ordered_types: ordered_types.to_vec(),
     })
+}
+
+/// The types of the nodes a publication of `pf` keeps ([`SeenNodes::kept`]), typed in
+/// [`publication_order`]: a query, so that a keystroke that changes none of them re-validates
+/// its edges in that order (no recursion through a chain) instead of fetching each type from
+/// outside a query twice (the order, then the kept nodes), which was a sixth of a keystroke.
+#[salsa::tracked(returns(ref))]
+fn published_types<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> Vec<Type> {
+    for &node in publication_order(db, pf) {
+        crate::node_type(db, node);
+    }
+    seen_nodes(db, pf)
+        .kept
+        .iter()
+        .map(|&n| crate::node_type(db, n))
+        .collect()
 }
 
 /// What the files nobody has open see of an open file: the nodes whose names they use or
