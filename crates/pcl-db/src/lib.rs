@@ -168,6 +168,12 @@ pub struct SourceFile {
     #[default]
     #[returns(ref)]
     pub cycle_members: Published,
+    /// Which of this open file's items the user is editing (the lowering layer's, whose inputs
+    /// are `LOW`; `MEDIUM`, written when the user moves to other items; opaque here), so that
+    /// what is gathered over the file's other items does not read the items being edited.
+    #[default]
+    #[returns(ref)]
+    pub editing: Published,
 }
 
 /// Facts about an open file that the semantic layer (`pcl-sema`) derives from its text and
@@ -548,6 +554,7 @@ impl RootDatabase {
             // and a first write reported as `HIGH` would walk every result of the program.
             .items_durability(Durability::MEDIUM)
             .cycle_members_durability(Durability::MEDIUM)
+            .editing_durability(Durability::MEDIUM)
             .new(self);
         self.files.lock().insert(path.to_path_buf(), file);
         self.text_durability
@@ -591,6 +598,16 @@ impl RootDatabase {
             file.set_items(self)
                 .with_durability(Durability::MEDIUM)
                 .to(items);
+        }
+    }
+
+    /// Sets which of an open file's items the user is editing (see [`SourceFile::editing`]);
+    /// a no-op when `editing` is the value already set (by pointer).
+    pub fn set_file_editing(&mut self, file: SourceFile, editing: Published) {
+        if file.editing(self) != &editing {
+            file.set_editing(self)
+                .with_durability(Durability::MEDIUM)
+                .to(editing);
         }
     }
 

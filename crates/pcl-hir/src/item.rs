@@ -214,20 +214,49 @@ pub struct Node<'db> {
     /// `None` for a node its file's lowering made.
     #[returns(copy)]
     pub item: Option<OpenItem>,
+    /// The content the file's lowering found; empty for a node of an open file's item, whose
+    /// content its item's lowering holds (see [`Node::body`]).
     #[tracked]
     #[returns(ref)]
-    pub signature: Signature,
+    file_signature: Signature,
     #[tracked]
     #[returns(ref)]
-    pub body: Arc<Body>,
-    /// Positions, as lowering found them: relative to the item's start for a node lowered
-    /// from its item ([`Node::source_map`] places them). Read only at the edge.
+    file_body: Arc<Body>,
     #[tracked]
     #[returns(ref)]
-    pub lowered_map: NodeSourceMap,
+    file_map: NodeSourceMap,
 }
 
 impl<'db> Node<'db> {
+    /// The node's labels, position-free.
+    pub fn signature(self, db: &'db dyn pcl_db::Db) -> &'db Signature {
+        match self.item(db) {
+            None => self.file_signature(db),
+            Some(item) => {
+                &crate::open_items::lower_open_item(db, item)
+                    .content
+                    .signature
+            }
+        }
+    }
+
+    /// The node's content, position-free.
+    pub fn body(self, db: &'db dyn pcl_db::Db) -> &'db Arc<Body> {
+        match self.item(db) {
+            None => self.file_body(db),
+            Some(item) => &crate::open_items::lower_open_item(db, item).content.body,
+        }
+    }
+
+    /// Positions, as lowering found them: relative to the item's start for a node lowered
+    /// from its item ([`Node::source_map`] places them). Read only at the edge.
+    pub fn lowered_map(self, db: &'db dyn pcl_db::Db) -> &'db NodeSourceMap {
+        match self.item(db) {
+            None => self.file_map(db),
+            Some(item) => &crate::open_items::lower_open_item(db, item).map,
+        }
+    }
+
     /// Where the node's parts are in its file. A node lowered from an open file's item has
     /// its ranges relative to the item, placed at the item's start as the file's lowering
     /// found it, so that the text before an item growing or shrinking changes nothing the
@@ -385,11 +414,11 @@ pub fn node_of<'db>(db: &'db dyn pcl_db::Db, program: Program, key: &NodeKey) ->
     let file = ProgramFile::new(db, program, key.file);
     let nodes = file_node_map(db, file);
     // A node of an open file's item is found through the file's items (`MEDIUM`), not its
-    // lowering (`LOW`).
+    // lowering (`LOW` while the user edits it).
     if nodes.by_items {
         let item =
             crate::open_items::items_of(db, file)?.get(key.kind, &key.name, key.occurrence)?;
-        return crate::open_items::lower_open_item(db, item).node;
+        return *crate::open_items::open_item_node(db, item);
     }
     nodes
         .map

@@ -29,7 +29,8 @@ use pcl_syntax::{ast, GreenNode, SyntaxNode};
 use rustc_hash::{FxHashMap, FxHashSet};
 use salsa::{Durability, Setter};
 
-use crate::item::{Node, NodeKind, ProgramFile};
+use crate::body::Body;
+use crate::item::{Node, NodeKind, NodeSourceMap, ProgramFile, Signature};
 use crate::lower::item_identity;
 use crate::name::Name;
 
@@ -37,20 +38,61 @@ use crate::name::Name;
 /// Created by [`sync_open_items`]; only `green` is ever written again.
 #[salsa::input(debug)]
 pub struct OpenItem {
-    #[returns(copy)]
-    pub program: Program,
-    #[returns(copy)]
-    pub file: SourceFile,
-    #[returns(copy)]
-    pub kind: NodeKind,
+    /// Never written again: one field, so that a query that reads several parts of it has
+    /// one edge to verify, not five.
     #[returns(ref)]
-    pub name: Name,
-    #[returns(copy)]
-    pub occurrence: u32,
+    identity: ItemIdentity,
     /// The item's green node (its text, position-free); `None` once the file no longer has
     /// an item of this identity, or is closed.
     #[returns(ref)]
     pub green: Option<GreenNode>,
+    /// Whether the file still has an item of this identity (`MEDIUM`, written once, when it is
+    /// retired): what its node's existence reads, rather than the file's item list, which
+    /// changes with every item added or removed.
+    #[returns(copy)]
+    pub live: bool,
+    /// How many times the item went back to `MEDIUM` after the user edited it (`MEDIUM`,
+    /// written with it): its lowering's value changes with it, so that what was computed of
+    /// the item while it was `LOW` runs again at `MEDIUM` rather than being verified (salsa
+    /// keeps a verified result's durability: those results would stay `LOW`, and so would
+    /// everything gathered over the file's items that reads them).
+    #[returns(copy)]
+    pub epoch: u32,
+}
+
+/// Where an [`OpenItem`] is and which node it makes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ItemIdentity {
+    program: Program,
+    file: SourceFile,
+    kind: NodeKind,
+    name: Name,
+    occurrence: u32,
+}
+
+impl OpenItem {
+    pub fn program(self, db: &dyn pcl_db::Db) -> Program {
+        self.identity(db).program
+    }
+
+    pub fn file(self, db: &dyn pcl_db::Db) -> SourceFile {
+        self.identity(db).file
+    }
+
+    /// The kind of the node the item makes.
+    pub fn kind(self, db: &dyn pcl_db::Db) -> NodeKind {
+        self.identity(db).kind
+    }
+
+    /// The name of the node the item makes.
+    pub fn name(self, db: &dyn pcl_db::Db) -> &Name {
+        &self.identity(db).name
+    }
+
+    /// The occurrence of the node the item makes (see [`Node::occurrence`]).
+    pub fn occurrence(self, db: &dyn pcl_db::Db) -> u32 {
+        self.identity(db).occurrence
+    }
 }
 
 /// A node's identity in its file: kind, name and occurrence.
@@ -110,49 +152,121 @@ fn file_items(db: &dyn pcl_db::Db, file: SourceFile) -> Option<&OpenFileItems> {
 }
 
 /// One item lowered on its own: its node (none when the item no longer has its identity, or
-/// the file is closed) and its diagnostics, positioned relative to the item's start.
+/// the file is closed), its diagnostics, and its node's content, positioned relative to the
+/// item's start.
 #[derive(Clone, Debug, PartialEq, Eq, salsa::SalsaValue)]
 pub struct OpenItemLowering<'db> {
     pub node: Option<Node<'db>>,
     pub diagnostics: Arc<[Diagnostic]>,
+    pub(crate) content: ItemContent,
+    pub(crate) map: NodeSourceMap,
+    /// The item's [`OpenItem::epoch`]: its readers run again when it goes back to `MEDIUM`.
+    epoch: u32,
 }
 
-/// Lowers one item of an open file from its green node alone: the node it makes reads
-/// nothing else, so it has the durability of the item's input.
+/// The position-free content of an open file's item's node.
+#[derive(Clone, Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct ItemContent {
+    pub(crate) signature: Signature,
+    pub(crate) body: Arc<Body>,
+}
+
+/// Lowers one item of an open file from its green node alone: it reads nothing else of the
+/// file, so it has the durability of the item's input.
 #[salsa::tracked(returns(ref))]
 pub fn lower_open_item<'db>(db: &'db dyn pcl_db::Db, item: OpenItem) -> OpenItemLowering<'db> {
-    let Some(syntax) = item
+    let lowered = item
         .green(db)
         .as_ref()
         .and_then(|green| ast::BodyItem::cast(SyntaxNode::new_root(green.clone())))
-    else {
-        return OpenItemLowering {
-            node: None,
-            diagnostics: Arc::default(),
-        };
+        .map(|syntax| crate::lower::lower_item(&syntax));
+    let epoch = item.epoch(db);
+    let empty = |diagnostics| OpenItemLowering {
+        node: None,
+        diagnostics,
+        content: ItemContent::default(),
+        map: NodeSourceMap::default(),
+        epoch,
     };
-    let lowered = crate::lower::lower_item(&syntax);
-    let pf = ProgramFile::new(db, item.program(db), item.file(db));
-    let node = lowered
+    let Some(lowered) = lowered else {
+        return empty(Arc::default());
+    };
+    let diagnostics: Arc<[Diagnostic]> = lowered.diagnostics.into();
+    match lowered
         .node
         .filter(|node| node.kind == item.kind(db) && &node.name == item.name(db))
-        .map(|node| crate::lower::new_item_node(db, pf, node, item));
-    OpenItemLowering {
-        node,
-        diagnostics: lowered.diagnostics.into(),
+    {
+        Some(node) => OpenItemLowering {
+            node: *open_item_node(db, item),
+            diagnostics,
+            content: ItemContent {
+                signature: node.signature,
+                body: node.body,
+            },
+            map: node.source_map,
+            epoch,
+        },
+        None => empty(diagnostics),
     }
 }
 
-/// Each item of an open file lowered, in the order of the file's items.
-#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
-pub(crate) struct OpenItemsLowered<'db> {
-    pub(crate) items: Vec<(OpenItem, OpenItemLowering<'db>)>,
+/// The node of an open file's item, while the file has it (see [`open_item_node`]).
+pub fn item_node(db: &dyn pcl_db::Db, item: OpenItem) -> Option<Node<'_>> {
+    *open_item_node(db, item)
 }
 
-/// The file's items lowered, each by its own query: a query over theirs, so that a keystroke
-/// that leaves every item's node and problems as they were verifies it instead of running it.
-/// The file's lowering, which runs again on every keystroke (it places the items), reads this
-/// one result rather than a result per item.
+/// The nodes of the items of an open file the user is not editing, in file order: read
+/// from `MEDIUM` results only.
+pub fn settled_item_nodes<'db>(
+    db: &'db dyn pcl_db::Db,
+    pf: ProgramFile<'db>,
+) -> impl Iterator<Item = Node<'db>> + 'db {
+    settled_items_lowered(db, pf)
+        .items
+        .iter()
+        .filter_map(|entry| entry.node)
+}
+
+/// The node of an open file's item, while the file has it: made from the item's identity
+/// and whether it is live alone (`HIGH` and `MEDIUM`), never from its text, so that finding a
+/// node by name (`node_of`, hence every resolution to it) does not take the `LOW` durability
+/// of the item the user is editing. Its content is its item's lowering ([`Node::body`]): lowering
+/// makes a node for every item that has an identity (`item_identity` follows its naming rule).
+#[salsa::tracked]
+pub(crate) fn open_item_node<'db>(db: &'db dyn pcl_db::Db, item: OpenItem) -> Option<Node<'db>> {
+    let pf = ProgramFile::new(db, item.program(db), item.file(db));
+    item.live(db)
+        .then(|| crate::lower::new_item_node(db, pf, item))
+}
+
+/// Each item of an open file lowered, in the order of the file's items: its node and its
+/// diagnostics (what the file's lowering reads of it).
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct OpenItemsLowered<'db> {
+    pub(crate) items: Vec<LoweredEntry<'db>>,
+}
+
+/// An item's entry in [`OpenItemsLowered`].
+#[derive(Clone, Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct LoweredEntry<'db> {
+    pub(crate) item: OpenItem,
+    pub(crate) node: Option<Node<'db>>,
+    pub(crate) diagnostics: Arc<[Diagnostic]>,
+}
+
+fn lowered_entry(db: &dyn pcl_db::Db, item: OpenItem) -> LoweredEntry<'_> {
+    let lowered = lower_open_item(db, item);
+    LoweredEntry {
+        item,
+        node: lowered.node,
+        diagnostics: lowered.diagnostics.clone(),
+    }
+}
+
+/// The file's items lowered, each by its own query: a query over the items being edited and
+/// [`settled_items_lowered`], so that a keystroke that leaves the edited items' nodes and
+/// problems as they were verifies it by reading a few results, not one per item. The file's
+/// lowering, which runs again on every keystroke (it places the items), reads this one result.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn open_items_lowered<'db>(
     db: &'db dyn pcl_db::Db,
@@ -161,10 +275,34 @@ pub(crate) fn open_items_lowered<'db>(
     let Some(items) = items_of(db, pf) else {
         return OpenItemsLowered::default();
     };
+    let editing = editing_items(db, pf.file(db));
+    let settled = &settled_items_lowered(db, pf).items;
     OpenItemsLowered {
         items: items
-            .inputs()
-            .map(|item| (item, lower_open_item(db, item).clone()))
+            .with_settled_index(editing)
+            .map(|(item, settled_at)| match settled_at {
+                None => lowered_entry(db, item),
+                Some(at) => settled[at].clone(),
+            })
+            .collect(),
+    }
+}
+
+/// The items of an open file the user is not editing, lowered: `MEDIUM`, so valid at once
+/// after a keystroke in the items being edited, however many items the file has.
+#[salsa::tracked(returns(ref))]
+fn settled_items_lowered<'db>(
+    db: &'db dyn pcl_db::Db,
+    pf: ProgramFile<'db>,
+) -> OpenItemsLowered<'db> {
+    let Some(items) = items_of(db, pf) else {
+        return OpenItemsLowered::default();
+    };
+    let editing = editing_items(db, pf.file(db));
+    OpenItemsLowered {
+        items: items
+            .settled(editing)
+            .map(|item| lowered_entry(db, item))
             .collect(),
     }
 }
@@ -174,9 +312,58 @@ pub(crate) fn address(green: &pcl_syntax::GreenNodeData) -> usize {
     std::ptr::from_ref(green).cast::<()>() as usize
 }
 
-/// The items whose inputs are written at `LOW`: the last ones the user changed in the file.
-#[derive(Default)]
-struct LowItems(Vec<OpenItem>);
+/// The items of an open file whose inputs are written at `LOW`: the last ones the user changed
+/// in it (what [`pcl_db::SourceFile::editing`] holds).
+#[derive(Debug, Default)]
+pub struct EditingItems(FxHashSet<OpenItem>);
+
+impl EditingItems {
+    pub fn contains(&self, item: OpenItem) -> bool {
+        self.0.contains(&item)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl OpenFileItems {
+    /// Each item in file order, with its index among the items `editing` leaves out (`None`
+    /// for an item being edited): how a per-file result merges the edited items' own results
+    /// with what was gathered over the others (the one rule of every such merge).
+    pub fn with_settled_index<'a>(
+        &'a self,
+        editing: &'a EditingItems,
+    ) -> impl Iterator<Item = (OpenItem, Option<usize>)> + 'a {
+        let mut settled = 0;
+        self.inputs().map(move |item| {
+            if editing.contains(item) {
+                (item, None)
+            } else {
+                settled += 1;
+                (item, Some(settled - 1))
+            }
+        })
+    }
+
+    /// The items `editing` leaves out, in file order.
+    pub fn settled<'a>(&'a self, editing: &'a EditingItems) -> impl Iterator<Item = OpenItem> + 'a {
+        self.inputs().filter(move |&item| !editing.contains(item))
+    }
+}
+
+/// The items of `file` the user is editing (none for a file that is not open): what is
+/// gathered over a file's other items (`settled_items_lowered`, and the semantic layer's
+/// likes) leaves them out, so that it reads only `MEDIUM` inputs and is valid at once after a
+/// keystroke in them.
+pub fn editing_items(db: &dyn pcl_db::Db, file: SourceFile) -> &EditingItems {
+    static NONE: std::sync::OnceLock<EditingItems> = std::sync::OnceLock::new();
+    file.editing(db)
+        .0
+        .as_ref()
+        .and_then(|editing| editing.downcast_ref::<EditingItems>())
+        .unwrap_or_else(|| NONE.get_or_init(EditingItems::default))
+}
 
 /// Brings the item inputs of every open file up to date with its text (see the module's
 /// documentation), and retires those of files no longer open. A host calls it after every
@@ -194,6 +381,7 @@ pub fn sync_open_items(db: &mut RootDatabase) {
             } else if let Some(items) = file_items(db, file) {
                 retired.extend(items.items.iter().map(|&(_, item)| item));
                 db.set_file_items(file, Published::default());
+                db.set_file_editing(file, Published::default());
             }
         }
     }
@@ -201,10 +389,16 @@ pub fn sync_open_items(db: &mut RootDatabase) {
         if item.green(db).is_some() {
             item.set_green(db).with_durability(Durability::LOW).to(None);
         }
+        if item.live(db) {
+            item.set_live(db)
+                .with_durability(Durability::MEDIUM)
+                .to(false);
+        }
     }
-    // Lowered again without a node, so that salsa frees the nodes they made, and what was
+    // Asked again without a node, so that salsa frees the nodes they made, and what was
     // computed of them.
     for item in retired {
+        open_item_node(db, item);
         lower_open_item(db, item);
     }
 }
@@ -266,25 +460,27 @@ fn sync_file(
     };
     // The items the user changed last stay `LOW` while the edits stay in them; when an edit
     // touches another, those go back to `MEDIUM` (a `LOW` write) and the new ones go down.
-    let low = caches
-        .as_ref()
-        .and_then(|caches| caches.get::<LowItems>(file))
-        .map(|low| low.0.clone())
-        .unwrap_or_default();
-    if !touched.is_empty() && touched.iter().any(|item| !low.contains(item)) {
-        let live = |item: &OpenItem| entries.iter().any(|e| e.item == Some(*item));
-        for &item in low
+    let low = editing_items(db, file);
+    if !touched.is_empty() && touched.iter().any(|&item| !low.contains(item)) {
+        let touched_set: FxHashSet<OpenItem> = touched.iter().copied().collect();
+        let live: FxHashSet<OpenItem> = entries.iter().filter_map(|e| e.item).collect();
+        let back: Vec<OpenItem> = low
+            .0
             .iter()
-            .filter(|item| !touched.contains(item) && live(item))
-        {
+            .copied()
+            .filter(|item| !touched_set.contains(item) && live.contains(item))
+            .collect();
+        for item in back {
             let green = item.green(db).clone();
             item.set_green(db)
                 .with_durability(Durability::MEDIUM)
                 .to(green);
+            let epoch = item.epoch(db).wrapping_add(1);
+            item.set_epoch(db)
+                .with_durability(Durability::MEDIUM)
+                .to(epoch);
         }
-        if let Some(caches) = &caches {
-            caches.put(file, Arc::new(LowItems(touched)));
-        }
+        db.set_file_editing(file, Published(Some(Arc::new(EditingItems(touched_set)))));
     }
     for (input, green) in changed {
         input
@@ -468,15 +664,21 @@ fn identify_all(
             }
             None => {
                 let input = OpenItem::builder(
-                    program,
-                    file,
-                    key.0,
-                    key.1.clone(),
-                    occurrence,
+                    ItemIdentity {
+                        program,
+                        file,
+                        kind: key.0,
+                        name: key.1.clone(),
+                        occurrence,
+                    },
                     Some(entry.green.clone()),
+                    true,
+                    0,
                 )
                 .durability(Durability::HIGH)
                 .green_durability(fresh)
+                .live_durability(Durability::MEDIUM)
+                .epoch_durability(Durability::MEDIUM)
                 .new(db);
                 if fresh == Durability::LOW {
                     touched.push(input);

@@ -92,7 +92,8 @@ fn parse_args() -> Args {
                         "typing" => Kind::Typing,
                         "add" => Kind::AddDelete,
                         "rename" => Kind::Rename,
-                        _ => panic!("unknown kind {k}: literal, typing, add or rename"),
+                        "moved" => Kind::Moved,
+                        _ => panic!("unknown kind {k}: literal, typing, add, rename or moved"),
                     })
                     .collect()
             }
@@ -114,6 +115,9 @@ enum Kind {
     Typing,
     AddDelete,
     Rename,
+    /// A literal of another item, edited after one edit of the first literal's item (the
+    /// first edit of the run): what typing costs once the user has moved on from an item.
+    Moved,
 }
 
 impl Kind {
@@ -123,6 +127,7 @@ impl Kind {
             Kind::Typing => "a character typed into a literal, then deleted",
             Kind::AddDelete => "add/delete a resource",
             Kind::Rename => "rename a resource",
+            Kind::Moved => "a literal of another item, after an edit of the first",
         }
     }
 }
@@ -132,6 +137,8 @@ struct Editor {
     path: PathBuf,
     original: String,
     literal: usize,
+    /// A literal of a later item (`Kind::Moved`).
+    other_literal: usize,
     /// The first resource block, copied when a resource is added.
     resource_block: String,
     /// The first resource's name and where its declaration is.
@@ -145,6 +152,14 @@ impl Editor {
     fn new(path: PathBuf) -> Editor {
         let text = std::fs::read_to_string(&path).unwrap();
         let literal = measure::progen_literal(&text).expect("a literal");
+        // The first literal of an item that starts a few items later.
+        let later = literal
+            + text[literal..]
+                .match_indices("\nresource ")
+                .nth(3)
+                .expect("later items")
+                .0;
+        let other_literal = later + measure::progen_literal(&text[later..]).expect("a literal");
         let resource = text.find("\nresource ").expect("a resource") + 1;
         let block_end = resource + text[resource..].find("\n}\n").expect("a block end") + 3;
         let resource_name_at = resource + "resource ".len();
@@ -158,6 +173,7 @@ impl Editor {
             path,
             original: text,
             literal,
+            other_literal,
             resource_name_at,
             hover_at,
             complete_at,
@@ -184,6 +200,13 @@ impl Editor {
                 );
                 text.push('\n');
                 text.push_str(&added);
+            }
+            Kind::Moved => {
+                text.replace_range(self.literal + 3..self.literal + 4, "p");
+                if n > 0 {
+                    let c = if n.is_multiple_of(2) { "p" } else { "o" };
+                    text.replace_range(self.other_literal + 3..self.other_literal + 4, c);
+                }
             }
             Kind::Rename if n.is_multiple_of(2) => {
                 text.insert_str(self.resource_name_at + self.resource_name.len(), "Renamed");

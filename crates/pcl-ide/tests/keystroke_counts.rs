@@ -185,15 +185,15 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     let table = table(&small, &large);
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 21/54 vs 21/66; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the literal back: edited file 9/58 vs 9/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a literal again: edited file 9/58 vs 9/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a character typed: edited file 9/58 vs 9/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the character deleted: edited file 9/58 vs 9/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 31/50 vs 31/62; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 23/53 vs 23/65; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 34/140 vs 34/200; every file 290/441 vs 374/928; diagnostics 8 vs 32
-        renamed back: edited file 97/191 vs 289/419; every file 5/65 vs 17/257; diagnostics 0 vs 0
+        a literal: edited file 27/63 vs 27/75; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a character typed: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the character deleted: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 41/56 vs 41/68; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 30/62 vs 30/74; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 43/162 vs 43/222; every file 291/440 vs 375/927; diagnostics 8 vs 32
+        renamed back: edited file 105/215 vs 297/443; every file 5/65 vs 17/257; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {
@@ -235,10 +235,10 @@ fn a_name_used_once_renamed_again_costs_its_uses() {
     let large = run("once", 16, renames_of_a_name_used_once());
     let table = table(&small, &large);
     expect![[r#"
-        a local used once renamed: edited file 31/143 vs 31/203; every file 264/467 vs 264/1038; diagnostics 1 vs 1
-        renamed back: edited file 38/131 vs 38/167; every file 2/8 vs 2/20; diagnostics 0 vs 0
-        renamed again: edited file 35/131 vs 35/167; every file 3/11 vs 3/23; diagnostics 1 vs 1
-        back again: edited file 36/133 vs 36/169; every file 2/8 vs 2/20; diagnostics 0 vs 0
+        a local used once renamed: edited file 39/166 vs 39/226; every file 265/466 vs 265/1037; diagnostics 1 vs 1
+        renamed back: edited file 46/155 vs 46/191; every file 2/8 vs 2/20; diagnostics 0 vs 0
+        renamed again: edited file 43/154 vs 43/190; every file 3/11 vs 3/23; diagnostics 1 vs 1
+        back again: edited file 44/157 vs 44/193; every file 2/8 vs 2/20; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large).skip(1) {

@@ -23,12 +23,22 @@ use crate::{infer_node, InferDiagnostic, Target};
 /// a file nobody has open answers in one step.
 #[salsa::tracked(returns(copy))]
 pub fn edge_reads_every_node<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> bool {
-    pcl_hir::file_nodes(db, file).iter().any(|&node| {
+    let names_package = |node: Node<'db>| {
         infer_node(db, node)
             .diagnostics
             .iter()
             .any(|problem| problem.package.is_some())
-    })
+    };
+    let nodes = pcl_hir::file_nodes(db, file);
+    match crate::program::settled_split(db, file) {
+        Some((settled, unsettled)) => {
+            settled.names_package
+                || nodes
+                    .iter()
+                    .any(|&node| unsettled.contains(&node) && names_package(node))
+        }
+        None => nodes.iter().any(|&node| names_package(node)),
+    }
 }
 
 /// Every diagnostic of one file of a program, sorted by position. Shared (`Arc`), so that
@@ -39,7 +49,29 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
     let lowered = lower_file(db, file);
     // Syntax errors and structural problems.
     let mut out: Vec<Diagnostic> = lowered.diagnostics.clone();
-    for &node in &lowered.nodes {
+    // In an open file with item inputs, the nodes the edited items cannot change that have
+    // problems come from one `MEDIUM` result, and the others are asked one by one: a keystroke
+    // reads a few results, not one per node.
+    let split;
+    let checked: &[Node<'db>] = match crate::program::settled_split(db, file) {
+        Some((settled, unsettled)) => {
+            split = settled
+                .with_problems
+                .iter()
+                .copied()
+                .chain(
+                    lowered
+                        .nodes
+                        .iter()
+                        .copied()
+                        .filter(|node| unsettled.contains(node)),
+                )
+                .collect::<Vec<_>>();
+            &split
+        }
+        None => &lowered.nodes,
+    };
+    for &node in checked {
         let problems = &infer_node(db, node).diagnostics;
         if problems.is_empty() {
             // Most nodes: their source maps are not read (a read per node was a fifth of the

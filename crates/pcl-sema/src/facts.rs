@@ -92,8 +92,14 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
     // another item leaves valid (this one is then verified, not run again).
     if source.open(db) {
         if let Some(items) = pcl_hir::items_of(db, file) {
-            for item in items.inputs() {
-                let Some(item) = item_summary(db, item) else {
+            let editing = pcl_hir::editing_items(db, source);
+            let settled = settled_item_summaries(db, file);
+            for (item, settled_at) in items.with_settled_index(editing) {
+                let item = match settled_at {
+                    None => item_summary(db, item).as_ref(),
+                    Some(at) => settled[at].as_ref(),
+                };
+                let Some(item) = item else {
                     continue;
                 };
                 summary.nodes.push(item.node.clone());
@@ -156,8 +162,62 @@ pub fn file_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Fil
     summary
 }
 
+/// The summaries of the items of an open file the user is not editing, in file order:
+/// `MEDIUM`, so that [`file_summary`] is verified after a keystroke by reading the edited
+/// items' summaries and this, not a summary per item.
+#[salsa::tracked(returns(ref))]
+fn settled_item_summaries<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+) -> Vec<Option<ItemSummary>> {
+    let Some(items) = pcl_hir::items_of(db, file) else {
+        return Vec::new();
+    };
+    let editing = pcl_hir::editing_items(db, file.file(db));
+    items
+        .settled(editing)
+        .map(|item| item_summary(db, item).clone())
+        .collect()
+}
+
+/// The summary nodes of the items of an open file the user is not editing, in file order
+/// (read only `MEDIUM` results: what the per-file queries over those items gather).
+pub(crate) fn settled_summary_nodes<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+) -> impl Iterator<Item = &'db SummaryNode> + 'db {
+    settled_item_summaries(db, file)
+        .iter()
+        .flatten()
+        .map(|item| &item.node)
+}
+
+/// Each item's summary node, in file order, and for an item being edited its item (`None` for
+/// an item gathered in `settled`): what [`open_summary`] and the open file's reference graph
+/// merge.
+pub(crate) fn item_summary_nodes<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+) -> Option<Vec<(Option<pcl_hir::OpenItem>, &'db SummaryNode)>> {
+    if !file.file(db).open(db) {
+        return None;
+    }
+    let items = pcl_hir::items_of(db, file)?;
+    let editing = pcl_hir::editing_items(db, file.file(db));
+    let settled = settled_item_summaries(db, file);
+    Some(
+        items
+            .with_settled_index(editing)
+            .filter_map(|(item, settled_at)| match settled_at {
+                None => Some((Some(item), &item_summary(db, item).as_ref()?.node)),
+                Some(at) => Some((None, &settled[at].as_ref()?.node)),
+            })
+            .collect(),
+    )
+}
+
 /// What [`file_summary`] reads of one item of an open file.
-#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+#[derive(Clone, Debug, PartialEq, Eq, salsa::SalsaValue)]
 struct ItemSummary {
     node: SummaryNode,
     package: Option<(String, Option<String>)>,
@@ -714,14 +774,24 @@ pub struct RootName<'db> {
 #[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
 pub struct OpenDefs {
     names: [FxHashMap<Name, NodeKey>; 2],
+    /// Whether every open file of the program has published: then the closed files' index
+    /// holds the names of the files nobody has open alone ([`OpenLookup::lookup_not_closed`]).
+    all_published: bool,
 }
 
 #[salsa::tracked(returns(ref))]
 fn open_defs(db: &dyn pcl_db::Db, program: Program) -> OpenDefs {
-    let mut defs = OpenDefs::default();
+    let mut defs = OpenDefs {
+        all_published: true,
+        ..OpenDefs::default()
+    };
     for &file in program.files(db) {
+        if !file.open(db) {
+            continue;
+        }
         let pf = ProgramFile::new(db, program, file);
-        if !file.open(db) || !is_published(db, pf) {
+        if !is_published(db, pf) {
+            defs.all_published = false;
             continue;
         }
         // The identities of a file's items (`MEDIUM`) are its summary's nodes, without
@@ -828,6 +898,23 @@ impl<'a> OpenLookup<'a> {
     /// What `name` means: values first, then outputs (as [`lookup_in_view`]).
     fn lookup(&mut self, name: &Name) -> Option<&'a NodeKey> {
         self.first(0, name).or_else(|| self.first(1, name))
+    }
+
+    /// [`OpenLookup::lookup`] of a name the files nobody has open neither use nor declare (not
+    /// in [`closed_names`]): once every open file has published, the closed files' index
+    /// cannot hold it, so only the open files' definitions are read (a publication's walk of
+    /// what its nodes reach read a bucket of the index per name, each re-validated after
+    /// every keystroke).
+    fn lookup_not_closed(&mut self, name: &Name) -> Option<&'a NodeKey> {
+        let open = *self
+            .open
+            .get_or_insert_with(|| open_defs(self.db, self.program));
+        if !open.all_published {
+            return self.lookup(name);
+        }
+        let in_space =
+            |space: usize| first_of_open_view(self.db, None, open.names[space].get(name));
+        in_space(0).or_else(|| in_space(1))
     }
 }
 
@@ -1399,33 +1486,78 @@ fn sync_open_cycles(db: &mut RootDatabase) {
 /// An open file's summary with its uses reduced to the names the program defines.
 #[salsa::tracked(returns(ref))]
 fn open_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileSummary {
-    let program = file.program(db);
     let own = file_summary(db, file);
-    // A file's nodes use the same names many times: each is looked up once.
-    let mut defined: FxHashMap<&Name, bool> = FxHashMap::default();
-    let mut lookup = OpenLookup::new(db, program);
+    let nodes = match item_summary_nodes(db, file) {
+        // An open file with item inputs: the items the user is not editing reduced in one
+        // `MEDIUM` query, so that a keystroke verifies this by reading a few results.
+        Some(items) => {
+            let settled = settled_open_summary(db, file);
+            let mut settled = settled.iter();
+            let mut reduce = UseReducer::new(db, file.program(db));
+            items
+                .into_iter()
+                .filter_map(|(editing, node)| match editing {
+                    Some(_) => Some(reduce.reduce(node)),
+                    None => settled.next().cloned(),
+                })
+                .collect()
+        }
+        None => {
+            let mut reduce = UseReducer::new(db, file.program(db));
+            own.nodes.iter().map(|n| reduce.reduce(n)).collect()
+        }
+    };
     FileSummary {
-        nodes: own
-            .nodes
-            .iter()
-            .map(|n| SummaryNode {
-                kind: n.kind,
-                name: n.name.clone(),
-                occurrence: n.occurrence,
-                uses: n
-                    .uses
-                    .iter()
-                    .filter(|&name| {
-                        *defined
-                            .entry(name)
-                            .or_insert_with(|| lookup.lookup(name).is_some())
-                    })
-                    .cloned()
-                    .collect(),
-            })
-            .collect(),
+        nodes,
         packages: own.packages.clone(),
         component_sources: own.component_sources.clone(),
+    }
+}
+
+/// [`open_summary`]'s nodes of the items of an open file the user is not editing.
+#[salsa::tracked(returns(ref))]
+fn settled_open_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Vec<SummaryNode> {
+    let mut reduce = UseReducer::new(db, file.program(db));
+    settled_summary_nodes(db, file)
+        .map(|node| reduce.reduce(node))
+        .collect()
+}
+
+/// A summary node's uses reduced to the names the program defines, each name looked up once
+/// (a file's nodes use the same names many times).
+struct UseReducer<'a> {
+    defined: FxHashMap<Name, bool>,
+    lookup: OpenLookup<'a>,
+}
+
+impl<'a> UseReducer<'a> {
+    fn new(db: &'a dyn pcl_db::Db, program: Program) -> UseReducer<'a> {
+        UseReducer {
+            defined: FxHashMap::default(),
+            lookup: OpenLookup::new(db, program),
+        }
+    }
+
+    fn reduce(&mut self, n: &SummaryNode) -> SummaryNode {
+        let uses = n
+            .uses
+            .iter()
+            .filter(|&name| {
+                if let Some(&known) = self.defined.get(name) {
+                    return known;
+                }
+                let known = self.lookup.lookup(name).is_some();
+                self.defined.insert(name.clone(), known);
+                known
+            })
+            .cloned()
+            .collect();
+        SummaryNode {
+            kind: n.kind,
+            name: n.name.clone(),
+            occurrence: n.occurrence,
+            uses,
+        }
     }
 }
 
@@ -1814,6 +1946,19 @@ fn facts_if_changed(
 /// outside a query twice (the order, then the kept nodes), which was a sixth of a keystroke.
 #[salsa::tracked(returns(ref))]
 fn published_types<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> Vec<Type> {
+    // Once the open files have item inputs: the types of the nodes the edited items cannot
+    // change come from one `MEDIUM` result, the others are typed in order.
+    if let Some((settled, _)) = crate::program::settled_split(db, pf) {
+        let kept = &seen_nodes(db, pf).kept;
+        crate::program::infer_unsettled(db, pf.program(db), kept);
+        return kept
+            .iter()
+            .map(|&n| match settled.types.get(&n) {
+                Some(ty) => ty.0.clone(),
+                None => crate::node_type(db, n),
+            })
+            .collect();
+    }
     for &node in publication_order(db, pf) {
         crate::node_type(db, node);
     }
@@ -1972,7 +2117,10 @@ fn reach<'a>(
                 continue;
             }
             // A name no closed file knows: a node of an open file, or nothing.
-            let Some(target) = *lookups.entry(name).or_insert_with(|| lookup.lookup(name)) else {
+            let Some(target) = *lookups
+                .entry(name)
+                .or_insert_with(|| lookup.lookup_not_closed(name))
+            else {
                 continue;
             };
             if let Some(&next) = open_nodes.get(target) {
@@ -2014,18 +2162,54 @@ pub(crate) fn file_duplicates<'db>(
             .collect(),
         (View::Open, _) => {
             let mut lookup = OpenLookup::new(db, program);
-            file_summary(db, file)
-                .nodes
-                .iter()
-                .filter_map(|node| {
-                    let space = namespace(node.kind)?;
-                    let key = node.key(this);
-                    let first = lookup.first(space, &node.name)?;
-                    (*first != key).then(|| (first.clone(), key))
-                })
-                .collect()
+            let mut duplicate_of = |node: &SummaryNode| {
+                let space = namespace(node.kind)?;
+                let key = node.key(this);
+                let first = lookup.first(space, &node.name)?;
+                (*first != key).then(|| (first.clone(), key))
+            };
+            match item_summary_nodes(db, file) {
+                // An open file with item inputs: the items the user is not editing looked up
+                // in one `MEDIUM` query (a lookup reads a bucket of the index: one result per
+                // bucket re-validated after every keystroke otherwise).
+                Some(items) => {
+                    let mut settled = settled_duplicates(db, file).iter();
+                    items
+                        .into_iter()
+                        .filter_map(|(editing, node)| match editing {
+                            Some(_) => duplicate_of(node),
+                            None => settled.next().cloned().flatten(),
+                        })
+                        .collect()
+                }
+                None => file_summary(db, file)
+                    .nodes
+                    .iter()
+                    .filter_map(duplicate_of)
+                    .collect(),
+            }
         }
     }
+}
+
+/// [`file_duplicates`] of the items of an open file the user is not editing: for each, in
+/// file order, the first declaration of its name when it is not the item's own.
+#[salsa::tracked(returns(ref))]
+fn settled_duplicates<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+) -> Vec<Option<(NodeKey, NodeKey)>> {
+    let program = file.program(db);
+    let this = file.file(db);
+    let mut lookup = OpenLookup::new(db, program);
+    settled_summary_nodes(db, file)
+        .map(|node| {
+            let space = namespace(node.kind)?;
+            let key = node.key(this);
+            let first = lookup.first(space, &node.name)?;
+            (*first != key).then(|| (first.clone(), key))
+        })
+        .collect()
 }
 
 /// The cycles whose first node (in program order) is in `file`, as paths. A cycle a closed

@@ -198,10 +198,12 @@ pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
 }
 
 /// Brings the lowering that made `node` up to date before its fields are read: its item's,
-/// for a node of an open file's item; else, in a program whose files publish (`by_name`, the
-/// caller may know it), its file's (see `pcl_hir::file_lowered`: a node's fields carry the
-/// durability of the lowering that made them, and a reader that read them before that
-/// lowering ran again would keep an old durability). Reads nothing that changes with it.
+/// for a node of an open file's item (whose value changes when the item goes back to
+/// `MEDIUM`, so that the node's results computed while it was `LOW` run again rather than
+/// keep that durability: `pcl_hir::OpenItem::epoch`); else, in a program whose files publish
+/// (`by_name`, the caller may know it), its file's (see `pcl_hir::file_lowered`: a node's
+/// fields carry the durability of the lowering that made them, and a reader that read them
+/// before that lowering ran again would keep an old durability).
 pub(crate) fn lowered_first(db: &dyn pcl_db::Db, node: Node<'_>, by_name: bool) {
     match node.item(db) {
         Some(item) => {

@@ -593,7 +593,13 @@ pub(crate) fn infer_medium_closure(db: &pcl_db::RootDatabase, program: Program) 
 /// changes a node's inference but not its type re-validates the walk without running it.
 #[salsa::tracked]
 fn open_file_inferred<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) {
-    for node in open_order_from(db, pcl_hir::file_nodes(db, file)) {
+    let nodes = pcl_hir::file_nodes(db, file);
+    // Once the open files have item inputs: the settled parts, then the nodes the edited
+    // items can change (a few results to re-validate after a keystroke, not one per node).
+    if infer_unsettled(db, file.program(db), nodes) {
+        return;
+    }
+    for node in open_order_from(db, nodes) {
         node_type(db, node);
     }
 }
@@ -646,25 +652,293 @@ impl<'db> OpenFileGraph<'db> {
 
 #[salsa::tracked(returns(ref))]
 fn open_file_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> OpenFileGraph<'db> {
-    let program = file.program(db);
-    let summary = crate::file_summary(db, file);
     let nodes = pcl_hir::file_nodes(db, file);
-    debug_assert_eq!(summary.nodes.len(), nodes.len());
     let index = nodes
         .iter()
         .enumerate()
         .map(|(i, &n)| (n, i as u32))
         .collect();
-    // A reader in an open file sees every file as it is: the same resolution as
-    // `node_references` of these nodes; the closed files' nodes are left out.
     let mut targets: Vec<Node<'db>> = Vec::new();
     let mut ends: Vec<u32> = Vec::with_capacity(nodes.len());
-    // The node of an open file each name means, looked up once per name.
-    let mut open_target: FxHashMap<&pcl_hir::Name, Option<Node<'db>>> = FxHashMap::default();
-    for node in &summary.nodes {
-        let start = targets.len();
-        for name in node.uses.iter() {
-            let target = *open_target.entry(name).or_insert_with(|| {
+    let mut resolver = OpenTargets::new(db, file.program(db));
+    match crate::facts::item_summary_nodes(db, file) {
+        // An open file with item inputs: the targets of the items the user is not editing
+        // found in one `MEDIUM` query, so that a keystroke verifies this by reading a few
+        // results.
+        Some(items) => {
+            let settled = settled_graph(db, file);
+            let mut settled_at = 0;
+            for (editing, node) in items {
+                match editing {
+                    Some(_) => resolver.targets(&node.uses, &mut targets),
+                    None => {
+                        targets.extend_from_slice(settled.uses(settled_at));
+                        settled_at += 1;
+                    }
+                }
+                ends.push(targets.len() as u32);
+            }
+        }
+        None => {
+            for node in &crate::file_summary(db, file).nodes {
+                resolver.targets(&node.uses, &mut targets);
+                ends.push(targets.len() as u32);
+            }
+        }
+    }
+    debug_assert_eq!(ends.len(), nodes.len());
+    OpenFileGraph {
+        index,
+        targets,
+        ends,
+    }
+}
+
+/// [`open_file_graph`] of the items of an open file the user is not editing: `MEDIUM`, so a
+/// keystroke in the edited items reads it in one step, and what is gathered over those items
+/// (their inference: [`settled_inference`]) walks it.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct SettledGraph<'db> {
+    /// The items' nodes, in file order.
+    nodes: Vec<Node<'db>>,
+    index: FxHashMap<Node<'db>, u32>,
+    /// The nodes of open files each node uses: `targets[ends[i - 1]..ends[i]]`.
+    targets: Vec<Node<'db>>,
+    ends: Vec<u32>,
+}
+
+impl<'db> SettledGraph<'db> {
+    fn uses(&self, i: usize) -> &[Node<'db>] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.targets[start..self.ends[i] as usize]
+    }
+
+    fn uses_of(&self, node: Node<'db>) -> Option<&[Node<'db>]> {
+        self.index.get(&node).map(|&i| self.uses(i as usize))
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+fn settled_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> SettledGraph<'db> {
+    let nodes: Vec<Node<'db>> = pcl_hir::settled_item_nodes(db, file).collect();
+    let mut resolver = OpenTargets::new(db, file.program(db));
+    let mut targets = Vec::new();
+    let mut ends = Vec::with_capacity(nodes.len());
+    for node in crate::facts::settled_summary_nodes(db, file) {
+        resolver.targets(&node.uses, &mut targets);
+        ends.push(targets.len() as u32);
+    }
+    debug_assert_eq!(ends.len(), nodes.len());
+    SettledGraph {
+        index: nodes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (n, i as u32))
+            .collect(),
+        nodes,
+        targets,
+        ends,
+    }
+}
+
+/// The nodes of the open files of `program` that the items being edited can change: the
+/// items' own nodes and every node that uses one, directly or through others, by the open
+/// files' settled graphs. `MEDIUM`: it changes when the user moves to other items. `None`
+/// when an open file of the program has no item inputs (its first publication, a file of
+/// two programs): every open node is then walked as one.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn unsettled_nodes<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+) -> Option<rustc_hash::FxHashSet<Node<'db>>> {
+    let mut users: FxHashMap<Node<'db>, Vec<Node<'db>>> = FxHashMap::default();
+    let mut stack: Vec<Node<'db>> = Vec::new();
+    for &file in program.files(db) {
+        if !file.open(db) {
+            continue;
+        }
+        let pf = ProgramFile::new(db, program, file);
+        let items = pcl_hir::items_of(db, pf)?;
+        let editing = pcl_hir::editing_items(db, file);
+        if !editing.is_empty() {
+            stack.extend(
+                items
+                    .inputs()
+                    .filter(|&item| editing.contains(item))
+                    .filter_map(|item| pcl_hir::item_node(db, item)),
+            );
+        }
+        let graph = settled_graph(db, pf);
+        for (i, &node) in graph.nodes.iter().enumerate() {
+            for &target in graph.uses(i) {
+                users.entry(target).or_default().push(node);
+            }
+        }
+    }
+    let mut unsettled = rustc_hash::FxHashSet::default();
+    while let Some(node) = stack.pop() {
+        if unsettled.insert(node) {
+            stack.extend(users.get(&node).into_iter().flatten().copied());
+        }
+    }
+    Some(unsettled)
+}
+
+/// What inference found of the nodes of an open file that the items being edited cannot
+/// change (not [`unsettled_nodes`]): `MEDIUM`, so that a keystroke in the edited items reads
+/// one result for them. It types them, and the open files' nodes they use, dependencies first
+/// (their settled graphs: a node they reach cannot be unsettled, or they would be).
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct SettledInference<'db> {
+    /// Those of the nodes with problems, in file order.
+    pub(crate) with_problems: Vec<Node<'db>>,
+    /// Whether one of those problems names a package without a usable schema.
+    pub(crate) names_package: bool,
+    /// The nodes' types.
+    pub(crate) types: FxHashMap<Node<'db>, SettledType>,
+}
+
+/// A node's type in [`SettledInference`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SettledType(pub(crate) crate::Type);
+
+// SAFETY: a type is plain data (interned handles, names), no database-lifetime reference.
+unsafe impl salsa::SalsaValue for SettledType {}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn settled_inference<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+) -> SettledInference<'db> {
+    let Some(unsettled) = unsettled_nodes(db, file.program(db)) else {
+        return SettledInference::default();
+    };
+    let graph = settled_graph(db, file);
+    let starts: Vec<Node<'db>> = graph
+        .nodes
+        .iter()
+        .copied()
+        .filter(|node| !unsettled.contains(node))
+        .collect();
+    let mut last: Option<(ProgramFile<'db>, &'db SettledGraph<'db>)> = Some((file, graph));
+    let order = reached_in_post_order(&starts, |node| {
+        let file = node.file(db);
+        let graph = match last {
+            Some((f, g)) if f == file => g,
+            _ => {
+                let g = settled_graph(db, file);
+                last = Some((file, g));
+                g
+            }
+        };
+        graph.uses_of(node).unwrap_or(&[])
+    });
+    for node in order {
+        node_type(db, node);
+    }
+    let mut out = SettledInference::default();
+    out.types.reserve(starts.len());
+    for node in starts {
+        let problems = &infer_node(db, node).diagnostics;
+        if !problems.is_empty() {
+            out.with_problems.push(node);
+            out.names_package |= problems.iter().any(|p| p.package.is_some());
+        }
+        out.types.insert(node, SettledType(node_type(db, node)));
+    }
+    out
+}
+
+/// For an open file with item inputs: what inference found of its settled nodes, and the
+/// program's unsettled nodes (the others of the file, which a reader asks about one by one).
+pub(crate) fn settled_split<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+) -> Option<(
+    &'db SettledInference<'db>,
+    &'db rustc_hash::FxHashSet<Node<'db>>,
+)> {
+    if !file.file(db).open(db) || pcl_hir::items_of(db, file).is_none() {
+        return None;
+    }
+    let unsettled = unsettled_nodes(db, file.program(db)).as_ref()?;
+    Some((settled_inference(db, file), unsettled))
+}
+
+/// Types the nodes of open files among `starts` that [`unsettled_nodes`] holds, and the
+/// unsettled nodes they use, dependencies first, after every open file's settled part
+/// ([`settled_inference`]): what a keystroke's walks do instead of walking every node of the
+/// open files. `false` (nothing done) when the program's open files have no item inputs.
+pub(crate) fn infer_unsettled<'db>(
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+    starts: &[Node<'db>],
+) -> bool {
+    let Some(unsettled) = unsettled_nodes(db, program) else {
+        return false;
+    };
+    for &file in program.files(db) {
+        if file.open(db) {
+            settled_inference(db, ProgramFile::new(db, program, file));
+        }
+    }
+    let starts: Vec<Node<'db>> = starts
+        .iter()
+        .copied()
+        .filter(|node| unsettled.contains(node))
+        .collect();
+    if starts.is_empty() {
+        return true;
+    }
+    let mut last: Option<&'db OpenFileGraph<'db>> = None;
+    let order = reached_in_post_order(&starts, |node| {
+        if !unsettled.contains(&node) {
+            return &[];
+        }
+        if let Some(graph) = last {
+            if let Some(&i) = graph.index.get(&node) {
+                return graph.uses(i as usize);
+            }
+        }
+        let graph = open_file_graph(db, node.file(db));
+        last = Some(graph);
+        graph
+            .index
+            .get(&node)
+            .map_or(&[], |&i| graph.uses(i as usize))
+    });
+    for node in order {
+        if unsettled.contains(&node) {
+            node_type(db, node);
+        }
+    }
+    true
+}
+
+/// The nodes of open files that names mean to a reader in an open file, each name resolved
+/// once: the same resolution as `node_references` of those nodes; the closed files' nodes are
+/// left out.
+struct OpenTargets<'db> {
+    db: &'db dyn pcl_db::Db,
+    program: Program,
+    known: FxHashMap<pcl_hir::Name, Option<Node<'db>>>,
+}
+
+impl<'db> OpenTargets<'db> {
+    fn new(db: &'db dyn pcl_db::Db, program: Program) -> OpenTargets<'db> {
+        OpenTargets {
+            db,
+            program,
+            known: FxHashMap::default(),
+        }
+    }
+
+    /// Appends the open nodes `uses` mean, each once, to `out`.
+    fn targets(&mut self, uses: &[pcl_hir::Name], out: &mut Vec<Node<'db>>) {
+        let start = out.len();
+        for name in uses {
+            let (db, program) = (self.db, self.program);
+            let target = *self.known.entry(name.clone()).or_insert_with(|| {
                 let key = crate::facts::RootName::new(db, program, name, crate::facts::View::Open);
                 match crate::facts::resolve_root(db, key) {
                     Some(crate::facts::Resolved::Node(target))
@@ -676,16 +950,10 @@ fn open_file_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Open
                 }
             });
             if let Some(target) = target {
-                if !targets[start..].contains(&target) {
-                    targets.push(target);
+                if !out[start..].contains(&target) {
+                    out.push(target);
                 }
             }
         }
-        ends.push(targets.len() as u32);
-    }
-    OpenFileGraph {
-        index,
-        targets,
-        ends,
     }
 }

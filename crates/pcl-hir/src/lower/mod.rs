@@ -220,8 +220,8 @@ fn lower_open_file<'db>(
             diagnostics.extend(lowered.diagnostics);
             continue;
         };
-        let (item, lowered) = lowered_items.next()?;
-        if *item != input {
+        let lowered = lowered_items.next()?;
+        if lowered.item != input {
             return None;
         }
         if !lowered.diagnostics.is_empty() {
@@ -326,24 +326,23 @@ fn new_node<'db>(
     )
 }
 
-/// The node of an open file's item, lowered on its own: positions relative to the item's
-/// start (see [`Node::source_map`]).
+/// The node of an open file's item: its identity, and no content of its own (its item's
+/// lowering holds it: see [`crate::open_items::open_item_node`]).
 pub(crate) fn new_item_node<'db>(
     db: &'db dyn pcl_db::Db,
     pf: ProgramFile<'db>,
-    node: LoweredItem,
     item: OpenItem,
 ) -> Node<'db> {
     Node::new(
         db,
         pf,
-        node.kind,
-        node.name,
+        item.kind(db),
+        item.name(db).clone(),
         item.occurrence(db),
         Some(item),
-        node.signature,
-        node.body,
-        node.source_map,
+        Signature::default(),
+        Arc::default(),
+        NodeSourceMap::default(),
     )
 }
 
@@ -382,10 +381,10 @@ struct CachedItem {
 pub(crate) struct LoweredItem {
     pub(crate) kind: NodeKind,
     pub(crate) name: Name,
-    signature: Signature,
-    body: Arc<Body>,
+    pub(crate) signature: Signature,
+    pub(crate) body: Arc<Body>,
     /// Its ranges; a node made from it is given the item's current start (`moved_to`).
-    source_map: NodeSourceMap,
+    pub(crate) source_map: NodeSourceMap,
 }
 
 impl CachedItem {
