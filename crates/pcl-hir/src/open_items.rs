@@ -312,18 +312,37 @@ pub(crate) fn address(green: &pcl_syntax::GreenNodeData) -> usize {
     std::ptr::from_ref(green).cast::<()>() as usize
 }
 
-/// The items of an open file whose inputs are written at `LOW`: the last ones the user changed
-/// in it (what [`pcl_db::SourceFile::editing`] holds).
+/// What [`pcl_db::SourceFile::editing`] holds: the items of an open file whose inputs are
+/// written at `LOW` (the last ones the user changed), and every item changed since the file
+/// opened.
 #[derive(Debug, Default)]
-pub struct EditingItems(FxHashSet<OpenItem>);
+pub struct EditingItems {
+    low: FxHashSet<OpenItem>,
+    ever: FxHashSet<OpenItem>,
+}
 
 impl EditingItems {
+    /// Whether the item's input is `LOW`: what a result gathered over the file's items leaves
+    /// out (the item's own results run again at `MEDIUM` when it goes back: its epoch).
     pub fn contains(&self, item: OpenItem) -> bool {
-        self.0.contains(&item)
+        self.low.contains(&item)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.low.is_empty()
+    }
+
+    /// Whether the user changed the item since the file opened. What read its type while it
+    /// was `LOW` ran again then (its durability went down, which salsa counts as a change) and
+    /// stays `LOW` after the item goes back to `MEDIUM` (salsa keeps the durability of a result
+    /// it verifies): inference gathered over the file leaves out the nodes that use these items.
+    pub fn changed_since_open(&self, item: OpenItem) -> bool {
+        self.ever.contains(&item)
+    }
+
+    /// The items changed since the file opened.
+    pub fn changed(&self) -> impl Iterator<Item = OpenItem> + '_ {
+        self.ever.iter().copied()
     }
 }
 
@@ -465,10 +484,17 @@ fn sync_file(
         let touched_set: FxHashSet<OpenItem> = touched.iter().copied().collect();
         let live: FxHashSet<OpenItem> = entries.iter().filter_map(|e| e.item).collect();
         let back: Vec<OpenItem> = low
-            .0
+            .low
             .iter()
             .copied()
             .filter(|item| !touched_set.contains(item) && live.contains(item))
+            .collect();
+        let ever: FxHashSet<OpenItem> = low
+            .ever
+            .iter()
+            .copied()
+            .filter(|item| live.contains(item))
+            .chain(touched_set.iter().copied())
             .collect();
         for item in back {
             let green = item.green(db).clone();
@@ -480,7 +506,11 @@ fn sync_file(
                 .with_durability(Durability::MEDIUM)
                 .to(epoch);
         }
-        db.set_file_editing(file, Published(Some(Arc::new(EditingItems(touched_set)))));
+        let editing = EditingItems {
+            low: touched_set,
+            ever,
+        };
+        db.set_file_editing(file, Published(Some(Arc::new(editing))));
     }
     for (input, green) in changed {
         input

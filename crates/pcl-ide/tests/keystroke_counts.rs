@@ -35,10 +35,10 @@ output total {
 "#;
 
 /// A program of `files` files besides the edited one, each using the edited file's names.
-fn write_program(dir: &Path, files: usize) {
+fn write_program(dir: &Path, files: usize, edited: &str) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(dir.join("a_edited.pp"), EDITED).unwrap();
+    std::fs::write(dir.join("a_edited.pp"), edited).unwrap();
     std::fs::write(
         dir.join("0_base.pp"),
         "origin = 1\noffset = origin + 2\nonce = single + 1\n",
@@ -66,15 +66,15 @@ struct Session {
 }
 
 impl Session {
-    fn new(dir: &Path, files: usize) -> Session {
-        write_program(dir, files);
+    fn new(dir: &Path, files: usize, text: &str) -> Session {
+        write_program(dir, files, text);
         let mut host = AnalysisHost::with_query_hooks();
         host.set_schema_dirs(Vec::new());
         let problems = host.load_program(dir);
         assert!(problems.is_empty(), "{problems:?}");
         let edited = dir.join("a_edited.pp");
         let mut change = Change::new();
-        change.set_file_text(edited.clone(), EDITED.to_string());
+        change.set_file_text(edited.clone(), text.to_string());
         host.apply_change(change);
         let all = host.analysis().workspace_diagnostics().unwrap();
         assert!(
@@ -144,11 +144,21 @@ fn run(
     files: usize,
     edits: Vec<(&'static str, String)>,
 ) -> Vec<(&'static str, Counts, Counts, usize)> {
+    run_from(tag, files, EDITED, edits)
+}
+
+/// [`run`] with `text` as the edited file's first text.
+fn run_from(
+    tag: &str,
+    files: usize,
+    text: &str,
+    edits: Vec<(&'static str, String)>,
+) -> Vec<(&'static str, Counts, Counts, usize)> {
     let dir = std::env::temp_dir().join(format!(
         "pcl-ide-keystroke-counts-{tag}-{files}-{}",
         std::process::id()
     ));
-    let mut session = Session::new(&dir, files);
+    let mut session = Session::new(&dir, files, text);
     let out = edits
         .into_iter()
         .map(|(name, text)| {
@@ -190,10 +200,10 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
         a literal again: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a character typed: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the character deleted: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 41/56 vs 41/68; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a local added: edited file 42/55 vs 42/67; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the local deleted: edited file 30/62 vs 30/74; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 43/162 vs 43/222; every file 291/440 vs 375/927; diagnostics 8 vs 32
-        renamed back: edited file 105/215 vs 297/443; every file 5/65 vs 17/257; diagnostics 0 vs 0
+        a used local renamed: edited file 45/159 vs 45/219; every file 290/441 vs 374/928; diagnostics 8 vs 32
+        renamed back: edited file 105/213 vs 297/441; every file 5/65 vs 17/257; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {
@@ -253,5 +263,68 @@ fn a_name_used_once_renamed_again_costs_its_uses() {
         // its edge; nothing per node (the publication walked the name's readers again).
         assert_eq!(l.1 .1 - s.1 .1, 3 * (16 - 4), "{name}: publication");
         assert_eq!(l.2 .1 - s.2 .1, 16 - 4, "{name}: every file");
+    }
+}
+
+/// The edited file with `extra` more locals that nothing uses.
+fn padded(extra: usize) -> String {
+    let mut text = EDITED.to_string();
+    for i in 0..extra {
+        writeln!(text, "pad{i} = {i}").unwrap();
+    }
+    text
+}
+
+/// A literal typed in one item, then in another, then in the first again, in an edited file
+/// of 19 nodes and in one of 49.
+fn literals_in_two_items(base: &str) -> Vec<(&'static str, String)> {
+    let first = base.replace("\"hello\"", "\"hellp\"");
+    let second = |v: &str| first.replace("single = 7", &format!("single = {v}"));
+    vec![
+        ("a literal", first.clone()),
+        ("the literal back", base.to_string()),
+        ("a literal again", first.clone()),
+        ("another item's literal", second("8")),
+        ("that literal back", second("7")),
+        ("that literal again", second("8")),
+        (
+            "the first item again",
+            second("8").replace("\"hellp\"", "\"hello\""),
+        ),
+        ("and back", second("8")),
+    ]
+}
+
+/// What a keystroke costs does not grow with the edited file: what is gathered over the items
+/// the user is not editing is valid in one step, and so is what was computed of an item the
+/// user left (it runs again at `MEDIUM` when the user moves on, rather than staying `LOW` and
+/// making every result gathered over the file's items `LOW` with it). The first keystroke in
+/// each item moves items between `LOW` and `MEDIUM` and gathers the others again.
+#[test]
+fn a_keystroke_costs_the_same_in_a_file_of_more_items() {
+    let small = run_from("items", 4, &padded(10), literals_in_two_items(&padded(10)));
+    let large = run_from("items", 4, &padded(40), literals_in_two_items(&padded(40)));
+    let table = table(&small, &large);
+    expect![[r#"
+        a literal: edited file 27/122 vs 27/301; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the literal back: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal again: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        another item's literal: edited file 27/122 vs 27/301; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        that literal back: edited file 10/29 vs 10/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        that literal again: edited file 10/29 vs 10/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the first item again: edited file 28/121 vs 28/300; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        and back: edited file 10/29 vs 10/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
+    "#]]
+    .assert_eq(&table);
+    for (s, l) in small.iter().zip(&large) {
+        let first_in_an_item = [
+            "a literal",
+            "another item's literal",
+            "the first item again",
+        ]
+        .contains(&s.0);
+        if !first_in_an_item {
+            assert_eq!((s.1, s.2), (l.1, l.2), "{}: must cost the same", s.0);
+        }
     }
 }

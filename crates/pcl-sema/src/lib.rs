@@ -152,6 +152,11 @@ fn infer_node_cycle<'db>(
 #[salsa::tracked(returns(clone), cycle_result = node_type_cycle)]
 pub fn node_type<'db>(db: &'db dyn pcl_db::Db, node: Node<'db>) -> Type {
     use pcl_hir::NodeKind;
+    if node.item(db).is_some() {
+        // An open file's item: runs again when the item goes back to `MEDIUM` (its epoch), so
+        // that a type computed while the user edited it does not stay `LOW`.
+        lowered_first(db, node, false);
+    }
     match node.kind(db) {
         // Resources and components are typed from their schema or component program (and
         // `range`); an edit of one of their inputs re-runs this query, which backdates, so

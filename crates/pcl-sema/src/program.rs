@@ -741,9 +741,9 @@ fn settled_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Settle
     }
 }
 
-/// The nodes of the open files of `program` that the items being edited can change: the
-/// items' own nodes and every node that uses one, directly or through others, by the open
-/// files' settled graphs. `MEDIUM`: it changes when the user moves to other items. `None`
+/// The nodes of the open files of `program` that the items changed since their files opened
+/// can change: the items' own nodes and every node that uses one, directly or through others,
+/// by the open files' settled graphs. `MEDIUM`: it changes when the user moves to other items. `None`
 /// when an open file of the program has no item inputs (its first publication, a file of
 /// two programs): every open node is then walked as one.
 #[salsa::tracked(returns(ref))]
@@ -758,16 +758,17 @@ pub(crate) fn unsettled_nodes<'db>(
             continue;
         }
         let pf = ProgramFile::new(db, program, file);
-        let items = pcl_hir::items_of(db, pf)?;
+        pcl_hir::items_of(db, pf)?;
+        // The items changed since the file opened, not only those being edited: what uses
+        // one of them stays `LOW` once it ran while the item was (see
+        // `EditingItems::changed_since_open`).
         let editing = pcl_hir::editing_items(db, file);
-        if !editing.is_empty() {
-            stack.extend(
-                items
-                    .inputs()
-                    .filter(|&item| editing.contains(item))
-                    .filter_map(|item| pcl_hir::item_node(db, item)),
-            );
-        }
+        stack.extend(
+            editing
+                .changed()
+                .filter(|&item| item.live(db))
+                .filter_map(|item| pcl_hir::item_node(db, item)),
+        );
         let graph = settled_graph(db, pf);
         for (i, &node) in graph.nodes.iter().enumerate() {
             for &target in graph.uses(i) {
