@@ -8,11 +8,15 @@
 //! results in a file of 700 nodes, most of a keystroke). Instead, the host
 //! ([`sync_open_items`], called before each publication) writes each node-defining item's
 //! green node to an input of its own, only when it changed: the items the user is editing at
-//! `LOW`, the others at `MEDIUM`. A node of an open file is made by [`lower_open_item`] from
-//! its item alone, so its fields, its inference and its type are `MEDIUM` unless it (or what
-//! it uses) is being edited, and salsa takes them as valid in one step after a keystroke
+//! `LOW`, the others at `MEDIUM`. An item is lowered by [`lower_open_item`] from its text
+//! alone, and its node is made from its identity alone (`open_item_node`), so the node's
+//! content, inference and type are `MEDIUM` unless it (or what it uses) is being edited, and
+//! finding it by name never is: salsa takes them as valid in one step after a keystroke
 //! elsewhere. The file's item list (which names have inputs) is a `MEDIUM` input too
-//! ([`pcl_db::SourceFile::items`]), written only when an item is added, removed or renamed.
+//! ([`pcl_db::SourceFile::items`]), written only when an item is added, removed or renamed,
+//! and so is which items are being edited ([`pcl_db::SourceFile::editing`]), which results
+//! gathered over the file's items leave out (`settled_items_lowered` and the semantic
+//! layer's likes: see `docs/architecture.md`).
 //!
 //! Salsa reports an input's write at the durability it had: moving an item from `MEDIUM` to
 //! `LOW` when the user starts typing in it is a `MEDIUM` change (everything `MEDIUM` is
@@ -317,7 +321,9 @@ pub(crate) fn address(green: &pcl_syntax::GreenNodeData) -> usize {
 /// opened.
 #[derive(Debug, Default)]
 pub struct EditingItems {
-    low: FxHashSet<OpenItem>,
+    /// Few (one while the user types in one item): a list, looked through for each item of the
+    /// file by every result gathered over them.
+    low: Vec<OpenItem>,
     ever: FxHashSet<OpenItem>,
 }
 
@@ -441,12 +447,9 @@ fn sync_file(
         .and_then(|caches| caches.get::<SyncState>(file))
         .filter(|state| old.is_some() && state.program == program);
     let entries: Vec<SyncEntry> = parse
-        .tree()
-        .body()
-        .iter()
-        .flat_map(|body| body.items())
-        .map(|item| SyncEntry {
-            green: item.syntax().green().into_owned(),
+        .green_items()
+        .map(|(_, green)| SyncEntry {
+            green: green.to_owned(),
             item: None,
             key: None,
         })
@@ -507,7 +510,7 @@ fn sync_file(
                 .to(epoch);
         }
         let editing = EditingItems {
-            low: touched_set,
+            low: touched_set.into_iter().collect(),
             ever,
         };
         db.set_file_editing(file, Published(Some(Arc::new(editing))));

@@ -1953,8 +1953,8 @@ fn published_types<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> Vec<Ty
         crate::program::infer_unsettled(db, pf.program(db), kept);
         return kept
             .iter()
-            .map(|&n| match settled.types.get(&n) {
-                Some(ty) => ty.0.clone(),
+            .map(|&n| match settled.type_of(db, pf, n) {
+                Some(ty) => ty.clone(),
                 None => crate::node_type(db, n),
             })
             .collect();

@@ -613,10 +613,23 @@ pub(crate) fn open_order_from<'db>(
     db: &'db dyn pcl_db::Db,
     starts: &[Node<'db>],
 ) -> Vec<Node<'db>> {
+    open_order_within(db, starts, |_| true)
+}
+
+/// [`open_order_from`], following the uses of the nodes `expand` admits only (the others
+/// are in the order, as nodes reached, but not walked through).
+fn open_order_within<'db>(
+    db: &'db dyn pcl_db::Db,
+    starts: &[Node<'db>],
+    expand: impl Fn(Node<'db>) -> bool,
+) -> Vec<Node<'db>> {
     // Most nodes a walk reaches are in the file of the node before: its graph is tried
     // first, without asking for the node's file and that file's graph again.
     let mut last: Option<&'db OpenFileGraph<'db>> = None;
     let uses = |node: Node<'db>| -> &'db [Node<'db>] {
+        if !expand(node) {
+            return &[];
+        }
         if let Some(graph) = last {
             if let Some(&i) = graph.index.get(&node) {
                 return graph.uses(i as usize);
@@ -795,8 +808,22 @@ pub(crate) struct SettledInference<'db> {
     pub(crate) with_problems: Vec<Node<'db>>,
     /// Whether one of those problems names a package without a usable schema.
     pub(crate) names_package: bool,
-    /// The nodes' types.
-    pub(crate) types: FxHashMap<Node<'db>, SettledType>,
+    /// The types of the file's settled graph's nodes, in its order (`None` for an unsettled
+    /// one).
+    types: Vec<Option<SettledType>>,
+}
+
+impl<'db> SettledInference<'db> {
+    /// The type of `node`, if it is one of the nodes of `file` this typed.
+    pub(crate) fn type_of(
+        &self,
+        db: &'db dyn pcl_db::Db,
+        file: ProgramFile<'db>,
+        node: Node<'db>,
+    ) -> Option<&crate::Type> {
+        let at = *settled_graph(db, file).index.get(&node)?;
+        Some(&self.types.get(at as usize)?.as_ref()?.0)
+    }
 }
 
 /// A node's type in [`SettledInference`].
@@ -837,15 +864,21 @@ pub(crate) fn settled_inference<'db>(
     for node in order {
         node_type(db, node);
     }
-    let mut out = SettledInference::default();
-    out.types.reserve(starts.len());
-    for node in starts {
+    let mut out = SettledInference {
+        types: Vec::with_capacity(graph.nodes.len()),
+        ..SettledInference::default()
+    };
+    for &node in &graph.nodes {
+        if unsettled.contains(&node) {
+            out.types.push(None);
+            continue;
+        }
         let problems = &infer_node(db, node).diagnostics;
         if !problems.is_empty() {
             out.with_problems.push(node);
             out.names_package |= problems.iter().any(|p| p.package.is_some());
         }
-        out.types.insert(node, SettledType(node_type(db, node)));
+        out.types.push(Some(SettledType(node_type(db, node))));
     }
     out
 }
@@ -891,24 +924,7 @@ pub(crate) fn infer_unsettled<'db>(
     if starts.is_empty() {
         return true;
     }
-    let mut last: Option<&'db OpenFileGraph<'db>> = None;
-    let order = reached_in_post_order(&starts, |node| {
-        if !unsettled.contains(&node) {
-            return &[];
-        }
-        if let Some(graph) = last {
-            if let Some(&i) = graph.index.get(&node) {
-                return graph.uses(i as usize);
-            }
-        }
-        let graph = open_file_graph(db, node.file(db));
-        last = Some(graph);
-        graph
-            .index
-            .get(&node)
-            .map_or(&[], |&i| graph.uses(i as usize))
-    });
-    for node in order {
+    for node in open_order_within(db, &starts, |node| unsettled.contains(&node)) {
         if unsettled.contains(&node) {
             node_type(db, node);
         }

@@ -69,6 +69,21 @@ fn check_file(
     if pcl_syntax::syntax_errors(&text) != parse.errors() {
         return Some(format!("{key}: syntax_errors differs from parse's errors"));
     }
+    // The items of an open file's passes over green nodes are the tree's items.
+    let by_green: Vec<_> = parse
+        .green_items()
+        .map(|(start, green)| pcl_syntax::TextRange::at(start, green.text_len()))
+        .collect();
+    let by_cursor: Vec<_> = parse
+        .tree()
+        .body()
+        .iter()
+        .flat_map(|body| body.items())
+        .map(|item| pcl_syntax::ast::AstNode::syntax(&item).text_range())
+        .collect();
+    if by_green != by_cursor {
+        return Some(format!("{key}: green_items differs from the body's items"));
+    }
     // The flat tree (lowering of files nobody has open) is the same tree.
     if let Some(difference) = pcl_syntax::flat_tree_difference(&text) {
         return Some(format!("{key}: {difference}"));

@@ -175,12 +175,9 @@ fn lower_open_file<'db>(
 ) -> Option<LoweredFile<'db>> {
     use crate::open_items::address;
     let mut diagnostics = parse.diagnostics();
-    let tree_items: Vec<_> = parse
-        .tree()
-        .body()
-        .iter()
-        .flat_map(|body| body.items())
-        .collect();
+    // The items' green nodes and starts, without a cursor per item (this runs on every
+    // keystroke).
+    let tree_items: Vec<_> = parse.green_items().collect();
     // Each item's input as the host's last sync found it, from the same tree (by address);
     // else found by reading the inputs' green nodes in order.
     let synced = db
@@ -189,9 +186,7 @@ fn lower_open_file<'db>(
         .and_then(|state| {
             state.inputs_of(
                 pf.program(db),
-                tree_items
-                    .iter()
-                    .map(|item| address(&item.syntax().green())),
+                tree_items.iter().map(|&(_, green)| address(green)),
             )
         });
     let mut in_order = items.inputs().peekable();
@@ -200,24 +195,27 @@ fn lower_open_file<'db>(
     let mut ranges = Vec::with_capacity(items.len());
     let mut starts = rustc_hash::FxHashMap::default();
     starts.reserve(items.len());
-    for (index, item) in tree_items.iter().enumerate() {
-        let range = item.syntax().text_range();
-        let start = range.start();
+    for (index, &(start, green)) in tree_items.iter().enumerate() {
+        let range = TextRange::at(start, green.text_len());
         let input = match &synced {
             Some(inputs) => inputs[index],
             None => in_order.next_if(|input| {
                 input
                     .green(db)
                     .as_ref()
-                    .is_some_and(|g| address(g) == address(&item.syntax().green()))
+                    .is_some_and(|g| address(g) == address(green))
             }),
         };
+        let delta = i64::from(u32::from(start));
         let Some(input) = input else {
-            let lowered = lower_item(item);
+            // An item that defines no node: lowered here for its problems, rooted at its
+            // start as the items' own lowerings are.
+            let item = ast::BodyItem::cast(pcl_syntax::SyntaxNode::new_root(green.to_owned()))?;
+            let lowered = lower_item(&item);
             if lowered.node.is_some() {
                 return None;
             }
-            diagnostics.extend(lowered.diagnostics);
+            diagnostics.extend(lowered.diagnostics.iter().map(|d| d.moved(delta)));
             continue;
         };
         let lowered = lowered_items.next()?;
@@ -225,7 +223,6 @@ fn lower_open_file<'db>(
             return None;
         }
         if !lowered.diagnostics.is_empty() {
-            let delta = i64::from(u32::from(start));
             diagnostics.extend(lowered.diagnostics.iter().map(|d| d.moved(delta)));
         }
         nodes.push(lowered.node?);
