@@ -334,19 +334,10 @@ impl EditingItems {
         self.low.contains(&item)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.low.is_empty()
-    }
-
-    /// Whether the user changed the item since the file opened. What read its type while it
+    /// The items the user changed since the file opened. What read an item's type while it
     /// was `LOW` ran again then (its durability went down, which salsa counts as a change) and
     /// stays `LOW` after the item goes back to `MEDIUM` (salsa keeps the durability of a result
     /// it verifies): inference gathered over the file leaves out the nodes that use these items.
-    pub fn changed_since_open(&self, item: OpenItem) -> bool {
-        self.ever.contains(&item)
-    }
-
-    /// The items changed since the file opened.
     pub fn changed(&self) -> impl Iterator<Item = OpenItem> + '_ {
         self.ever.iter().copied()
     }

@@ -192,13 +192,13 @@ pub(crate) fn settled_summary_nodes<'db>(
         .map(|item| &item.node)
 }
 
-/// Each item's summary node, in file order, and for an item being edited its item (`None` for
-/// an item gathered in `settled`): what [`open_summary`] and the open file's reference graph
-/// merge.
+/// Each item's summary node, in file order, and whether the item is being edited (`false` for
+/// an item gathered in the settled parts): what [`open_summary`], the duplicates and the open
+/// file's reference graph merge.
 pub(crate) fn item_summary_nodes<'db>(
     db: &'db dyn pcl_db::Db,
     file: ProgramFile<'db>,
-) -> Option<Vec<(Option<pcl_hir::OpenItem>, &'db SummaryNode)>> {
+) -> Option<Vec<(bool, &'db SummaryNode)>> {
     if !file.file(db).open(db) {
         return None;
     }
@@ -209,8 +209,8 @@ pub(crate) fn item_summary_nodes<'db>(
         items
             .with_settled_index(editing)
             .filter_map(|(item, settled_at)| match settled_at {
-                None => Some((Some(item), &item_summary(db, item).as_ref()?.node)),
-                Some(at) => Some((None, &settled[at].as_ref()?.node)),
+                None => Some((true, &item_summary(db, item).as_ref()?.node)),
+                Some(at) => Some((false, &settled[at].as_ref()?.node)),
             })
             .collect(),
     )
@@ -1496,9 +1496,9 @@ fn open_summary<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> FileSum
             let mut reduce = UseReducer::new(db, file.program(db));
             items
                 .into_iter()
-                .filter_map(|(editing, node)| match editing {
-                    Some(_) => Some(reduce.reduce(node)),
-                    None => settled.next().cloned(),
+                .filter_map(|(edited, node)| match edited {
+                    true => Some(reduce.reduce(node)),
+                    false => settled.next().cloned(),
                 })
                 .collect()
         }
@@ -2176,9 +2176,9 @@ pub(crate) fn file_duplicates<'db>(
                     let mut settled = settled_duplicates(db, file).iter();
                     items
                         .into_iter()
-                        .filter_map(|(editing, node)| match editing {
-                            Some(_) => duplicate_of(node),
-                            None => settled.next().cloned().flatten(),
+                        .filter_map(|(edited, node)| match edited {
+                            true => duplicate_of(node),
+                            false => settled.next().cloned().flatten(),
                         })
                         .collect()
                 }

@@ -630,26 +630,25 @@ fn open_order_within<'db>(
         if !expand(node) {
             return &[];
         }
-        if let Some(graph) = last {
-            if let Some(&i) = graph.index.get(&node) {
-                return graph.uses(i as usize);
-            }
+        if let Some(uses) = last.and_then(|graph| graph.uses_of(node)) {
+            return uses;
         }
         let graph = open_file_graph(db, node.file(db));
         last = Some(graph);
-        graph
-            .index
-            .get(&node)
-            .map_or(&[], |&i| graph.uses(i as usize))
+        graph.uses_of(node).unwrap_or(&[])
     };
     reached_in_post_order(starts, uses)
 }
 
 /// The nodes of open files that each node of an open file uses, found from the file's
 /// summary: backdates on every keystroke that changes no name a node defines or uses, so the
-/// walks after it follow it without asking each node for its references.
-#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+/// walks after it follow it without asking each node for its references. The shape of both
+/// [`open_file_graph`] (every node of the file) and [`settled_graph`] (the nodes of the items
+/// the user is not editing).
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
 pub(crate) struct OpenFileGraph<'db> {
+    /// The nodes, in file order.
+    nodes: Vec<Node<'db>>,
     index: FxHashMap<Node<'db>, u32>,
     /// The nodes each node uses: `targets[ends[i - 1]..ends[i]]`.
     targets: Vec<Node<'db>>,
@@ -657,70 +656,20 @@ pub(crate) struct OpenFileGraph<'db> {
 }
 
 impl<'db> OpenFileGraph<'db> {
-    fn uses(&self, i: usize) -> &[Node<'db>] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.targets[start..self.ends[i] as usize]
-    }
-}
-
-#[salsa::tracked(returns(ref))]
-fn open_file_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> OpenFileGraph<'db> {
-    let nodes = pcl_hir::file_nodes(db, file);
-    let index = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| (n, i as u32))
-        .collect();
-    let mut targets: Vec<Node<'db>> = Vec::new();
-    let mut ends: Vec<u32> = Vec::with_capacity(nodes.len());
-    let mut resolver = OpenTargets::new(db, file.program(db));
-    match crate::facts::item_summary_nodes(db, file) {
-        // An open file with item inputs: the targets of the items the user is not editing
-        // found in one `MEDIUM` query, so that a keystroke verifies this by reading a few
-        // results.
-        Some(items) => {
-            let settled = settled_graph(db, file);
-            let mut settled_at = 0;
-            for (editing, node) in items {
-                match editing {
-                    Some(_) => resolver.targets(&node.uses, &mut targets),
-                    None => {
-                        targets.extend_from_slice(settled.uses(settled_at));
-                        settled_at += 1;
-                    }
-                }
-                ends.push(targets.len() as u32);
-            }
-        }
-        None => {
-            for node in &crate::file_summary(db, file).nodes {
-                resolver.targets(&node.uses, &mut targets);
-                ends.push(targets.len() as u32);
-            }
+    fn new(nodes: Vec<Node<'db>>, targets: Vec<Node<'db>>, ends: Vec<u32>) -> Self {
+        debug_assert_eq!(ends.len(), nodes.len());
+        OpenFileGraph {
+            index: nodes
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| (n, i as u32))
+                .collect(),
+            nodes,
+            targets,
+            ends,
         }
     }
-    debug_assert_eq!(ends.len(), nodes.len());
-    OpenFileGraph {
-        index,
-        targets,
-        ends,
-    }
-}
 
-/// [`open_file_graph`] of the items of an open file the user is not editing: `MEDIUM`, so a
-/// keystroke in the edited items reads it in one step, and what is gathered over those items
-/// (their inference: [`settled_inference`]) walks it.
-#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
-pub(crate) struct SettledGraph<'db> {
-    /// The items' nodes, in file order.
-    nodes: Vec<Node<'db>>,
-    index: FxHashMap<Node<'db>, u32>,
-    /// The nodes of open files each node uses: `targets[ends[i - 1]..ends[i]]`.
-    targets: Vec<Node<'db>>,
-    ends: Vec<u32>,
-}
-
-impl<'db> SettledGraph<'db> {
     fn uses(&self, i: usize) -> &[Node<'db>] {
         let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
         &self.targets[start..self.ends[i] as usize]
@@ -732,7 +681,43 @@ impl<'db> SettledGraph<'db> {
 }
 
 #[salsa::tracked(returns(ref))]
-fn settled_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> SettledGraph<'db> {
+fn open_file_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> OpenFileGraph<'db> {
+    let nodes = pcl_hir::file_nodes(db, file);
+    let mut targets: Vec<Node<'db>> = Vec::new();
+    let mut ends: Vec<u32> = Vec::with_capacity(nodes.len());
+    let mut resolver = OpenTargets::new(db, file.program(db));
+    match crate::facts::item_summary_nodes(db, file) {
+        // An open file with item inputs: the targets of the items the user is not editing
+        // found in one `MEDIUM` query, so that a keystroke verifies this by reading a few
+        // results.
+        Some(items) => {
+            let settled = settled_graph(db, file);
+            let mut settled_at = 0;
+            for (edited, node) in items {
+                if edited {
+                    resolver.targets(&node.uses, &mut targets);
+                } else {
+                    targets.extend_from_slice(settled.uses(settled_at));
+                    settled_at += 1;
+                }
+                ends.push(targets.len() as u32);
+            }
+        }
+        None => {
+            for node in &crate::file_summary(db, file).nodes {
+                resolver.targets(&node.uses, &mut targets);
+                ends.push(targets.len() as u32);
+            }
+        }
+    }
+    OpenFileGraph::new(nodes.clone(), targets, ends)
+}
+
+/// [`open_file_graph`] of the items of an open file the user is not editing: `MEDIUM`, so a
+/// keystroke in the edited items reads it in one step, and what is gathered over those items
+/// (their inference: [`settled_inference`]) walks it.
+#[salsa::tracked(returns(ref))]
+fn settled_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> OpenFileGraph<'db> {
     let nodes: Vec<Node<'db>> = pcl_hir::settled_item_nodes(db, file).collect();
     let mut resolver = OpenTargets::new(db, file.program(db));
     let mut targets = Vec::new();
@@ -741,17 +726,7 @@ fn settled_graph<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) -> Settle
         resolver.targets(&node.uses, &mut targets);
         ends.push(targets.len() as u32);
     }
-    debug_assert_eq!(ends.len(), nodes.len());
-    SettledGraph {
-        index: nodes
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| (n, i as u32))
-            .collect(),
-        nodes,
-        targets,
-        ends,
-    }
+    OpenFileGraph::new(nodes, targets, ends)
 }
 
 /// The nodes of the open files of `program` that the items changed since their files opened
@@ -774,7 +749,7 @@ pub(crate) fn unsettled_nodes<'db>(
         pcl_hir::items_of(db, pf)?;
         // The items changed since the file opened, not only those being edited: what uses
         // one of them stays `LOW` once it ran while the item was (see
-        // `EditingItems::changed_since_open`).
+        // `EditingItems::changed`).
         let editing = pcl_hir::editing_items(db, file);
         stack.extend(
             editing
@@ -848,7 +823,7 @@ pub(crate) fn settled_inference<'db>(
         .copied()
         .filter(|node| !unsettled.contains(node))
         .collect();
-    let mut last: Option<(ProgramFile<'db>, &'db SettledGraph<'db>)> = Some((file, graph));
+    let mut last: Option<(ProgramFile<'db>, &'db OpenFileGraph<'db>)> = Some((file, graph));
     let order = reached_in_post_order(&starts, |node| {
         let file = node.file(db);
         let graph = match last {
