@@ -154,6 +154,15 @@ pub fn component_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
 /// as they were, so [`inclusion_cycles`] re-runs only when an inclusion changes.
 #[salsa::tracked(returns(ref))]
 fn included_dirs(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
+    // Once files publish, from what the host wrote (`HIGH`), as the packages are.
+    match crate::facts::kept_included_dirs(db, program) {
+        Some(dirs) => dirs.to_vec(),
+        None => included_dirs_of(db, program),
+    }
+}
+
+/// [`included_dirs`] from the files' summaries (published, for open files).
+pub(crate) fn included_dirs_of(db: &dyn pcl_db::Db, program: Program) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = program
         .files(db)
         .iter()

@@ -37,8 +37,49 @@ pub fn edge_reads_every_node<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db
                     .iter()
                     .any(|&node| unsettled.contains(&node) && names_package(node))
         }
+        None if !file.file(db).open(db) => {
+            (0..run_count(nodes.len())).any(|run| node_run_problems(db, file, run).names_package)
+        }
         None => nodes.iter().any(|&node| names_package(node)),
     }
+}
+
+/// Nodes per run of a closed file's edge ([`node_run_problems`]).
+const EDGE_RUN: usize = 32;
+
+fn run_count(nodes: usize) -> u32 {
+    nodes.div_ceil(EDGE_RUN) as u32
+}
+
+/// The diagnostics of one run of [`EDGE_RUN`] nodes of a file nobody has open (the `run`th,
+/// in file order), and whether one of them names a package without a usable schema. The edge
+/// of such a file joins its runs, so that when the problems of a few of its nodes change (the
+/// uses of a renamed name), re-checking it reads the nodes of their runs and one result per
+/// run, not one per node of the file.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+struct NodeRunProblems {
+    diagnostics: Vec<Diagnostic>,
+    names_package: bool,
+}
+
+#[salsa::tracked(returns(ref))]
+fn node_run_problems<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+    run: u32,
+) -> NodeRunProblems {
+    let nodes = pcl_hir::file_nodes(db, file);
+    let start = (run as usize * EDGE_RUN).min(nodes.len());
+    let end = (start + EDGE_RUN).min(nodes.len());
+    let mut out = NodeRunProblems::default();
+    node_problems(db, file, &nodes[start..end], &mut out.diagnostics);
+    out.names_package = nodes[start..end].iter().any(|&node| {
+        infer_node(db, node)
+            .diagnostics
+            .iter()
+            .any(|problem| problem.package.is_some())
+    });
+    out
 }
 
 /// Every diagnostic of one file of a program, sorted by position. Shared (`Arc`), so that
@@ -49,11 +90,11 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
     let lowered = lower_file(db, file);
     // Syntax errors and structural problems.
     let mut out: Vec<Diagnostic> = lowered.diagnostics.clone();
-    // In an open file with item inputs, the nodes the edited items cannot change that have
-    // problems come from one `MEDIUM` result, and the others are asked one by one: a keystroke
-    // reads a few results, not one per node.
     let split;
     let checked: &[Node<'db>] = match crate::program::settled_split(db, file) {
+        // In an open file with item inputs, the nodes the edited items cannot change that
+        // have problems come from one `MEDIUM` result, and the others are asked one by one: a
+        // keystroke reads a few results, not one per node.
         Some((settled, unsettled)) => {
             split = settled
                 .with_problems
@@ -69,41 +110,16 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
                 .collect::<Vec<_>>();
             &split
         }
+        // A file nobody has open: run by run of nodes.
+        None if !file.file(db).open(db) => {
+            for run in 0..run_count(lowered.nodes.len()) {
+                out.extend(node_run_problems(db, file, run).diagnostics.iter().cloned());
+            }
+            &[]
+        }
         None => &lowered.nodes,
     };
-    for &node in checked {
-        let problems = &infer_node(db, node).diagnostics;
-        if problems.is_empty() {
-            // Most nodes: their source maps are not read (a read per node was a fifth of the
-            // edge, and an input every re-check of the file verifies).
-            continue;
-        }
-        let map = node.source_map(db);
-        for (index, problem) in problems.iter().enumerate() {
-            let mut diagnostic = convert(db, node, &map, problem);
-            if let Some(package) = &problem.package {
-                // Read only by files that use a missing package.
-                let uses = missing_package_uses(db, program);
-                let Some(first) = uses.first.iter().find(|f| f.package == *package) else {
-                    continue;
-                };
-                if (first.node, first.index) != (node, index) {
-                    continue;
-                }
-                if first.others > 0 {
-                    let (uses, verb) = match first.others {
-                        1 => ("use of package", "is"),
-                        _ => ("uses of package", "are"),
-                    };
-                    diagnostic = diagnostic.with_help(format!(
-                        "{} other {uses} `{package}` {verb} not reported",
-                        first.others
-                    ));
-                }
-            }
-            out.push(diagnostic);
-        }
-    }
+    node_problems(db, file, checked, &mut out);
     let this_file = file.file(db);
     for (first_key, duplicate_key) in crate::facts::file_duplicates(db, file) {
         // Two top-level attributes of one file: the syntax layer already reports them.
@@ -149,6 +165,50 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
         );
     }
     out.into()
+}
+
+/// The diagnostics of `nodes` of `file` (the problems their inference found), appended to
+/// `out` in order.
+fn node_problems<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+    nodes: &[Node<'db>],
+    out: &mut Vec<Diagnostic>,
+) {
+    let program = file.program(db);
+    for &node in nodes {
+        let problems = &infer_node(db, node).diagnostics;
+        if problems.is_empty() {
+            // Most nodes: their source maps are not read (a read per node was a fifth of the
+            // edge, and an input every re-check of the file verifies).
+            continue;
+        }
+        let map = node.source_map(db);
+        for (index, problem) in problems.iter().enumerate() {
+            let mut diagnostic = convert(db, node, &map, problem);
+            if let Some(package) = &problem.package {
+                // Read only by files that use a missing package.
+                let uses = missing_package_uses(db, program);
+                let Some(first) = uses.first.iter().find(|f| f.package == *package) else {
+                    continue;
+                };
+                if (first.node, first.index) != (node, index) {
+                    continue;
+                }
+                if first.others > 0 {
+                    let (uses, verb) = match first.others {
+                        1 => ("use of package", "is"),
+                        _ => ("uses of package", "are"),
+                    };
+                    diagnostic = diagnostic.with_help(format!(
+                        "{} other {uses} `{package}` {verb} not reported",
+                        first.others
+                    ));
+                }
+            }
+            out.push(diagnostic);
+        }
+    }
 }
 
 /// The diagnostics of every file of `program` that is not open in an editor, in file order:

@@ -26,7 +26,7 @@ use crate::Settled;
 
 mod by_name;
 use by_name::{closed_file_duplicates, first_for_closed, program_facts, update_program_facts};
-pub(crate) use by_name::{closed_uses, keeps_facts_by_name, medium_closure};
+pub(crate) use by_name::{closed_uses, keeps_facts_by_name, kept_included_dirs, medium_closure};
 
 /// What the rest of a program reads of one file: its nodes' identities and the top-level
 /// names each uses, the packages its `package` blocks declare, and the sources its

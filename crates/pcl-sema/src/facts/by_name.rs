@@ -34,6 +34,12 @@ pub(super) struct ProgramFacts {
     pub(super) publishing: Vec<SourceFile>,
     /// The packages the program declares, publications included ([`declared_packages`]).
     pub(super) packages: Packages,
+    /// The directories its component blocks include, publications included
+    /// (`component::included_dirs`): what every component block reads, through the
+    /// inclusions of every program (a component block in a closed file read the open files'
+    /// publications, so every file with one was `MEDIUM` and walked after every keystroke
+    /// that wrote a `MEDIUM` input).
+    pub(super) included: Vec<std::path::PathBuf>,
     /// The names whose meaning, duplicates or cycles the publications may change, each with
     /// the input that holds what they are now. A name keeps its slot once given one.
     pub(super) slots: FxHashMap<Name, NameSlot>,
@@ -91,6 +97,15 @@ pub(super) fn program_facts(db: &dyn pcl_db::Db, program: Program) -> Option<&Pr
         .0
         .as_ref()?
         .downcast_ref::<ProgramFacts>()
+}
+
+/// The directories `program`'s component blocks include, as the host last wrote them
+/// (`HIGH`); `None` when the program keeps no facts by name.
+pub(crate) fn kept_included_dirs(
+    db: &dyn pcl_db::Db,
+    program: Program,
+) -> Option<&[std::path::PathBuf]> {
+    program_facts(db, program).map(|facts| facts.included.as_slice())
 }
 
 /// Whether `program` keeps facts for its closed readers by name (some file of it was
@@ -226,6 +241,7 @@ pub(super) fn update_program_facts(db: &mut RootDatabase, program: Program, wide
             let facts = ProgramFacts {
                 publishing,
                 packages: old.map(|f| f.packages.clone()).unwrap_or_default(),
+                included: old.map(|f| f.included.clone()).unwrap_or_default(),
                 slots: old.map(|f| f.slots.clone()).unwrap_or_default(),
                 kept: std::sync::Mutex::new(
                     old.map(|f| std::mem::take(&mut *f.kept()))
@@ -237,13 +253,14 @@ pub(super) fn update_program_facts(db: &mut RootDatabase, program: Program, wide
         }
     }
     let (packages, mut wanted) = wanted_facts(db, program);
+    let included = crate::component::included_dirs_of(db, program);
     let facts = program_facts(db, program).expect("set above");
     let new: Vec<Name> = wanted
         .keys()
         .filter(|name| !facts.slots.contains_key(*name))
         .cloned()
         .collect();
-    if !new.is_empty() || facts.packages != packages {
+    if !new.is_empty() || facts.packages != packages || facts.included != included {
         let mut slots = facts.slots.clone();
         let publishing = facts.publishing.clone();
         // New slots are `HIGH`: they come with this write of the program's facts, which is.
@@ -257,6 +274,7 @@ pub(super) fn update_program_facts(db: &mut RootDatabase, program: Program, wide
         let facts = ProgramFacts {
             publishing,
             packages,
+            included,
             slots,
             kept: std::sync::Mutex::new(kept),
         };
@@ -403,9 +421,6 @@ struct ClosedNode {
     /// Whether its type is read from its body: all but the resources and reads without
     /// `range`, typed from their schemas.
     typed_by_body: bool,
-    /// Whether it reads what open files publish otherwise than by name: a component block
-    /// reads the inclusions of every program (`component::inclusion_cycles`).
-    reads_publications: bool,
 }
 
 #[salsa::tracked(returns(ref))]
@@ -436,7 +451,6 @@ pub(crate) fn closed_uses(db: &dyn pcl_db::Db, program: Program) -> ClosedUses {
                 place: (f as u32, i as u32),
                 name,
                 typed_by_body,
-                reads_publications: node.kind == NodeKind::Component,
             });
             for used in node.uses.iter() {
                 pairs.push((number(&mut out.names, used), g));
@@ -458,10 +472,11 @@ pub(crate) fn closed_uses(db: &dyn pcl_db::Db, program: Program) -> ClosedUses {
 
 /// The nodes of the closed files whose results may be `MEDIUM` (each as its file's position
 /// and its position in the file): those that read the slot of a name written at `MEDIUM`
-/// since the last wide change (they use it, or are named by it) and the component blocks,
-/// and, through types read from bodies, the nodes that use them. After keystrokes only, the rest are valid as they are
-/// (`HIGH`), and only these can be walked recursively, so a walk of these in dependency order
-/// is as safe as a walk of every node. `None`: no facts kept by name.
+/// since the last wide change (they use it, or are named by it), and, through types read from
+/// bodies, the nodes that use them. (Component blocks read the inclusions of every program
+/// from the programs' facts, `HIGH`, like the packages.) After keystrokes only, the rest are
+/// valid as they are (`HIGH`), and only these can be walked recursively, so a walk of these in
+/// dependency order is as safe as a walk of every node. `None`: no facts kept by name.
 pub(crate) fn medium_closure(
     db: &dyn pcl_db::Db,
     program: Program,
@@ -486,7 +501,7 @@ pub(crate) fn medium_closure(
         .filter_map(|n| uses.names.get(n).copied())
         .collect();
     for (g, node) in uses.nodes.iter().enumerate() {
-        if node.reads_publications || numbers.contains(&node.name) {
+        if numbers.contains(&node.name) {
             reach(g as u32, &mut stack);
         }
     }
