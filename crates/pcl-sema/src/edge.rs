@@ -37,7 +37,7 @@ pub fn edge_reads_every_node<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db
                     .iter()
                     .any(|&node| unsettled.contains(&node) && names_package(node))
         }
-        None if !file.file(db).open(db) => {
+        None if by_runs(db, file) => {
             (0..run_count(nodes.len())).any(|run| node_run_problems(db, file, run).names_package)
         }
         None => nodes.iter().any(|&node| names_package(node)),
@@ -46,6 +46,13 @@ pub fn edge_reads_every_node<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db
 
 /// Nodes per run of a closed file's edge ([`node_run_problems`]).
 const EDGE_RUN: usize = 32;
+
+/// Whether the edge of `file` reads its nodes' problems by runs: a file nobody has open, of a
+/// program a host keeps facts for (an editor's, where a rename changes the problems of a few
+/// nodes of files nobody has open).
+fn by_runs(db: &dyn pcl_db::Db, file: ProgramFile<'_>) -> bool {
+    !file.file(db).open(db) && crate::facts::keeps_facts_by_name(db, file.program(db))
+}
 
 fn run_count(nodes: usize) -> u32 {
     nodes.div_ceil(EDGE_RUN) as u32
@@ -110,8 +117,9 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
                 .collect::<Vec<_>>();
             &split
         }
-        // A file nobody has open: run by run of nodes.
-        None if !file.file(db).open(db) => {
+        // A file nobody has open, in a host's program: run by run of nodes (a batch check
+        // reads each node once, and the runs would only cost it queries).
+        None if by_runs(db, file) => {
             for run in 0..run_count(lowered.nodes.len()) {
                 out.extend(node_run_problems(db, file, run).diagnostics.iter().cloned());
             }

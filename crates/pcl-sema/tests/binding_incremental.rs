@@ -136,7 +136,6 @@ fn an_edit_inside_one_resource_rebinds_that_resource_only() {
             "infer_node(a)",
             "node_type(a)",
             "file_diagnostics(/p/main.pp)",
-            "node_run_problems(?)",
             "closed_files_diagnostics(/p)",
         ]
     "#]]);
@@ -161,7 +160,8 @@ fn changing_one_schema_rebinds_only_the_nodes_of_that_package() {
             "resource_schema(beta:index:Crate)",
             "infer_node(c)",
             "node_type(c)",
-            "node_run_problems(?)",
+            "file_diagnostics(/p/main.pp)",
+            "closed_files_diagnostics(/p)",
         ]
     "#]]);
 }
@@ -225,7 +225,6 @@ fn editing_a_component_rebinds_only_its_users() {
             "infer_node(extra)",
             "node_type(extra)",
             "file_diagnostics(/p/app/main.pp)",
-            "node_run_problems(?)",
             "file_duplicates(/p/app/main.pp)",
             "closed_files_diagnostics(/p/app)",
         ]
@@ -260,9 +259,9 @@ fn editing_a_component_rebinds_only_its_users() {
             "node_type(first)",
             "infer_node(user)",
             "node_type(user)",
-            "node_run_problems(?)",
+            "file_diagnostics(/p/main.pp)",
+            "closed_files_diagnostics(/p)",
             "file_diagnostics(/p/app/main.pp)",
-            "node_run_problems(?)",
             "file_duplicates(/p/app/main.pp)",
             "closed_files_diagnostics(/p/app)",
         ]
@@ -299,7 +298,6 @@ fn adding_and_removing_a_file() {
             "node_type(d)",
             "closed_files_diagnostics(/p)",
             "file_diagnostics(/p/extra.pp)",
-            "node_run_problems(?)",
             "file_duplicates(/p/extra.pp)",
             "file_duplicates(/p/main.pp)",
         ]
@@ -368,7 +366,6 @@ fn an_inclusion_that_closes_a_cycle_is_found_and_forgotten_incrementally() {
             "infer_node(a)",
             "node_type(a)",
             "file_diagnostics(/p/b/main.pp)",
-            "node_run_problems(?)",
             "closed_index(/p/b)",
             "program_index(/p/b)",
             "file_duplicates(/p/b/main.pp)",

@@ -64,7 +64,6 @@ fn changing_a_literal_reinfers_only_that_node() {
                 "infer_node(x)",
                 "node_type(x)",
                 "file_diagnostics(main.pp)",
-                "node_run_problems(?)",
                 "closed_files_diagnostics(/program)",
             ]
         "#]],
@@ -124,7 +123,6 @@ fn renaming_an_unused_local_reinfers_only_it() {
                 "infer_node(renamed)",
                 "node_type(renamed)",
                 "file_diagnostics(main.pp)",
-                "node_run_problems(?)",
                 "file_duplicates(main.pp)",
                 "closed_files_diagnostics(/program)",
             ]
@@ -151,7 +149,6 @@ fn a_type_change_reinfers_the_users() {
                 "infer_node(z)",
                 "node_type(z)",
                 "file_diagnostics(main.pp)",
-                "node_run_problems(?)",
                 "closed_files_diagnostics(/program)",
             ]
         "#]],
@@ -185,7 +182,6 @@ fn editing_one_file_of_two_touches_only_that_file() {
                 "infer_node(lonely)",
                 "node_type(lonely)",
                 "file_diagnostics(other.pp)",
-                "node_run_problems(?)",
                 "closed_files_diagnostics(/program)",
             ]
         "#]],
