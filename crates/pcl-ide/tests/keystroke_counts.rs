@@ -321,3 +321,32 @@ fn a_keystroke_costs_the_same_in_a_file_of_more_items() {
         }
     }
 }
+
+/// Collecting garbage after the check that follows opening a file (as the language server
+/// does when idle) frees what that check replaced and nothing else: asking every file's
+/// diagnostics again runs no query, and the edits after it run and re-validate exactly what
+/// they do without it.
+#[test]
+fn collecting_garbage_keeps_every_result() {
+    let open = |tag: &str| {
+        let dir = std::env::temp_dir().join(format!(
+            "pcl-ide-keystroke-counts-{tag}-{}",
+            std::process::id()
+        ));
+        (Session::new(&dir, 4, EDITED), dir)
+    };
+    let (mut collected, collected_dir) = open("collected");
+    let (mut kept, kept_dir) = open("kept");
+    collected.host.collect_garbage();
+    for session in [&mut collected, &mut kept] {
+        session.take();
+        let all = session.host.analysis().workspace_diagnostics().unwrap();
+        assert!(all.iter().all(|(_, d)| d.is_empty()), "{all:?}");
+        assert_eq!(session.take().0, 0, "nothing runs again");
+    }
+    for (name, text) in edits() {
+        assert_eq!(collected.edit(&text), kept.edit(&text), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&collected_dir);
+    let _ = std::fs::remove_dir_all(&kept_dir);
+}

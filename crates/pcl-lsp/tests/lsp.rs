@@ -217,6 +217,57 @@ fn an_edit_of_an_open_file_reaches_the_files_nobody_has_open() {
 }
 
 #[test]
+fn answers_stay_right_across_the_collections_of_an_idle_server() {
+    // After each change's diagnostics are published and nothing arrives for a while, the
+    // server lets the host free what the change's check replaced: the answers after it are
+    // those of a server that never collects.
+    let dir = fixture();
+    let main = dir.path().join("main.pp");
+    let other = dir.path().join("other.pp");
+    let mut client = Client::initialized(dir.path());
+    client.open(&main);
+    client.diagnostics(&main, |d| d.is_empty());
+    let idle = || std::thread::sleep(std::time::Duration::from_millis(700));
+    idle();
+    let at = position_of(&main, "greeting =", 0);
+    let end = json!({ "line": at["line"], "character": at["character"].as_u64().unwrap() + 8 });
+    for (version, name) in [
+        (2, "greetinx"),
+        (3, "greeting"),
+        (4, "greetinx"),
+        (5, "greeting"),
+    ] {
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri(&main), "version": version },
+                    "contentChanges": [{ "range": { "start": at, "end": end }, "text": name }] }),
+        );
+        if name == "greeting" {
+            client.diagnostics(&other, |d| d.is_empty());
+        } else {
+            client.diagnostics(&other, has_error);
+        }
+        idle();
+        let hover = client.result(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri(&main) }, "position": position_of(&main, "siteName = greeting", 12) }),
+        );
+        // The use of the name: a string while it is declared, `dynamic` while it is not.
+        let shown = hover["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let expected = if name == "greeting" {
+            "string"
+        } else {
+            "dynamic"
+        };
+        assert!(shown.contains(expected), "{name}: {hover}");
+    }
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
 fn hostile_input_never_kills_the_server() {
     let dir = fixture();
     let main = dir.path().join("main.pp");
