@@ -34,7 +34,7 @@ pub use item::{
 pub use lower::{flat_lowering_difference, known_attributes, release_lowering_buffers};
 pub use name::Name;
 pub use open_items::{
-    editing_items, item_node, items_of, lower_open_item, settled_item_nodes, sync_open_items,
-    EditingItems, OpenFileItems, OpenItem, OpenItemLowering,
+    editing_items, item_node, items_of, lower_open_item, settled_item_nodes, settled_items,
+    sync_open_items, EditingItems, OpenFileItems, OpenItem, OpenItemLowering,
 };
 pub use options::ResourceOption;

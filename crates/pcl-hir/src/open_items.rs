@@ -299,16 +299,24 @@ fn settled_items_lowered<'db>(
     db: &'db dyn pcl_db::Db,
     pf: ProgramFile<'db>,
 ) -> OpenItemsLowered<'db> {
-    let Some(items) = items_of(db, pf) else {
-        return OpenItemsLowered::default();
-    };
-    let editing = editing_items(db, pf.file(db));
     OpenItemsLowered {
-        items: items
-            .settled(editing)
-            .map(|item| lowered_entry(db, item))
+        items: settled_items(db, pf)
+            .iter()
+            .map(|&item| lowered_entry(db, item))
             .collect(),
     }
+}
+
+/// The items of an open file the user is not editing, in file order (none for a file without
+/// item inputs): what everything gathered over them reads of the file's item list and of which
+/// items are being edited. It backdates, so that an item added, deleted or renamed while it is
+/// being edited leaves what is gathered over the others valid (read again, not gathered).
+#[salsa::tracked(returns(ref))]
+pub fn settled_items<'db>(db: &'db dyn pcl_db::Db, pf: ProgramFile<'db>) -> Vec<OpenItem> {
+    let Some(items) = items_of(db, pf) else {
+        return Vec::new();
+    };
+    items.settled(editing_items(db, pf.file(db))).collect()
 }
 
 /// The address of a green node: untouched items keep theirs across reparses.

@@ -195,15 +195,15 @@ fn a_keystroke_costs_the_same_in_a_program_four_times_larger() {
     let table = table(&small, &large);
     // Executed/re-validated, 4 files then 16 (the edited file's 9 nodes, 18 more per file).
     expect![[r#"
-        a literal: edited file 27/58 vs 27/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal: edited file 30/58 vs 30/58; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the literal back: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a literal again: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a character typed: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the character deleted: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a local added: edited file 42/50 vs 42/50; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the local deleted: edited file 30/57 vs 30/57; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        a used local renamed: edited file 44/155 vs 44/203; every file 294/442 vs 390/929; diagnostics 8 vs 32
-        renamed back: edited file 104/204 vs 296/408; every file 9/69 vs 33/273; diagnostics 0 vs 0
+        a local added: edited file 45/50 vs 45/50; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the local deleted: edited file 29/61 vs 29/61; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a used local renamed: edited file 47/158 vs 47/206; every file 294/442 vs 390/929; diagnostics 8 vs 32
+        renamed back: edited file 103/211 vs 295/415; every file 9/69 vs 33/273; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large) {
@@ -238,10 +238,10 @@ fn a_name_used_once_renamed_again_costs_its_uses() {
     let large = run("once", 16, renames_of_a_name_used_once());
     let table = table(&small, &large);
     expect![[r#"
-        a local used once renamed: edited file 38/162 vs 38/210; every file 266/470 vs 266/1053; diagnostics 1 vs 1
-        renamed back: edited file 45/146 vs 45/158; every file 3/9 vs 3/21; diagnostics 0 vs 0
-        renamed again: edited file 42/145 vs 42/157; every file 4/12 vs 4/24; diagnostics 1 vs 1
-        back again: edited file 43/148 vs 43/160; every file 3/9 vs 3/21; diagnostics 0 vs 0
+        a local used once renamed: edited file 41/165 vs 41/213; every file 266/470 vs 266/1053; diagnostics 1 vs 1
+        renamed back: edited file 44/153 vs 44/165; every file 3/9 vs 3/21; diagnostics 0 vs 0
+        renamed again: edited file 41/152 vs 41/164; every file 4/12 vs 4/24; diagnostics 1 vs 1
+        back again: edited file 42/155 vs 42/167; every file 3/9 vs 3/21; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);
     for (s, l) in small.iter().zip(&large).skip(1) {
@@ -299,13 +299,13 @@ fn a_keystroke_costs_the_same_in_a_file_of_more_items() {
     let large = run_from("items", 4, &padded(40), literals_in_two_items(&padded(40)));
     let table = table(&small, &large);
     expect![[r#"
-        a literal: edited file 27/117 vs 27/296; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        a literal: edited file 30/117 vs 30/296; every file 0/1 vs 0/1; diagnostics 0 vs 0
         the literal back: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
         a literal again: edited file 10/27 vs 10/27; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        another item's literal: edited file 27/117 vs 27/296; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        another item's literal: edited file 30/117 vs 30/296; every file 0/1 vs 0/1; diagnostics 0 vs 0
         that literal back: edited file 10/29 vs 10/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
         that literal again: edited file 10/29 vs 10/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
-        the first item again: edited file 28/116 vs 28/295; every file 0/1 vs 0/1; diagnostics 0 vs 0
+        the first item again: edited file 31/116 vs 31/295; every file 0/1 vs 0/1; diagnostics 0 vs 0
         and back: edited file 10/29 vs 10/29; every file 0/1 vs 0/1; diagnostics 0 vs 0
     "#]]
     .assert_eq(&table);

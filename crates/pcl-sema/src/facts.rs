@@ -170,13 +170,9 @@ fn settled_item_summaries<'db>(
     db: &'db dyn pcl_db::Db,
     file: ProgramFile<'db>,
 ) -> Vec<Option<ItemSummary>> {
-    let Some(items) = pcl_hir::items_of(db, file) else {
-        return Vec::new();
-    };
-    let editing = pcl_hir::editing_items(db, file.file(db));
-    items
-        .settled(editing)
-        .map(|item| item_summary(db, item).clone())
+    pcl_hir::settled_items(db, file)
+        .iter()
+        .map(|&item| item_summary(db, item).clone())
         .collect()
 }
 

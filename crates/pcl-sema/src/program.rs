@@ -739,7 +739,6 @@ pub(crate) fn unsettled_nodes<'db>(
     db: &'db dyn pcl_db::Db,
     program: Program,
 ) -> Option<rustc_hash::FxHashSet<Node<'db>>> {
-    let mut users: FxHashMap<Node<'db>, Vec<Node<'db>>> = FxHashMap::default();
     let mut stack: Vec<Node<'db>> = Vec::new();
     for &file in program.files(db) {
         if !file.open(db) {
@@ -757,13 +756,8 @@ pub(crate) fn unsettled_nodes<'db>(
                 .filter(|&item| item.live(db))
                 .filter_map(|item| pcl_hir::item_node(db, item)),
         );
-        let graph = settled_graph(db, pf);
-        for (i, &node) in graph.nodes.iter().enumerate() {
-            for &target in graph.uses(i) {
-                users.entry(target).or_default().push(node);
-            }
-        }
     }
+    let users = &settled_users(db, program).users;
     let mut unsettled = rustc_hash::FxHashSet::default();
     while let Some(node) = stack.pop() {
         if unsettled.insert(node) {
@@ -771,6 +765,52 @@ pub(crate) fn unsettled_nodes<'db>(
         }
     }
     Some(unsettled)
+}
+
+/// Who uses each node, by the settled graphs of `program`'s open files with item inputs:
+/// what [`unsettled_nodes`] follows from the items changed since their files opened. Apart,
+/// so that an item added or renamed, which changes those items but no settled graph, costs a
+/// walk from them, not the graphs gathered again.
+#[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct SettledUsers<'db> {
+    users: FxHashMap<Node<'db>, Vec<Node<'db>>>,
+}
+
+#[salsa::tracked(returns(ref))]
+fn settled_users<'db>(db: &'db dyn pcl_db::Db, program: Program) -> SettledUsers<'db> {
+    let mut users: FxHashMap<Node<'db>, Vec<Node<'db>>> = FxHashMap::default();
+    for &file in program.files(db) {
+        if !file.open(db) {
+            continue;
+        }
+        // Not whether the file has item inputs (its item list changes with every item added):
+        // the settled graph of a file without them is empty.
+        let graph = settled_graph(db, ProgramFile::new(db, program, file));
+        for (i, &node) in graph.nodes.iter().enumerate() {
+            for &target in graph.uses(i) {
+                users.entry(target).or_default().push(node);
+            }
+        }
+    }
+    SettledUsers { users }
+}
+
+/// Which nodes of `file`'s settled graph are unsettled ([`unsettled_nodes`]), in the graph's
+/// order (`None` as `unsettled_nodes` is): what [`settled_inference`] reads of them, so that
+/// an item added, or renamed, that no settled node uses leaves it valid.
+#[salsa::tracked(returns(ref))]
+fn unsettled_in_settled_graph<'db>(
+    db: &'db dyn pcl_db::Db,
+    file: ProgramFile<'db>,
+) -> Option<Vec<bool>> {
+    let unsettled = unsettled_nodes(db, file.program(db)).as_ref()?;
+    Some(
+        settled_graph(db, file)
+            .nodes
+            .iter()
+            .map(|node| unsettled.contains(node))
+            .collect(),
+    )
 }
 
 /// What inference found of the nodes of an open file that the items being edited cannot
@@ -813,15 +853,16 @@ pub(crate) fn settled_inference<'db>(
     db: &'db dyn pcl_db::Db,
     file: ProgramFile<'db>,
 ) -> SettledInference<'db> {
-    let Some(unsettled) = unsettled_nodes(db, file.program(db)) else {
+    let Some(unsettled) = unsettled_in_settled_graph(db, file) else {
         return SettledInference::default();
     };
     let graph = settled_graph(db, file);
     let starts: Vec<Node<'db>> = graph
         .nodes
         .iter()
-        .copied()
-        .filter(|node| !unsettled.contains(node))
+        .zip(unsettled)
+        .filter(|(_, &unsettled)| !unsettled)
+        .map(|(&node, _)| node)
         .collect();
     let mut last: Option<(ProgramFile<'db>, &'db OpenFileGraph<'db>)> = Some((file, graph));
     let order = reached_in_post_order(&starts, |node| {
@@ -843,8 +884,8 @@ pub(crate) fn settled_inference<'db>(
         types: Vec::with_capacity(graph.nodes.len()),
         ..SettledInference::default()
     };
-    for &node in &graph.nodes {
-        if unsettled.contains(&node) {
+    for (&node, &unsettled) in graph.nodes.iter().zip(unsettled) {
+        if unsettled {
             out.types.push(None);
             continue;
         }
