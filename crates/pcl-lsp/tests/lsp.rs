@@ -181,28 +181,37 @@ fn editing_a_component_updates_its_users() {
     assert_eq!(client.shutdown(), 0);
 }
 
+/// Renames the declaration `greeting` of the fixture's `main`, open in `client`, to `to` (as an
+/// editor replaces a name; the file on disk keeps `greeting`): version `version` of the buffer.
+fn rename_greeting(client: &mut Client, main: &std::path::Path, version: i64, to: &str) {
+    let at = position_of(main, "greeting =", 0);
+    let end = json!({ "line": at["line"], "character": at["character"].as_u64().unwrap() + 8 });
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri(main), "version": version },
+                "contentChanges": [{ "range": { "start": at, "end": end }, "text": to }] }),
+    );
+}
+
+/// A client of the fixture in `dir` with `main.pp` open and its diagnostics (none) received;
+/// and the paths of `main.pp` and `other.pp`.
+fn with_main_open(dir: &std::path::Path) -> (Client, std::path::PathBuf, std::path::PathBuf) {
+    let main = dir.join("main.pp");
+    let other = dir.join("other.pp");
+    let mut client = Client::initialized(dir);
+    client.open(&main);
+    client.diagnostics(&main, |d| d.is_empty());
+    (client, main, other)
+}
+
 #[test]
 fn an_edit_of_an_open_file_reaches_the_files_nobody_has_open() {
     // other.pp stays closed: its diagnostics come from the check of every other file that
     // follows the edited file's.
     let dir = fixture();
-    let main = dir.path().join("main.pp");
-    let other = dir.path().join("other.pp");
-    let mut client = Client::initialized(dir.path());
-    client.open(&main);
-    client.diagnostics(&main, |d| d.is_empty());
-    // The declaration's name, as an editor replaces it (the file on disk keeps `greeting`).
-    let at = position_of(&main, "greeting =", 0);
-    let end = json!({ "line": at["line"], "character": at["character"].as_u64().unwrap() + 8 });
-    let rename = |client: &mut Client, version: i64, to: &str| {
-        client.notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri(&main), "version": version },
-                    "contentChanges": [{ "range": { "start": at, "end": end }, "text": to }] }),
-        );
-    };
+    let (mut client, main, other) = with_main_open(dir.path());
     // `greeting`, which other.pp uses, renamed: other.pp now has an error.
-    rename(&mut client, 2, "greetinx");
+    rename_greeting(&mut client, &main, 2, "greetinx");
     let diagnostics = client.diagnostics(&other, has_error);
     assert!(
         diagnostics
@@ -211,7 +220,7 @@ fn an_edit_of_an_open_file_reaches_the_files_nobody_has_open() {
         "{diagnostics:?}"
     );
     // And back: the error goes.
-    rename(&mut client, 3, "greeting");
+    rename_greeting(&mut client, &main, 3, "greeting");
     client.diagnostics(&other, |d| d.is_empty());
     assert_eq!(client.shutdown(), 0);
 }
@@ -222,26 +231,16 @@ fn answers_stay_right_across_the_collections_of_an_idle_server() {
     // server lets the host free what the change's check replaced: the answers after it are
     // those of a server that never collects.
     let dir = fixture();
-    let main = dir.path().join("main.pp");
-    let other = dir.path().join("other.pp");
-    let mut client = Client::initialized(dir.path());
-    client.open(&main);
-    client.diagnostics(&main, |d| d.is_empty());
+    let (mut client, main, other) = with_main_open(dir.path());
     let idle = || std::thread::sleep(std::time::Duration::from_millis(700));
     idle();
-    let at = position_of(&main, "greeting =", 0);
-    let end = json!({ "line": at["line"], "character": at["character"].as_u64().unwrap() + 8 });
     for (version, name) in [
         (2, "greetinx"),
         (3, "greeting"),
         (4, "greetinx"),
         (5, "greeting"),
     ] {
-        client.notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri(&main), "version": version },
-                    "contentChanges": [{ "range": { "start": at, "end": end }, "text": name }] }),
-        );
+        rename_greeting(&mut client, &main, version, name);
         if name == "greeting" {
             client.diagnostics(&other, |d| d.is_empty());
         } else {
