@@ -66,7 +66,8 @@ pub(crate) struct Server {
     pending: Option<Change>,
     /// Files edited since diagnostics were last scheduled, in order; `Some` when they must be.
     dirty: Option<Vec<PathBuf>>,
-    /// Whether a change was applied since the host last collected its garbage.
+    /// Whether diagnostics were scheduled (for a change) since the host last collected its
+    /// garbage.
     garbage: bool,
     /// Diagnostics runs scheduled, and the last of them that finished (not cancelled).
     diagnostics_runs: u64,
@@ -403,7 +404,6 @@ impl Server {
         }
         if let Some(change) = self.pending.take() {
             self.host.apply_change(change);
-            self.garbage = true;
         }
     }
 
@@ -685,6 +685,9 @@ impl Server {
         let Some(first) = self.dirty.take() else {
             return;
         };
+        // Every change of the host (edits, programs loaded or unloaded, schemas) schedules a
+        // run: what its check replaces is collected once the run is done.
+        self.garbage = true;
         let analysis = self.host.analysis();
         let versions: HashMap<PathBuf, i32> = self
             .documents

@@ -58,17 +58,18 @@ fn run_count(nodes: usize) -> u32 {
     nodes.div_ceil(EDGE_RUN) as u32
 }
 
-/// The diagnostics of one run of [`EDGE_RUN`] nodes of a file nobody has open (the `run`th,
-/// in file order), and whether one of them names a package without a usable schema. The edge
-/// of such a file joins its runs, so that when the problems of a few of its nodes change (the
-/// uses of a renamed name), re-checking it reads the nodes of their runs and one result per
-/// run, not one per node of the file.
+/// What [`node_run_problems`] finds of a run of nodes.
 #[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
 struct NodeRunProblems {
     diagnostics: Vec<Diagnostic>,
+    /// Whether one of the nodes' problems names a package without a usable schema.
     names_package: bool,
 }
 
+/// The diagnostics of the `run`th run of [`EDGE_RUN`] nodes (in file order) of a file nobody
+/// has open. The edge of such a file joins its runs, so that when the problems of a few of its
+/// nodes change (the uses of a renamed name), re-checking it reads the nodes of their runs and
+/// one result per run, not one per node of the file.
 #[salsa::tracked(returns(ref))]
 fn node_run_problems<'db>(
     db: &'db dyn pcl_db::Db,
@@ -79,13 +80,7 @@ fn node_run_problems<'db>(
     let start = (run as usize * EDGE_RUN).min(nodes.len());
     let end = (start + EDGE_RUN).min(nodes.len());
     let mut out = NodeRunProblems::default();
-    node_problems(db, file, &nodes[start..end], &mut out.diagnostics);
-    out.names_package = nodes[start..end].iter().any(|&node| {
-        infer_node(db, node)
-            .diagnostics
-            .iter()
-            .any(|problem| problem.package.is_some())
-    });
+    out.names_package = node_problems(db, file, &nodes[start..end], &mut out.diagnostics);
     out
 }
 
@@ -176,14 +171,15 @@ pub fn file_diagnostics<'db>(db: &'db dyn pcl_db::Db, file: ProgramFile<'db>) ->
 }
 
 /// The diagnostics of `nodes` of `file` (the problems their inference found), appended to
-/// `out` in order.
+/// `out` in order; whether one of the problems names a package without a usable schema.
 fn node_problems<'db>(
     db: &'db dyn pcl_db::Db,
     file: ProgramFile<'db>,
     nodes: &[Node<'db>],
     out: &mut Vec<Diagnostic>,
-) {
+) -> bool {
     let program = file.program(db);
+    let mut names_package = false;
     for &node in nodes {
         let problems = &infer_node(db, node).diagnostics;
         if problems.is_empty() {
@@ -195,6 +191,7 @@ fn node_problems<'db>(
         for (index, problem) in problems.iter().enumerate() {
             let mut diagnostic = convert(db, node, &map, problem);
             if let Some(package) = &problem.package {
+                names_package = true;
                 // Read only by files that use a missing package.
                 let uses = missing_package_uses(db, program);
                 let Some(first) = uses.first.iter().find(|f| f.package == *package) else {
@@ -217,6 +214,7 @@ fn node_problems<'db>(
             out.push(diagnostic);
         }
     }
+    names_package
 }
 
 /// The diagnostics of every file of `program` that is not open in an editor, in file order:
