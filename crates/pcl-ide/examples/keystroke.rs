@@ -10,7 +10,10 @@
 //! memoized results salsa re-validated (counted on separate edits, through the database's
 //! query hook, so that counting does not slow the timed ones); then the resident memory.
 //! With `--requests edited`, only the edited file's diagnostics are asked after each edit (for
-//! counting the instructions of that alone).
+//! counting the instructions of that alone). Before the edits it prints what opening the file
+//! cost (applied, its diagnostics, every file's, then the host's garbage collection, which a
+//! language server does when idle; `--collect-garbage no` leaves it out, so that the first
+//! edit pays for freeing what the open's check replaced).
 //! A database reports query events only when made to (`AnalysisHost::with_query_hooks`), and
 //! building them slows every query: time with `--counted 0`, count in another run.
 //!
