@@ -767,15 +767,16 @@ pub(crate) fn unsettled_nodes<'db>(
     Some(unsettled)
 }
 
-/// Who uses each node, by the settled graphs of `program`'s open files with item inputs:
-/// what [`unsettled_nodes`] follows from the items changed since their files opened. Apart,
-/// so that an item added or renamed, which changes those items but no settled graph, costs a
-/// walk from them, not the graphs gathered again.
+/// What [`settled_users`] finds: each node's users.
 #[derive(Debug, Default, PartialEq, Eq, salsa::SalsaValue)]
 pub(crate) struct SettledUsers<'db> {
     users: FxHashMap<Node<'db>, Vec<Node<'db>>>,
 }
 
+/// Who uses each node, by the settled graphs of `program`'s open files with item inputs:
+/// what [`unsettled_nodes`] follows from the items changed since their files opened. A query
+/// of its own, so that an item added or renamed, which changes those items but no settled
+/// graph, costs a walk from them, not the graphs gathered again.
 #[salsa::tracked(returns(ref))]
 fn settled_users<'db>(db: &'db dyn pcl_db::Db, program: Program) -> SettledUsers<'db> {
     let mut users: FxHashMap<Node<'db>, Vec<Node<'db>>> = FxHashMap::default();
