@@ -54,7 +54,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // Standard error is locked only after the progress bar is gone: the bar's tick thread
     // writes to it, and a lock held across the run hung every check big enough for a bar on a
     // terminal.
-    let mut db = RootDatabase::default();
+    let mut db = RootDatabase::checking_once();
     db.set_options(CheckOptions {
         lenient: args.lenient,
     });

@@ -43,6 +43,14 @@ pub trait Db: salsa::Database {
     fn file_caches(&self) -> Option<&FileCaches> {
         None
     }
+
+    /// Whether the database checks its programs once and is then dropped unedited (what
+    /// `pcl check` makes: [`RootDatabase::checking_once`]). Queries may then read whole-program
+    /// tables where they would otherwise read narrow projections whose dependencies an edit
+    /// needs, and must compute exactly the same values either way.
+    fn checks_once(&self) -> bool {
+        false
+    }
 }
 
 /// Values the layers above this one keep per open file between runs of a query, outside
@@ -415,6 +423,8 @@ pub struct RootDatabase {
     text_durability: Arc<Mutex<FxHashMap<SourceFile, Durability>>>,
     parse_cache: ParseCache,
     file_caches: FileCaches,
+    /// Set by [`RootDatabase::checking_once`], never changed: see [`Db::checks_once`].
+    checks_once: bool,
 }
 
 impl Default for RootDatabase {
@@ -431,6 +441,16 @@ impl RootDatabase {
     /// for hosts that measure or trace and for tests; otherwise as [`Default`], a little slower.
     pub fn with_query_hooks() -> Self {
         RootDatabase::new(Some(Arc::default()))
+    }
+
+    /// A database that checks its programs once and is not edited afterwards, as `pcl check`'s
+    /// ([`Db::checks_once`]): each program's names are resolved in one table, not one query per
+    /// name. Otherwise as [`Default`].
+    pub fn checking_once() -> Self {
+        RootDatabase {
+            checks_once: true,
+            ..RootDatabase::new(None)
+        }
     }
 
     fn new(events: Option<Arc<EventLog>>) -> Self {
@@ -455,6 +475,7 @@ impl RootDatabase {
             text_durability: Arc::default(),
             parse_cache: ParseCache::default(),
             file_caches: FileCaches::default(),
+            checks_once: false,
         };
         let _workspace =
             Workspace::builder(Vec::new(), Vec::new(), Vec::new(), CheckOptions::default())
@@ -485,6 +506,10 @@ impl Db for RootDatabase {
 
     fn file_caches(&self) -> Option<&FileCaches> {
         Some(&self.file_caches)
+    }
+
+    fn checks_once(&self) -> bool {
+        self.checks_once
     }
 }
 

@@ -30,7 +30,11 @@ impl ProgramInput {
 
     /// A database holding this program.
     pub fn load(&self) -> (RootDatabase, Program) {
-        let mut db = RootDatabase::default();
+        self.load_into(RootDatabase::default())
+    }
+
+    /// `db` (a new database) holding this program.
+    pub fn load_into(&self, mut db: RootDatabase) -> (RootDatabase, Program) {
         db.set_options(CheckOptions {
             lenient: self.lenient,
         });
@@ -108,7 +112,20 @@ pub fn check_program(input: &ProgramInput) -> String {
     if let Some(difference) = settling_difference(&db, program) {
         panic!("{difference}");
     }
+    if let Some(difference) = once_difference(&seen, input) {
+        panic!("{difference}");
+    }
     seen
+}
+
+/// Where a database that checks once (`RootDatabase::checking_once`, as `pcl check` makes
+/// it: one table of names per program) reports otherwise than `seen`, what [`observe`] saw
+/// of the same program in a database made for edits.
+pub fn once_difference(seen: &str, input: &ProgramInput) -> Option<String> {
+    let (db, program) = input.load_into(RootDatabase::checking_once());
+    let once = observe(&db, program);
+    (once != seen)
+        .then(|| format!("a database that checks once reports\n{once}\nanother reports\n{seen}"))
 }
 
 /// Where a node's inference as a check does it (`infer_node`, which settles literals that fit
@@ -159,9 +176,10 @@ pub fn settling_difference(db: &RootDatabase, program: Program) -> Option<String
     None
 }
 
-/// As [`check_program`], on all cores, as `pcl check` runs: the result must be the same.
+/// As [`check_program`], on all cores and in a database that checks once, as `pcl check`
+/// runs: the result must be the same.
 pub fn check_program_parallel(input: &ProgramInput) -> String {
-    let (db, program) = input.load();
+    let (db, program) = input.load_into(RootDatabase::checking_once());
     pcl_sema::infer_program_parallel(&db, program, &|_| {});
     observe(&db, program)
 }

@@ -47,26 +47,40 @@ fn corpus_programs_bind_as_the_manifest_expects() {
         // A panic (a load error, a message out of style) is this program's failure.
         failures.check(&dir.display().to_string(), || {
             let mut problems = Vec::new();
-            let mut db = RootDatabase::default();
-            db.set_options(CheckOptions { lenient });
-            let specs: Vec<SchemaFileSpec> = field("schemas_resolved")
-                .split(';')
-                .filter(|s| *s != "-" && !s.is_empty())
-                .map(|entry| {
-                    let (id, file) = entry.split_once('=').expect("name@version=file");
-                    let (package, version) = id.split_once('@').expect("name@version");
-                    SchemaFileSpec {
-                        path: root.join("schemas").join(file),
-                        package: package.to_string(),
-                        version: Some(version.to_string()),
-                        text: None,
-                    }
-                })
-                .collect();
-            pcl_project::use_schema_files(&mut db, vec![root.join("schemas")], specs);
-            let programs = common::load_program_dir(&mut db, &dir);
+            let load = |mut db: RootDatabase| {
+                db.set_options(CheckOptions { lenient });
+                let specs: Vec<SchemaFileSpec> = field("schemas_resolved")
+                    .split(';')
+                    .filter(|s| *s != "-" && !s.is_empty())
+                    .map(|entry| {
+                        let (id, file) = entry.split_once('=').expect("name@version=file");
+                        let (package, version) = id.split_once('@').expect("name@version");
+                        SchemaFileSpec {
+                            path: root.join("schemas").join(file),
+                            package: package.to_string(),
+                            version: Some(version.to_string()),
+                            text: None,
+                        }
+                    })
+                    .collect();
+                pcl_project::use_schema_files(&mut db, vec![root.join("schemas")], specs);
+                let programs = common::load_program_dir(&mut db, &dir);
+                (db, programs)
+            };
+            let (db, programs) = load(RootDatabase::default());
             if programs.is_empty() {
                 return vec![format!("{}: no program", dir.display())];
+            }
+            // As `pcl check` makes its database: the same report.
+            let (once, once_programs) = load(RootDatabase::checking_once());
+            for (&program, &in_once) in programs.iter().zip(&once_programs) {
+                let report = format!("{:?}", pcl_sema::check_program(&db, program));
+                if report != format!("{:?}", pcl_sema::check_program(&once, in_once)) {
+                    return vec![format!(
+                        "{}: a database that checks once reports otherwise",
+                        program.root(&db).display()
+                    )];
+                }
             }
             let mut errors = Vec::new();
             for program in programs {
