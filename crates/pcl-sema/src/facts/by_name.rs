@@ -429,8 +429,13 @@ pub(crate) fn closed_uses(db: &dyn pcl_db::Db, program: Program) -> ClosedUses {
     // (name, user), then sorted by name.
     let mut pairs: Vec<(u32, u32)> = Vec::new();
     let number = |names: &mut FxHashMap<Name, u32>, name: &Name| -> u32 {
+        // Cloned only when new: a name's clone writes its count.
+        if let Some(&number) = names.get(name) {
+            return number;
+        }
         let next = names.len() as u32;
-        *names.entry(name.clone()).or_insert(next)
+        names.insert(name.clone(), next);
+        next
     };
     for (f, &file) in program.files(db).iter().enumerate() {
         let pf = ProgramFile::new(db, program, file);
