@@ -1012,23 +1012,34 @@ pub(crate) fn lookup_root_in<'db>(
 /// thousands; every reader now depends on every name, which only an edit would pay for.
 #[salsa::tracked(returns(ref))]
 fn roots_at_once<'db>(db: &'db dyn pcl_db::Db, program: Program) -> Option<RootsAtOnce<'db>> {
-    if program_facts(db, program).is_some() {
+    let files = program.files(db);
+    // A file open in an editor finds its nodes through its items (`node_of`).
+    if program_facts(db, program).is_some() || files.iter().any(|f| f.open(db)) {
         return None;
     }
     let index = program_index(db, program);
     let count = index.buckets.iter().map(|b| b.closed.spaces[0].len()).sum();
     let mut roots = FxHashMap::with_capacity_and_hasher(count, Default::default());
-    for bucket in &index.buckets {
-        for space in 0..2 {
-            for (name, _) in bucket.entries(space) {
-                if !roots.contains_key(name) {
-                    // The rule of `first_in` for a program that keeps no facts.
-                    let resolved = bucket
-                        .lookup(name)
-                        .and_then(|key| node_of(db, program, key))
-                        .map(Resolved::Node);
-                    roots.insert(name.clone(), resolved);
-                }
+    // Each node that a name means (the rule of `first_in` for a program that keeps no facts:
+    // the index's first declaration, values before outputs) is that name's, found by walking
+    // the files' nodes rather than by `node_of` per name, which built a map of every file's
+    // nodes to find each once.
+    for &file in files {
+        for &node in file_nodes(db, ProgramFile::new(db, program, file)) {
+            let kind = node.kind(db);
+            if namespace(kind).is_none() {
+                continue;
+            }
+            let name = node.name(db);
+            let Some(first) = index.lookup(name) else {
+                continue;
+            };
+            let is_first = first.file == file
+                && first.kind == kind
+                && first.occurrence == *node.occurrence(db)
+                && first.name == *name;
+            if is_first {
+                roots.insert(name.clone(), Resolved::Node(node));
             }
         }
     }
@@ -1037,11 +1048,11 @@ fn roots_at_once<'db>(db: &'db dyn pcl_db::Db, program: Program) -> Option<Roots
 
 /// [`roots_at_once`]'s table.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
-struct RootsAtOnce<'db>(FxHashMap<Name, Option<Resolved<'db>>>);
+struct RootsAtOnce<'db>(FxHashMap<Name, Resolved<'db>>);
 
 impl<'db> RootsAtOnce<'db> {
     fn get(&self, name: &Name) -> Option<Resolved<'db>> {
-        self.0.get(name).copied().flatten()
+        self.0.get(name).copied()
     }
 }
 
