@@ -1006,8 +1006,8 @@ pub(crate) fn lookup_root_in<'db>(
 
 /// What every top-level name of a program means (what [`resolve_root`] gives a reader in a
 /// file nobody has open), in one table, for a database that checks once
-/// ([`pcl_db::Db::checks_once`]); `None` for a program whose files publish, which a database
-/// that checks once never has. Interning a key and fetching a memo per name was a sixth of
+/// ([`pcl_db::Db::checks_once`]); `None` for a program whose files publish or are open, which
+/// a database that checks once never has. Interning a key and fetching a memo per name was a sixth of
 /// `pcl check`'s time at 100,000 resources, each a cache miss in tables of hundreds of
 /// thousands; every reader now depends on every name, which only an edit would pay for.
 #[salsa::tracked(returns(ref))]
@@ -1026,19 +1026,11 @@ fn roots_at_once<'db>(db: &'db dyn pcl_db::Db, program: Program) -> Option<Roots
     // nodes to find each once.
     for &file in files {
         for &node in file_nodes(db, ProgramFile::new(db, program, file)) {
-            let kind = node.kind(db);
-            if namespace(kind).is_none() {
+            if namespace(node.kind(db)).is_none() {
                 continue;
             }
             let name = node.name(db);
-            let Some(first) = index.lookup(name) else {
-                continue;
-            };
-            let is_first = first.file == file
-                && first.kind == kind
-                && first.occurrence == *node.occurrence(db)
-                && first.name == *name;
-            if is_first {
+            if index.lookup(name) == Some(&node.key(db)) {
                 roots.insert(name.clone(), Resolved::Node(node));
             }
         }
